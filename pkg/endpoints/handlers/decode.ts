@@ -1,0 +1,66 @@
+// Turns a request body into an object of the endpoint's kind: parse, check type meta,
+// apply defaults. Schema checks hook in here (see bodyChecks).
+import { errors } from '../../runtime/errors.js';
+import { isPlainObject, type KubeObject } from '../../runtime/object.js';
+import { apiVersionOf, type ResourceDef } from '../../runtime/scheme.js';
+import { decodeBody, mediaTypeOf, readBody } from '../negotiation/body.js';
+import type { HandlerScope } from './scope.js';
+
+const bodyMediaTypes = ['application/json', 'application/yaml'];
+
+/** Optional schema checks (type errors, unknown fields) installed by the server. */
+export interface BodyChecks {
+  /** Returns a StatusError-worthy problem (400) or undefined. */
+  checkTypes?(def: ResourceDef, obj: KubeObject): Error | undefined;
+  unknownFields?(def: ResourceDef, obj: KubeObject): string[];
+}
+
+let installedChecks: BodyChecks = {};
+export function installBodyChecks(checks: BodyChecks): void {
+  installedChecks = checks;
+}
+export function bodyChecks(): BodyChecks {
+  return installedChecks;
+}
+
+export async function readRawBody(h: HandlerScope): Promise<{ raw: Buffer; mediaType: string }> {
+  const raw = await readBody(h.ctx.req);
+  return { raw, mediaType: mediaTypeOf(h.ctx.get('content-type')) || 'application/json' };
+}
+
+export async function decodeObjectBody(h: HandlerScope, kind = h.def.kind): Promise<KubeObject> {
+  const { raw, mediaType } = await readRawBody(h);
+  if (!bodyMediaTypes.includes(mediaType)) {
+    throw errors.unsupportedMediaType('application/json, application/yaml');
+  }
+  return toKubeObject(h.def, decodeBody(raw, mediaType), kind);
+}
+
+export function toKubeObject(def: ResourceDef, body: unknown, kind = def.kind): KubeObject {
+  if (!isPlainObject(body)) {
+    throw errors.badRequest(`Object '${'Kind'}' is missing in '${truncate(JSON.stringify(body))}'`);
+  }
+  const expectedVersion = apiVersionOf(def.group, def.version);
+  const obj = body as KubeObject;
+  if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expectedVersion) {
+    throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectedVersion})`);
+  }
+  if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== kind) {
+    throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${kind})`);
+  }
+  if (obj.metadata !== undefined && obj.metadata !== null && !isPlainObject(obj.metadata)) {
+    throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: json: cannot unmarshal ${typeof obj.metadata === 'string' ? 'string' : 'array'} into Go struct field ${kind}.metadata of type v1.ObjectMeta`);
+  }
+  obj.metadata = (obj.metadata as KubeObject['metadata'] | null) ?? {};
+  obj.apiVersion = expectedVersion;
+  obj.kind = kind;
+  const typeProblem = installedChecks.checkTypes?.(def, obj);
+  if (typeProblem) throw typeProblem;
+  def.strategy.applyDefaults(obj);
+  return obj;
+}
+
+function truncate(s: string | undefined): string {
+  const v = s ?? '';
+  return v.length > 100 ? `${v.slice(0, 100)}...` : v;
+}

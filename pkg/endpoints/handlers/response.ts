@@ -1,0 +1,60 @@
+// Writes an API object in the negotiated representation.
+import { stringify } from 'yaml';
+import { errors } from '../../runtime/errors.js';
+import type { KubeList, KubeObject } from '../../runtime/object.js';
+import { negotiateResponse, type MediaChoice } from '../negotiation/media.js';
+import type { HandlerScope } from './scope.js';
+import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
+
+export function chooseMedia(h: HandlerScope): MediaChoice {
+  return negotiateResponse(h.ctx.get('accept'), { allowTransforms: h.ctx.method === 'GET', pretty: h.query.get('pretty') === 'true' });
+}
+
+export function includeObjectParam(h: HandlerScope): IncludeObject {
+  const v = h.query.get('includeObject') ?? 'Metadata';
+  if (v !== 'None' && v !== 'Metadata' && v !== 'Object') {
+    throw errors.badRequest(`includeObject: Unsupported value: "${v}": supported values: "Metadata", "None", "Object"`);
+  }
+  return v;
+}
+
+/** Applies the negotiated transform (Table, PartialObjectMetadata) to an object or list. */
+export function transform(h: HandlerScope, media: MediaChoice, body: KubeObject | KubeList | Record<string, unknown>): unknown {
+  const isApiObject = (body as KubeObject).metadata !== undefined && (body as { kind?: string }).kind !== 'Status';
+  if (!isApiObject) return body;
+  const list = Array.isArray((body as KubeList).items) ? (body as KubeList) : undefined;
+  switch (media.transform) {
+    case 'Table':
+      return toTable(h.def, body as KubeObject | KubeList, media.transformVersion, includeObjectParam(h));
+    case 'PartialObjectMetadata':
+      if (list) throw errors.notAcceptable('only the following media types are accepted: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1');
+      return partialObjectMetadata(body as KubeObject, media.transformVersion);
+    case 'PartialObjectMetadataList':
+      if (!list) throw errors.notAcceptable('only the following media types are accepted: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1');
+      return {
+        kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${media.transformVersion}`,
+        metadata: list.metadata, items: list.items.map((i) => partialObjectMetadata(i, media.transformVersion)).map(({ kind: _k, apiVersion: _a, ...rest }) => rest),
+      };
+    default:
+      return body;
+  }
+}
+
+export function serialize(media: MediaChoice, body: unknown): string {
+  if (media.format === 'yaml') return stringify(body);
+  return media.pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`;
+}
+
+export function writeObject(h: HandlerScope, code: number, body: KubeObject | KubeList | Record<string, unknown>): void {
+  const media = chooseMedia(h);
+  h.ctx.status = code;
+  h.ctx.type = media.contentType;
+  h.ctx.body = serialize(media, transform(h, media, body));
+}
+
+export function successStatus(h: HandlerScope, obj: KubeObject): Record<string, unknown> {
+  return {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+    details: { name: obj.metadata.name, group: h.def.group || undefined, kind: h.def.plural, uid: obj.metadata.uid },
+  };
+}

@@ -1,0 +1,20 @@
+// Builds the selection predicate of a list/watch/deletecollection from its query.
+import { parseFieldSelector, validateFieldSelector } from '../../apis/meta/fields.js';
+import { parseLabelSelector } from '../../apis/meta/labels.js';
+import type { SelectionPredicate } from '../../registry/generic/predicate.js';
+import { objectFields } from '../../registry/generic/predicate.js';
+import type { ResourceDef } from '../../runtime/scheme.js';
+import type { ListQuery } from './query.js';
+
+export function selectionFor(def: ResourceDef, q: ListQuery, name?: string): SelectionPredicate {
+  let fieldSel = q.fieldSelector;
+  if (name) fieldSel = fieldSel ? `${fieldSel},metadata.name=${name}` : `metadata.name=${name}`;
+  const field = parseFieldSelector(fieldSel);
+  validateFieldSelector(field, supportedFields(def), `${def.kind}`);
+  return { label: parseLabelSelector(q.labelSelector), field };
+}
+
+function supportedFields(def: ResourceDef): string[] {
+  const probe = { metadata: {} } as Parameters<typeof objectFields>[1];
+  return Object.keys(objectFields(def, probe));
+}

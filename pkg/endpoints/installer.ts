@@ -1,0 +1,82 @@
+// Routes every resource request to the generic handler for its verb, driven by the
+// scheme: no resource has a handler of its own. Subresources that share the parent's
+// kind (status) reuse the same store with the subresource recorded for the strategy.
+import type Koa from 'koa';
+import type { Admission } from '../admission/interfaces.js';
+import { anonymousUser, type UserInfo } from '../authentication/user.js';
+import { errors, StatusError } from '../runtime/errors.js';
+import type { ResourceDef, Scheme, Verb } from '../runtime/scheme.js';
+import type { GenericStore } from '../registry/generic/store.js';
+import type { RequestInfo } from './request/info.js';
+import { createHandler } from './handlers/create.js';
+import { deleteHandler } from './handlers/delete.js';
+import { deleteCollectionHandler } from './handlers/deletecollection.js';
+import { getHandler } from './handlers/get.js';
+import { listHandler } from './handlers/list.js';
+import { patchHandler } from './handlers/patch.js';
+import type { HandlerScope } from './handlers/scope.js';
+import { updateHandler } from './handlers/update.js';
+import { watchHandler } from './handlers/watch.js';
+
+type Handler = (h: HandlerScope) => Promise<void>;
+
+const handlers: Record<Verb, Handler> = {
+  get: getHandler,
+  list: listHandler,
+  watch: watchHandler,
+  create: createHandler,
+  update: updateHandler,
+  patch: patchHandler,
+  delete: deleteHandler,
+  deletecollection: deleteCollectionHandler,
+};
+
+/** Extra handlers for subresources that are not plain views of the parent (token, finalize...). */
+export type SubresourceHandler = (h: HandlerScope) => Promise<void>;
+
+export interface Registry {
+  scheme: Scheme;
+  storeFor(def: ResourceDef): GenericStore;
+  /** Keyed by `<group>/<plural>/<subresource>`, with verb-specific handlers. */
+  subresourceHandlers?: Map<string, Partial<Record<Verb, SubresourceHandler>>>;
+}
+
+export function notFoundResource(): StatusError {
+  return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
+export function resourceHandler(registry: Registry, admission: Admission): Koa.Middleware {
+  return async (ctx, next) => {
+    const info = ctx.state.requestInfo as RequestInfo | undefined;
+    if (!info?.isResourceRequest) return next();
+    const def = registry.scheme.resource(info.apiGroup, info.apiVersion, info.resource);
+    if (!def) throw notFoundResource();
+    const verb = info.verb as Verb;
+    const h: HandlerScope = {
+      ctx, info, def, store: registry.storeFor(def),
+      user: (ctx.state.user as UserInfo | undefined) ?? anonymousUser, admission,
+      query: new URLSearchParams(ctx.querystring),
+    };
+    if (info.subresource) {
+      const custom = registry.subresourceHandlers?.get(`${def.group}/${def.plural}/${info.subresource}`)?.[verb];
+      if (custom) return custom(h);
+      const sub = def.subresources?.find((s) => s.name === info.subresource);
+      if (!sub || sub.kind !== def.kind) throw notFoundResource();
+      if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);
+      return handlers[verb](h);
+    }
+    if (!def.verbs.includes(verb) || !(verb in handlers)) {
+      throw methodNotAllowed(ctx.method);
+    }
+    if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
+    if (def.namespaced && !info.namespace && !['list', 'watch'].includes(verb)) {
+      // A namespaced item or write without a namespace has no route upstream.
+      throw notFoundResource();
+    }
+    return handlers[verb](h);
+  };
+}
+
+function methodNotAllowed(method: string): StatusError {
+  return new StatusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`, {});
+}

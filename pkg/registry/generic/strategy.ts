@@ -1,0 +1,33 @@
+// The strategy seam: everything that makes one resource differ from another on the
+// write path. The generic Store calls these hooks in upstream's order:
+// create: prepareForCreate -> validate -> canonicalize; update: prepareForUpdate ->
+// validateUpdate -> canonicalize.
+import type { FieldError } from '../../runtime/errors.js';
+import type { KubeObject } from '../../runtime/object.js';
+import type { UserInfo } from '../../authentication/user.js';
+
+export interface StrategyContext {
+  user?: UserInfo;
+  namespace?: string;
+  /** Set when the write comes through a subresource such as "status". */
+  subresource?: string;
+}
+
+export interface Strategy {
+  /** PUT of a missing object creates it (upstream: AllowCreateOnUpdate). */
+  allowCreateOnUpdate: boolean;
+  /** PUT without metadata.resourceVersion is accepted (upstream: AllowUnconditionalUpdate). */
+  allowUnconditionalUpdate: boolean;
+  /** Clears fields the caller may not set on create (status, for resources with one). */
+  prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
+  /** Carries over fields the caller may not change on this endpoint. */
+  prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  validate(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Normalizes the stored form (e.g. sorts); no validation. */
+  canonicalize(obj: KubeObject): void;
+  /** Default values applied to every decoded body (upstream: defaulting funcs). */
+  applyDefaults(obj: KubeObject): void;
+  /** Warnings returned to the client on create/update. */
+  warnings?(obj: KubeObject, old?: KubeObject): string[];
+}

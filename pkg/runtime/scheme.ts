@@ -1,0 +1,125 @@
+// The scheme: one declaration per served resource. Routing, discovery, OpenAPI, storage
+// keys, request info, authorization attributes and admission matching all read it.
+import type { Strategy } from '../registry/generic/strategy.js';
+import type { TableConvertor } from './table.js';
+import type { KubeObject } from './object.js';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export const allVerbs: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export interface SubresourceDef {
+  /** e.g. "status", "finalize", "token". */
+  name: string;
+  /** The kind the subresource accepts and returns (same as the parent's for status). */
+  kind: string;
+  verbs: Verb[];
+}
+
+export interface ResourceDef {
+  group: string;
+  version: string;
+  kind: string;
+  /** Plural lower-case resource name used in URLs. */
+  plural: string;
+  singular: string;
+  shortNames?: string[];
+  categories?: string[];
+  namespaced: boolean;
+  verbs: Verb[];
+  subresources?: SubresourceDef[];
+  strategy: Strategy;
+  table?: TableConvertor;
+  /**
+   * Storage key segment. Core resources keep upstream's short form
+   * (`/registry/configmaps/...`); other groups use `<group>/<resource>` unless upstream
+   * kept a historical short name.
+   */
+  storageResource?: string;
+  /** Field selectors this kind supports beyond metadata.name and metadata.namespace. */
+  selectableFields?: (obj: Record<string, unknown>) => Record<string, string>;
+  /** Objects of this kind are never persisted (reviews): only create is served. */
+  virtual?: boolean;
+  /** DELETE answers with the deleted object rather than a Success Status (upstream: ReturnDeletedObject). */
+  returnDeletedObject?: boolean;
+  /**
+   * Conversion to and from the stored form, for a kind served in a second group or
+   * version over the same storage (events.k8s.io/v1 Event over core v1 Event).
+   */
+  conversion?: { toStorage(obj: KubeObject): KubeObject; fromStorage(obj: KubeObject): KubeObject };
+}
+
+export interface GroupVersionResource { group: string; version: string; resource: string }
+export interface GroupVersionKind { group: string; version: string; kind: string }
+
+export function apiVersionOf(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
+
+export function parseApiVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+export class Scheme {
+  private byResource = new Map<string, ResourceDef>();
+  private byKind = new Map<string, ResourceDef>();
+  /** Groups in registration order, each with its versions in preference order. */
+  private groupVersions = new Map<string, string[]>();
+
+  register(def: ResourceDef): void {
+    const rkey = `${def.group}/${def.version}/${def.plural}`;
+    if (this.byResource.has(rkey)) throw new Error(`duplicate resource ${rkey}`);
+    this.byResource.set(rkey, def);
+    this.byKind.set(`${def.group}/${def.version}/${def.kind}`, def);
+    const versions = this.groupVersions.get(def.group) ?? [];
+    if (!versions.includes(def.version)) versions.push(def.version);
+    this.groupVersions.set(def.group, versions);
+  }
+
+  resource(group: string, version: string, plural: string): ResourceDef | undefined {
+    return this.byResource.get(`${group}/${version}/${plural}`);
+  }
+
+  kind(group: string, version: string, kind: string): ResourceDef | undefined {
+    return this.byKind.get(`${group}/${version}/${kind}`);
+  }
+
+  /** Finds a resource by plural in any served version of a group (preferred first). */
+  resourceInGroup(group: string, plural: string): ResourceDef | undefined {
+    for (const v of this.versionsOf(group)) {
+      const def = this.resource(group, v, plural);
+      if (def) return def;
+    }
+    return undefined;
+  }
+
+  groups(): string[] {
+    return [...this.groupVersions.keys()];
+  }
+
+  versionsOf(group: string): string[] {
+    return this.groupVersions.get(group) ?? [];
+  }
+
+  resources(): ResourceDef[] {
+    return [...this.byResource.values()];
+  }
+
+  resourcesOf(group: string, version: string): ResourceDef[] {
+    return this.resources().filter((d) => d.group === group && d.version === version);
+  }
+
+  /** Persisted resources, one per group/resource (the storage version). */
+  storedResources(): ResourceDef[] {
+    const seen = new Set<string>();
+    const out: ResourceDef[] = [];
+    for (const d of this.resources()) {
+      const k = `${d.group}/${d.plural}`;
+      if (d.virtual || seen.has(k)) continue;
+      seen.add(k);
+      out.push(d);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,43 @@
+// Assembles the Koa application: the filter chain in upstream's order, then the
+// non-resource endpoints, then the generic resource handler.
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Admission } from '../admission/interfaces.js';
+import type { Authenticator } from '../authentication/interfaces.js';
+import type { Authorizer } from '../authorization/interfaces.js';
+import { authenticationFilter } from '../endpoints/filters/authentication.js';
+import { authorizationFilter } from '../endpoints/filters/authorization.js';
+import { errorFilter } from '../endpoints/filters/errors.js';
+import { requestInfoFilter } from '../endpoints/filters/request-info.js';
+import { notFoundResource, resourceHandler, type Registry } from '../endpoints/installer.js';
+
+/** A non-resource endpoint: answers and returns true, or returns false to pass. */
+export type PathHandler = (ctx: Koa.Context) => Promise<boolean>;
+
+export interface AppConfig {
+  log: Logger;
+  /** Middleware that must wrap everything (request logging, metrics). */
+  outerFilters: Koa.Middleware[];
+  authenticator: Authenticator;
+  authorizer: Authorizer;
+  admission: Admission;
+  registry: Registry;
+  pathHandlers: PathHandler[];
+}
+
+export function createApp(cfg: AppConfig): Koa {
+  const app = new Koa();
+  app.silent = true;
+  for (const f of cfg.outerFilters) app.use(f);
+  app.use(errorFilter(cfg.log));
+  app.use(requestInfoFilter());
+  app.use(authenticationFilter(cfg.authenticator));
+  app.use(authorizationFilter(cfg.authorizer));
+  app.use(async (ctx, next) => {
+    for (const handle of cfg.pathHandlers) if (await handle(ctx)) return;
+    await next();
+  });
+  app.use(resourceHandler(cfg.registry, cfg.admission));
+  app.use(async () => { throw notFoundResource(); });
+  return app;
+}

@@ -1,0 +1,112 @@
+// kube-apiserver's flags -> validated options. Only flag names upstream uses.
+import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
+
+export interface ServerOptions {
+  etcdServers: string[];
+  etcdPrefix: string;
+  etcdCompactionIntervalMs: number;
+  securePort: number;
+  bindAddress: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  certDir: string;
+  clientCAFile?: string;
+  tokenAuthFile?: string;
+  authorizationModes: string[];
+  anonymousAuth?: boolean;
+  serviceAccountIssuers: string[];
+  serviceAccountKeyFiles: string[];
+  serviceAccountSigningKeyFile?: string;
+  serviceClusterIPRange?: string;
+  featureGates: string;
+  minRequestTimeoutSeconds: number;
+  livezGracePeriodMs: number;
+  shutdownDelayMs: number;
+  logLevel: string;
+  /** Not upstream's: where to write a system:masters kubeconfig for local use (make run). */
+  writeAdminKubeconfig?: string;
+  /** Not upstream's: data directory of the embedded etcd started when --etcd-servers is empty. */
+  embeddedEtcdDataDir: string;
+  /** Accepted flags we do not act on yet (warned about at start). */
+  ignoredFlags: string[];
+}
+
+const flagSpecs: Record<string, FlagSpec> = {
+  'etcd-servers': { type: 'stringList' },
+  'etcd-prefix': { type: 'string' },
+  'etcd-compaction-interval': { type: 'duration' },
+  'secure-port': { type: 'int' },
+  'bind-address': { type: 'string' },
+  'tls-cert-file': { type: 'string' },
+  'tls-private-key-file': { type: 'string' },
+  'cert-dir': { type: 'string' },
+  'client-ca-file': { type: 'string' },
+  'token-auth-file': { type: 'string' },
+  'authorization-mode': { type: 'stringList' },
+  'anonymous-auth': { type: 'bool' },
+  'service-account-issuer': { type: 'stringArray' },
+  'service-account-key-file': { type: 'stringArray' },
+  'service-account-signing-key-file': { type: 'string' },
+  'service-cluster-ip-range': { type: 'string' },
+  'feature-gates': { type: 'string' },
+  'min-request-timeout': { type: 'int' },
+  'livez-grace-period': { type: 'duration' },
+  'shutdown-delay-duration': { type: 'duration' },
+  'v': { type: 'int' },
+  'write-admin-kubeconfig': { type: 'string' },
+  'embedded-etcd-data-dir': { type: 'string' },
+};
+
+const knownModes = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
+const implementedModes = ['AlwaysAllow', 'AlwaysDeny'];
+
+export function parseOptions(argv: string[]): ServerOptions {
+  const parsed = parseFlags(argv, flagSpecs);
+  if (parsed.positional.length > 0) throw new Error(`unexpected arguments: ${parsed.positional.join(' ')}`);
+  const one = (n: string): string | undefined => parsed.values.get(n)?.at(-1);
+  const list = (n: string): string[] => (parsed.values.get(n) ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  const arr = (n: string): string[] => parsed.values.get(n) ?? [];
+
+  const modes = list('authorization-mode');
+  for (const m of modes) {
+    if (!knownModes.includes(m)) throw new Error(`--authorization-mode: authorization mode "${m}" is not a valid mode`);
+    if (!implementedModes.includes(m)) throw new Error(`--authorization-mode: mode "${m}" is not implemented yet by this server`);
+  }
+  const port = one('secure-port');
+  const securePort = port !== undefined ? parseIntFlag('secure-port', port) : 6443;
+  if (securePort < 0 || securePort > 65535) throw new Error(`--secure-port ${securePort} must be between 0 and 65535, inclusive`);
+  const bindAddress = one('bind-address') ?? '127.0.0.1';
+  const dur = (n: string, def: number) => { const v = one(n); return v !== undefined ? parseDurationFlag(n, v) : def; };
+  const anon = one('anonymous-auth');
+  const minReq = one('min-request-timeout');
+  const tlsCert = one('tls-cert-file');
+  const tlsKey = one('tls-private-key-file');
+  if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
+  const v = one('v');
+  return {
+    etcdServers: list('etcd-servers'),
+    etcdPrefix: one('etcd-prefix') ?? '/registry',
+    etcdCompactionIntervalMs: dur('etcd-compaction-interval', 5 * 60_000),
+    securePort,
+    bindAddress,
+    tlsCertFile: tlsCert,
+    tlsPrivateKeyFile: tlsKey,
+    certDir: one('cert-dir') ?? '/var/run/kubernetes',
+    clientCAFile: one('client-ca-file'),
+    tokenAuthFile: one('token-auth-file'),
+    authorizationModes: modes.length > 0 ? modes : ['AlwaysAllow'],
+    anonymousAuth: anon !== undefined ? parseBoolFlag('anonymous-auth', anon) : undefined,
+    serviceAccountIssuers: arr('service-account-issuer'),
+    serviceAccountKeyFiles: arr('service-account-key-file'),
+    serviceAccountSigningKeyFile: one('service-account-signing-key-file'),
+    serviceClusterIPRange: one('service-cluster-ip-range'),
+    featureGates: (parsed.values.get('feature-gates') ?? []).join(','),
+    minRequestTimeoutSeconds: minReq !== undefined ? parseIntFlag('min-request-timeout', minReq) : 1800,
+    livezGracePeriodMs: dur('livez-grace-period', 0),
+    shutdownDelayMs: dur('shutdown-delay-duration', 0),
+    logLevel: v !== undefined && parseIntFlag('v', v) >= 4 ? 'debug' : 'info',
+    writeAdminKubeconfig: one('write-admin-kubeconfig'),
+    embeddedEtcdDataDir: one('embedded-etcd-data-dir') ?? '_output/etcd',
+    ignoredFlags: parsed.unknown,
+  };
+}

@@ -1,0 +1,113 @@
+// Runs one replica: storage, registry, authentication, authorization, the app, TLS.
+// Replicas share nothing but etcd.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { Etcd3 } from 'etcd3';
+import pino, { type Logger } from 'pino';
+import { AdmissionChain } from '../admission/interfaces.js';
+import { AnonymousAuthenticator } from '../authentication/anonymous/index.js';
+import { BearerTokenAuthenticator } from '../authentication/bearertoken/index.js';
+import type { Authenticator, TokenAuthenticator } from '../authentication/interfaces.js';
+import { TokenFileAuthenticator } from '../authentication/tokenfile/index.js';
+import { UnionAuthenticator } from '../authentication/union/index.js';
+import { parseCABundle, X509Authenticator } from '../authentication/x509/index.js';
+import { alwaysAllow, alwaysDeny, privilegedGroups } from '../authorization/always/index.js';
+import type { Authorizer } from '../authorization/interfaces.js';
+import { UnionAuthorizer } from '../authorization/union/index.js';
+import { createDiscoveryHandler } from '../endpoints/discovery/index.js';
+import { setMinRequestTimeout } from '../endpoints/handlers/watch.js';
+import { buildScheme } from '../registry/index.js';
+import { StoreRegistry } from '../registry/generic/registry.js';
+import { EtcdStorage } from '../storage/etcd/store.js';
+import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
+import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
+import { createApp, type PathHandler } from './app.js';
+import { ensureSystemNamespaces } from './bootstrap.js';
+import { resetFeatureGates } from './feature-gates.js';
+import type { ServerOptions } from './options.js';
+import { servingCerts } from './serving-certs.js';
+import { extraEndpoints } from './endpoints.js';
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.logLevel })): Promise<RunningServer> {
+  resetFeatureGates(o.featureGates);
+  setMinRequestTimeout(o.minRequestTimeoutSeconds);
+  for (const f of o.ignoredFlags) log.warn({ flag: `--${f}` }, 'flag accepted but not implemented; ignoring');
+
+  let embedded: EmbeddedEtcd | undefined;
+  let endpoints = o.etcdServers;
+  if (endpoints.length === 0) {
+    embedded = await startEmbeddedEtcd({ dataDir: o.embeddedEtcdDataDir });
+    endpoints = [embedded.endpoint];
+    log.info({ endpoint: embedded.endpoint, pid: embedded.pid }, 'started embedded etcd');
+  }
+  const client = new Etcd3({ hosts: endpoints });
+  const storage = new EtcdStorage(client);
+  const scheme = buildScheme();
+  const registry = new StoreRegistry(scheme, storage, o.etcdPrefix);
+
+  const certs = await servingCerts(o);
+  let clientCAFile = o.clientCAFile;
+  if (!clientCAFile && o.writeAdminKubeconfig) clientCAFile = await ensureClientCA(o.certDir);
+
+  const authenticator = buildAuthenticator(o, clientCAFile);
+  const authorizer = buildAuthorizer(o);
+  const admission = new AdmissionChain();
+
+  await ensureSystemNamespaces(registry);
+
+  const extra = extraEndpoints({ scheme, storage, log, o });
+  const pathHandlers: PathHandler[] = [...extra.pathHandlers, createDiscoveryHandler(scheme)];
+  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers });
+
+  const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.securePort, o.bindAddress, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : o.securePort;
+  const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress;
+  const url = `https://${host}:${port}`;
+  log.info({ url }, 'serving securely');
+  if (o.writeAdminKubeconfig) {
+    const servingCA = certs.caFile ? readFileSync(certs.caFile, 'utf8') : certs.cert;
+    await writeAdminKubeconfig(o.writeAdminKubeconfig, o.certDir, url, servingCA);
+    log.info({ kubeconfig: o.writeAdminKubeconfig }, 'wrote admin kubeconfig');
+  }
+
+  return {
+    url,
+    async stop() {
+      extra.stop();
+      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+      client.close();
+      if (embedded) await embedded.stop();
+    },
+  };
+}
+
+function buildAuthenticator(o: ServerOptions, clientCAFile: string | undefined): Authenticator {
+  const members: Authenticator[] = [];
+  if (clientCAFile) members.push(new X509Authenticator(parseCABundle(readFileSync(clientCAFile, 'utf8'))));
+  const tokens: TokenAuthenticator[] = [];
+  if (o.tokenAuthFile) tokens.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
+  if (tokens.length > 0) members.push(new BearerTokenAuthenticator(tokens));
+  // Upstream turns anonymous on by default unless the only mode is AlwaysAllow.
+  const onlyAlwaysAllow = o.authorizationModes.length === 1 && o.authorizationModes[0] === 'AlwaysAllow';
+  const anonymous = o.anonymousAuth ?? !onlyAlwaysAllow;
+  return new UnionAuthenticator(members, anonymous || onlyAlwaysAllow ? new AnonymousAuthenticator() : undefined);
+}
+
+function buildAuthorizer(o: ServerOptions): Authorizer {
+  const modes: Authorizer[] = [privilegedGroups];
+  for (const m of o.authorizationModes) {
+    if (m === 'AlwaysAllow') modes.push(alwaysAllow);
+    else if (m === 'AlwaysDeny') modes.push(alwaysDeny);
+  }
+  return new UnionAuthorizer(modes);
+}

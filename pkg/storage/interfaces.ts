@@ -1,0 +1,90 @@
+// The storage seam. The generic registry talks only to this interface; etcd is one
+// implementation and a watch cache may wrap it with the same shape.
+import type { KubeObject } from '../runtime/object.js';
+
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export type ResourceVersionMatch = 'NotOlderThan' | 'Exact' | '';
+
+export interface ListOptions {
+  /** Upper bound on items returned; 0 means all. */
+  limit?: number;
+  /** Opaque token from a previous page. */
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: ResourceVersionMatch;
+  /** Items that fail the predicate are skipped (and do not count towards limit). */
+  predicate?: (obj: KubeObject) => boolean;
+  /** True when a label or field selector filters, so remainingItemCount is unknown. */
+  filtered?: boolean;
+}
+
+export interface ListResult {
+  items: KubeObject[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export interface GetOptions {
+  resourceVersion?: string;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEvent {
+  type: WatchEventType;
+  object: KubeObject;
+  /** For MODIFIED/DELETED: the object before the change (drives selector transitions). */
+  previous?: KubeObject;
+}
+
+export interface WatchOptions {
+  /** Start after this revision; '' or '0' means from now with the current state first. */
+  resourceVersion?: string;
+  /** Send the current state as ADDED events before changes. */
+  sendInitialEvents?: boolean;
+  recursive: boolean;
+}
+
+/** A running watch: an async stream of events that ends when stop() is called. */
+export interface WatchStream extends AsyncIterable<WatchEvent> {
+  stop(): void;
+}
+
+export type TryUpdate = (current: KubeObject) => Promise<KubeObject | null>;
+
+export interface Storage {
+  create(key: string, obj: KubeObject): Promise<KubeObject>;
+  get(key: string, opts?: GetOptions): Promise<KubeObject>;
+  list(prefix: string, opts: ListOptions): Promise<ListResult>;
+  /**
+   * Reads the current object, hands it to tryUpdate and writes the result only if the
+   * object did not change in between; retries on a race. `tryUpdate` returning null
+   * means "no change". When the key is missing and `ignoreNotFound` is set, tryUpdate
+   * gets an object with empty metadata (create-on-update).
+   */
+  guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
+    ignoreNotFound?: boolean): Promise<{ object: KubeObject; created: boolean }>;
+  delete(key: string, preconditions?: Preconditions,
+    validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject>;
+  watch(key: string, opts: WatchOptions): Promise<WatchStream>;
+  count(prefix: string): Promise<number>;
+  /** Newest revision the store has seen; used for empty lists and bookmarks. */
+  currentRevision(): Promise<string>;
+}
+
+/** Storage-level failures; the registry maps them to API errors with resource names. */
+export type StorageErrorCode =
+  | 'KeyNotFound' | 'KeyExists' | 'ResourceVersionConflict' | 'InvalidObj'
+  | 'ResourceVersionGone' | 'InvalidContinue' | 'TooLargeResourceVersion' | 'Unreachable';
+
+export class StorageError extends Error {
+  constructor(readonly code: StorageErrorCode, readonly key: string, message: string) {
+    super(message);
+    this.name = 'StorageError';
+  }
+}
