@@ -1,0 +1,1 @@
+export { createVersionHandler, platform, versionInfo, type VersionInfo } from './version.js';
