@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import { StatusError } from '../../runtime/errors.js';
+import {
+  escapeFieldValue, objectMetaFields, parseFieldSelector, validateFieldSelector,
+} from './fields.js';
+
+function failure(fn: () => unknown): StatusError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).to.be.instanceOf(StatusError);
+    return e as StatusError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('fields: parseFieldSelector', () => {
+  const canonical: Array<[string, string]> = [
+    ['', ''],
+    ['metadata.name=foo', 'metadata.name=foo'],
+    ['metadata.name==foo', 'metadata.name=foo'],
+    ['status.phase!=Running,metadata.name=foo', 'metadata.name=foo,status.phase!=Running'],
+    ['a=,b=c', 'a=,b=c'],
+    [',a=b,', 'a=b'],
+    ['a=x\\,y\\=z\\\\', 'a=x\\,y\\=z\\\\'],
+    ['a=b\\=c', 'a=b\\=c'],
+  ];
+  for (const [input, want] of canonical) {
+    it(`parses ${JSON.stringify(input)} as ${JSON.stringify(want)}`, () => {
+      expect(parseFieldSelector(input).toString()).to.equal(want);
+    });
+  }
+
+  it('unescapes values and keeps escaped commas inside one term', () => {
+    const sel = parseFieldSelector('spec.x=a\\,b,spec.y=c\\=d\\\\');
+    expect(sel.requirements()).to.deep.equal([
+      { field: 'spec.x', operator: '=', value: 'a,b' },
+      { field: 'spec.y', operator: '=', value: 'c=d\\' },
+    ]);
+  });
+
+  const bad: Array<[string, string]> = [
+    ['metadata.name', "invalid selector: 'metadata.name'; can't understand 'metadata.name'"],
+    ['a=b,c', "invalid selector: 'a=b,c'; can't understand 'c'"],
+    ['a=b=c', 'invalid field selector: unescaped character in value: 61'],
+    ['a=\\x', 'invalid field selector: invalid escape sequence: \\x'],
+    ['a=b\\', 'invalid field selector: invalid escape sequence: \\'],
+  ];
+  for (const [input, message] of bad) {
+    it(`rejects ${JSON.stringify(input)}`, () => {
+      const err = failure(() => parseFieldSelector(input));
+      expect(err.code).to.equal(400);
+      expect(err.reason).to.equal('BadRequest');
+      expect(err.message).to.equal(message);
+    });
+  }
+
+  const matching: Array<[string, Record<string, string>, boolean]> = [
+    ['', {}, true],
+    ['metadata.name=foo', { 'metadata.name': 'foo' }, true],
+    ['metadata.name=foo', { 'metadata.name': 'bar' }, false],
+    ['metadata.name!=foo', { 'metadata.name': 'bar' }, true],
+    ['spec.nodeName=', {}, true],
+    ['spec.nodeName!=', {}, false],
+    ['spec.nodeName!=', { 'spec.nodeName': 'n1' }, true],
+    ['a=1,b=2', { a: '1', b: '2' }, true],
+    ['a=1,b=2', { a: '1', b: '3' }, false],
+    ['a=x\\,y', { a: 'x,y' }, true],
+    ['constructor=', {}, true],
+  ];
+  for (const [sel, fields, want] of matching) {
+    it(`${JSON.stringify(sel)} ${want ? 'matches' : 'does not match'} ${JSON.stringify(fields)}`, () => {
+      expect(parseFieldSelector(sel).matches(fields)).to.equal(want);
+    });
+  }
+
+  it('exposes exact matches and emptiness', () => {
+    const sel = parseFieldSelector('metadata.name=foo,metadata.namespace!=bar');
+    expect(sel.requiresExactMatch('metadata.name')).to.equal('foo');
+    expect(sel.requiresExactMatch('metadata.namespace')).to.equal(undefined);
+    expect(sel.empty()).to.equal(false);
+    expect(parseFieldSelector('').empty()).to.equal(true);
+  });
+
+  it('escapes values', () => {
+    expect(escapeFieldValue('a\\b,c=d')).to.equal('a\\\\b\\,c\\=d');
+  });
+});
+
+describe('fields: validateFieldSelector', () => {
+  it('accepts supported fields and returns the same selector', () => {
+    const sel = parseFieldSelector('metadata.name=a,spec.nodeName=n');
+    expect(validateFieldSelector(sel, ['metadata.name', 'metadata.namespace', 'spec.nodeName'])).to.equal(sel);
+  });
+
+  it("rejects unsupported fields with the conversion func's wording", () => {
+    const err = failure(() => validateFieldSelector(parseFieldSelector('spec.foo=x'), ['metadata.name']));
+    expect(err.code).to.equal(400);
+    expect(err.reason).to.equal('BadRequest');
+    expect(err.message).to.equal('field label not supported: spec.foo');
+  });
+
+  it("rejects unsupported fields with the default conversion's wording", () => {
+    const err = failure(() => validateFieldSelector(parseFieldSelector('data.x=1'), ['metadata.name', 'metadata.namespace'], { style: 'notKnown' }));
+    expect(err.message).to.equal('"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"');
+  });
+
+  it('rewrites legacy aliases', () => {
+    const sel = validateFieldSelector(parseFieldSelector('spec.host=n1'), ['spec.nodeName'], { aliases: { 'spec.host': 'spec.nodeName' } });
+    expect(sel.toString()).to.equal('spec.nodeName=n1');
+    expect(sel.matches({ 'spec.nodeName': 'n1' })).to.equal(true);
+  });
+});
+
+describe('fields: objectMetaFields', () => {
+  it('gives name and namespace for namespaced kinds, name only otherwise', () => {
+    const obj = { metadata: { name: 'a', namespace: 'ns' } };
+    expect(objectMetaFields(obj, true)).to.deep.equal({ 'metadata.name': 'a', 'metadata.namespace': 'ns' });
+    expect(objectMetaFields(obj, false)).to.deep.equal({ 'metadata.name': 'a' });
+    expect(objectMetaFields({}, true)).to.deep.equal({ 'metadata.name': '', 'metadata.namespace': '' });
+  });
+
+  it('lets a cluster-scoped object match only an empty namespace', () => {
+    const fields = objectMetaFields({ metadata: { name: 'n' } }, false);
+    expect(parseFieldSelector('metadata.namespace=').matches(fields)).to.equal(true);
+    expect(parseFieldSelector('metadata.namespace=ns').matches(fields)).to.equal(false);
+  });
+});
