@@ -1,0 +1,139 @@
+// etcd members for failure tests: fixed ports so a member can be killed and started
+// again at the same address, one or three members, and a short progress-notify
+// interval. Tests only; every member is a child of this process and dies with it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { Etcd3 } from 'etcd3';
+import { findEtcdBinary } from '../../embedded.js';
+
+export interface Member {
+  name: string;
+  clientUrl: string;
+  peerUrl: string;
+  dataDir: string;
+  child?: ChildProcess;
+}
+
+export interface TestCluster {
+  members: Member[];
+  /** Client URLs of every member. */
+  endpoints: string[];
+  /** SIGKILLs one member (no clean shutdown), resolving once it has exited. */
+  kill(i: number): Promise<void>;
+  /** Starts a killed member again with its data, at the same address. */
+  start(i: number): Promise<void>;
+  /** Index of the current leader among running members. */
+  leader(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => { for (const c of live) c.kill('SIGKILL'); });
+
+export async function startTestCluster(size: 1 | 3, opts: { progressNotifyInterval?: string } = {}): Promise<TestCluster> {
+  const binary = findEtcdBinary();
+  const root = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'etcd-cluster-'));
+  const ports = await freePorts(size * 2);
+  const members: Member[] = Array.from({ length: size }, (_, i) => ({
+    name: `m${i}`,
+    clientUrl: `http://127.0.0.1:${ports[2 * i]}`,
+    peerUrl: `http://127.0.0.1:${ports[2 * i + 1]}`,
+    dataDir: join(root, `m${i}`),
+  }));
+  const initialCluster = members.map((m) => `${m.name}=${m.peerUrl}`).join(',');
+  const launch = (m: Member) => {
+    const args = [
+      `--name=${m.name}`, `--data-dir=${m.dataDir}`,
+      `--listen-client-urls=${m.clientUrl}`, `--advertise-client-urls=${m.clientUrl}`,
+      `--listen-peer-urls=${m.peerUrl}`, `--initial-advertise-peer-urls=${m.peerUrl}`,
+      `--initial-cluster=${initialCluster}`, '--initial-cluster-state=new',
+      '--initial-cluster-token=watch-test', '--log-level=error', '--logger=zap',
+      `--experimental-watch-progress-notify-interval=${opts.progressNotifyInterval ?? '1s'}`,
+      '--heartbeat-interval=50', '--election-timeout=500',
+    ];
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ETCD_')));
+    const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'ignore'], env });
+    live.add(child);
+    child.once('exit', () => live.delete(child));
+    m.child = child;
+  };
+  for (const m of members) launch(m);
+  const cluster: TestCluster = {
+    members,
+    endpoints: members.map((m) => m.clientUrl),
+    async kill(i) {
+      const c = members[i].child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
+      await exited;
+    },
+    async start(i) {
+      launch(members[i]);
+      await waitHealthy([members[i].clientUrl]);
+    },
+    async leader() {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        for (let i = 0; i < members.length; i++) {
+          const c = members[i].child;
+          if (!c || c.exitCode !== null || c.signalCode !== null) continue;
+          const client = new Etcd3({ hosts: members[i].clientUrl, defaultCallOptions: () => ({ deadline: Date.now() + 1000 }) });
+          try {
+            const st = await client.maintenance.status();
+            if (st.leader === st.header.member_id) return i;
+          } catch { /* not answering */ } finally { client.close(); }
+        }
+        await sleep(100);
+      }
+      throw new Error('no leader');
+    },
+    async stop() {
+      await Promise.all(members.map((_, i) => cluster.kill(i)));
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  try {
+    await waitHealthy(cluster.endpoints);
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+  return cluster;
+}
+
+async function waitHealthy(endpoints: string[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (const ep of endpoints) {
+    for (;;) {
+      const client = new Etcd3({ hosts: ep, defaultCallOptions: () => ({ deadline: Date.now() + 1000 }) });
+      try {
+        await client.get('/health-probe').string();
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`etcd ${ep} not healthy: ${(err as Error).message}`);
+      } finally {
+        client.close();
+      }
+      await sleep(100);
+    }
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(Array.from({ length: n }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => resolve(s));
+  })));
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
