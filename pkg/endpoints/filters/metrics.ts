@@ -1,0 +1,130 @@
+// Request metrics filter: records apiserver_request_total and
+// apiserver_request_duration_seconds once the response has been fully sent (so a watch
+// counts its whole life), tracks in-flight and long-running requests, and derives the
+// labels as upstream's MonitorRequest does: GET on a collection is LIST, a watch is
+// WATCH, an apply patch is APPLY, other verbs are the HTTP method (POST, PUT, PATCH,
+// DELETE); scope is resource / namespace / cluster; non-resource requests put their
+// path in `subresource`.
+import type { Context, Middleware } from 'koa';
+import type { Scheme } from '../../runtime/scheme.js';
+import { parseRequestInfo, type RequestInfo } from '../request/info.js';
+import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type RequestLabels } from '../../server/metrics.js';
+
+/** The request-info fields metrics and logging read (set by the request-info filter). */
+export type RequestInfoFields = Pick<RequestInfo,
+  'isResourceRequest' | 'verb' | 'apiGroup' | 'apiVersion' | 'resource' | 'subresource' | 'namespace' | 'name' | 'path'>;
+
+const validVerbs = new Set(['APPLY', 'CONNECT', 'CREATE', 'DELETE', 'DELETECOLLECTION', 'GET', 'LIST', 'PATCH', 'POST', 'PROXY', 'PUT', 'UPDATE', 'WATCH', 'WATCHLIST']);
+const longRunningVerbs = new Set(['watch', 'proxy']);
+const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+const readOnlyVerbs = new Set(['get', 'list', 'watch']);
+// Upstream instruments only the root health endpoints, without a component.
+const healthRoots = new Set(['/healthz', '/livez', '/readyz']);
+const applyPatchType = 'application/apply-patch+yaml';
+
+function isRequestInfo(v: unknown): v is RequestInfoFields {
+  return typeof v === 'object' && v !== null && typeof (v as RequestInfoFields).isResourceRequest === 'boolean'
+    && typeof (v as RequestInfoFields).verb === 'string';
+}
+
+/** The request info the request-info filter stored, or one parsed from the request. */
+export function requestInfoOf(ctx: Context): RequestInfoFields {
+  const state: unknown = ctx.state.requestInfo;
+  if (isRequestInfo(state)) return state;
+  return parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+}
+
+/** Upstream CleanScope. */
+export function cleanScope(info: RequestInfoFields): string {
+  if (info.name !== '' || info.verb === 'create') return 'resource';
+  if (info.namespace !== '') return 'namespace';
+  if (info.isResourceRequest) return 'cluster';
+  return '';
+}
+
+function isWatchQuery(query: URLSearchParams): boolean {
+  const w = query.get('watch');
+  return w !== null && w.toLowerCase() !== '0' && w.toLowerCase() !== 'false';
+}
+
+/** The verb label (upstream CanonicalVerb + cleanVerb), upper-case. */
+export function reportedVerb(info: RequestInfoFields, method: string, query: URLSearchParams, contentType: string): string {
+  if (info.verb === 'watch') return 'WATCH';
+  const scope = cleanScope(info);
+  const m = method.toUpperCase();
+  let verb = m === 'GET' || m === 'HEAD' ? (scope !== 'resource' && scope !== '' ? 'LIST' : 'GET') : m;
+  if (verb === 'LIST' && isWatchQuery(query)) verb = 'WATCH';
+  if (verb === 'PATCH' && contentType.split(';')[0].trim().toLowerCase() === applyPatchType) verb = 'APPLY';
+  return validVerbs.has(verb) ? verb : 'other';
+}
+
+/** The dry_run label: "" when absent, "All" when valid, "invalid" otherwise. */
+export function cleanDryRun(query: URLSearchParams): string {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return '';
+  if (values.some((v) => v !== 'All')) return 'invalid';
+  return 'All';
+}
+
+export function isLongRunning(info: RequestInfoFields): boolean {
+  return longRunningVerbs.has(info.verb) || (info.isResourceRequest && longRunningSubresources.has(info.subresource));
+}
+
+export function inflightKind(info: RequestInfoFields): InflightKind {
+  return readOnlyVerbs.has(info.verb) ? 'readOnly' : 'mutating';
+}
+
+export function requestLabels(info: RequestInfoFields, method: string, query: URLSearchParams, contentType: string): RequestLabels {
+  const verb = reportedVerb(info, method, query, contentType);
+  const dryRun = cleanDryRun(query);
+  if (info.isResourceRequest) {
+    return {
+      verb, dry_run: dryRun, group: info.apiGroup, version: info.apiVersion, resource: info.resource,
+      subresource: info.subresource, scope: cleanScope(info), component: 'apiserver',
+    };
+  }
+  return {
+    verb, dry_run: dryRun, group: '', version: '', resource: '', subresource: info.path, scope: '',
+    component: healthRoots.has(info.path) ? '' : 'apiserver',
+  };
+}
+
+export interface MetricsFilterOptions {
+  metrics?: ApiserverMetrics;
+  /**
+   * When given, resource requests for resources the scheme does not serve are not
+   * recorded (upstream only instruments installed routes), so random paths cannot blow
+   * up label cardinality.
+   */
+  scheme?: Scheme;
+}
+
+/** Mount early (right after panic recovery) so latency covers the whole filter chain. */
+export function createMetricsFilter(options: MetricsFilterOptions = {}): Middleware {
+  const metrics = options.metrics ?? apiserverMetrics();
+  const scheme = options.scheme;
+  return async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    const early = requestInfoOf(ctx);
+    const longRunning = isLongRunning(early);
+    const endInflight = longRunning ? undefined : metrics.beginInflight(inflightKind(early));
+    let endLongRunning: (() => void) | undefined;
+    ctx.res.once('close', () => {
+      endInflight?.();
+      endLongRunning?.();
+      const info = requestInfoOf(ctx);
+      const code = ctx.res.statusCode;
+      if (info.isResourceRequest) {
+        if (scheme && !scheme.resource(info.apiGroup, info.apiVersion, info.resource)) return;
+      } else if (code === 404 || info.path === '/metrics') {
+        return;
+      }
+      const labels = requestLabels(info, ctx.method, new URLSearchParams(ctx.querystring), ctx.get('Content-Type'));
+      metrics.observeRequest(labels, code, Number(process.hrtime.bigint() - start) / 1e9);
+    });
+    if (longRunning) {
+      endLongRunning = metrics.beginLongRunning(requestLabels(early, ctx.method, new URLSearchParams(ctx.querystring), ctx.get('Content-Type')));
+    }
+    await next();
+  };
+}
