@@ -1,0 +1,249 @@
+// ObjectMeta validation (upstream: apimachinery api/validation/objectmeta.go, with the
+// core group's extra finalizer rule as an option).
+import type { FieldError } from '../../runtime/errors.js';
+import type { ObjectMeta, OwnerReference } from '../../runtime/object.js';
+import { parseApiVersion } from '../../runtime/scheme.js';
+import { byteLength, child, forbidden, index, invalid, required, tooLong } from './field.js';
+import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameValidator } from './names.js';
+
+export const FieldImmutableErrorMsg = 'field is immutable';
+export const TotalAnnotationSizeLimitB = 256 * 1024;
+export const IsNegativeErrorMsg = 'must be greater than or equal to 0';
+
+const FinalizerOrphanDependents = 'orphan';
+const FinalizerDeleteDependents = 'foregroundDeletion';
+/** Unqualified finalizer names the core group accepts. */
+const standardFinalizers = new Set(['kubernetes', FinalizerOrphanDependents, FinalizerDeleteDependents]);
+
+export interface ObjectMetaOptions {
+  namespaced: boolean;
+  nameValidator: NameValidator;
+  /**
+   * Core-group rule (pkg/apis/core/validation): a finalizer without a `/` must be one of
+   * the standard names. Off for the generic check every stored object gets.
+   */
+  standardFinalizers?: boolean;
+}
+
+export function validateObjectMeta(meta: ObjectMeta, opts: ObjectMetaOptions, fieldPath = 'metadata'): FieldError[] {
+  const errs: FieldError[] = [];
+  if (meta.generateName) {
+    for (const msg of opts.nameValidator(meta.generateName, true)) {
+      errs.push(invalid(child(fieldPath, 'generateName'), meta.generateName, msg));
+    }
+  }
+  if (!meta.name) {
+    errs.push(required(child(fieldPath, 'name'), 'name or generateName is required'));
+  } else {
+    for (const msg of opts.nameValidator(meta.name, false)) errs.push(invalid(child(fieldPath, 'name'), meta.name, msg));
+  }
+  if (opts.namespaced) {
+    if (!meta.namespace) {
+      errs.push(required(child(fieldPath, 'namespace')));
+    } else {
+      for (const msg of nameIsDNSLabel(meta.namespace, false)) {
+        errs.push(invalid(child(fieldPath, 'namespace'), meta.namespace, msg));
+      }
+    }
+  } else if (meta.namespace) {
+    errs.push(forbidden(child(fieldPath, 'namespace'), 'not allowed on this type'));
+  }
+  errs.push(...validateNonnegativeField(meta.generation ?? 0, child(fieldPath, 'generation')));
+  errs.push(...validateLabels(meta.labels, child(fieldPath, 'labels')));
+  errs.push(...validateAnnotations(meta.annotations, child(fieldPath, 'annotations')));
+  errs.push(...validateOwnerReferences(meta.ownerReferences, child(fieldPath, 'ownerReferences')));
+  errs.push(...validateFinalizers(meta.finalizers, child(fieldPath, 'finalizers')));
+  errs.push(...validateManagedFields(meta.managedFields, child(fieldPath, 'managedFields')));
+  if (opts.standardFinalizers) {
+    for (const f of meta.finalizers ?? []) errs.push(...validateKubeFinalizerName(f, child(fieldPath, 'finalizers')));
+  }
+  return errs;
+}
+
+/** What an update may not change; labels and the rest are re-checked on the new object. */
+export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, fieldPath = 'metadata'): FieldError[] {
+  const errs: FieldError[] = [];
+  if (old.deletionTimestamp) {
+    const before = new Set(old.finalizers ?? []);
+    const added = [...new Set((meta.finalizers ?? []).filter((f) => !before.has(f)))].sort();
+    if (added.length > 0) {
+      errs.push(forbidden(child(fieldPath, 'finalizers'),
+        `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(added)}`));
+    }
+  }
+  if (!meta.resourceVersion) {
+    errs.push(invalid(child(fieldPath, 'resourceVersion'), meta.resourceVersion ?? '', 'must be specified for an update'));
+  }
+  if ((meta.generation ?? 0) < (old.generation ?? 0)) {
+    errs.push(invalid(child(fieldPath, 'generation'), meta.generation ?? 0, 'must not be decremented'));
+  }
+  const immutables: Array<keyof ObjectMeta> = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp',
+    'deletionGracePeriodSeconds'];
+  for (const f of immutables) {
+    errs.push(...validateImmutableField(meta[f] ?? null, old[f] ?? null, child(fieldPath, f)));
+  }
+  errs.push(...validateLabels(meta.labels, child(fieldPath, 'labels')));
+  errs.push(...validateAnnotations(meta.annotations, child(fieldPath, 'annotations')));
+  errs.push(...validateOwnerReferences(meta.ownerReferences, child(fieldPath, 'ownerReferences')));
+  errs.push(...validateManagedFields(meta.managedFields, child(fieldPath, 'managedFields')));
+  return errs;
+}
+
+export function validateImmutableField(value: unknown, old: unknown, fieldPath: string): FieldError[] {
+  return deepEqual(value, old) ? [] : [invalid(fieldPath, value, FieldImmutableErrorMsg)];
+}
+
+export function validateNonnegativeField(value: number, fieldPath: string): FieldError[] {
+  return value < 0 ? [invalid(fieldPath, value, IsNegativeErrorMsg)] : [];
+}
+
+export function validateQualifiedName(value: string, fieldPath: string): FieldError[] {
+  return isQualifiedName(value).map((msg) => invalid(fieldPath, value, msg));
+}
+
+export function validateLabelName(name: string, fieldPath: string): FieldError[] {
+  return validateQualifiedName(name, fieldPath);
+}
+
+export function validateLabels(labels: Record<string, string> | undefined | null, fieldPath: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    errs.push(...validateLabelName(k, fieldPath));
+    const value = typeof v === 'string' ? v : String(v);
+    for (const msg of isValidLabelValue(value)) errs.push(invalid(fieldPath, value, msg));
+  }
+  return errs;
+}
+
+export function validateAnnotations(annotations: Record<string, string> | undefined | null, fieldPath: string): FieldError[] {
+  const errs: FieldError[] = [];
+  let total = 0;
+  for (const [k, v] of Object.entries(annotations ?? {})) {
+    // Keys are qualified names, except that case does not matter.
+    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(fieldPath, k, msg));
+    total += byteLength(k) + byteLength(typeof v === 'string' ? v : String(v));
+  }
+  if (total > TotalAnnotationSizeLimitB) errs.push(tooLong(fieldPath, TotalAnnotationSizeLimitB));
+  return errs;
+}
+
+function validateOwnerReference(ref: OwnerReference, fieldPath: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const gv = parseApiVersion(ref.apiVersion ?? '');
+  if (!gv.version) errs.push(invalid(child(fieldPath, 'apiVersion'), ref.apiVersion ?? '', 'version must not be empty'));
+  if (!ref.kind) errs.push(invalid(child(fieldPath, 'kind'), ref.kind ?? '', 'kind must not be empty'));
+  if (!ref.name) errs.push(invalid(child(fieldPath, 'name'), ref.name ?? '', 'name must not be empty'));
+  if (!ref.uid) errs.push(invalid(child(fieldPath, 'uid'), ref.uid ?? '', 'uid must not be empty'));
+  // Core Events are short-lived and never owners (upstream's BannedOwners).
+  if (gv.group === '' && gv.version === 'v1' && ref.kind === 'Event') {
+    errs.push(invalid(fieldPath, ref, '/v1, Kind=Event is disallowed from being an owner'));
+  }
+  return errs;
+}
+
+export function validateOwnerReferences(refs: OwnerReference[] | undefined | null, fieldPath: string): FieldError[] {
+  const errs: FieldError[] = [];
+  let firstController = '';
+  for (const ref of refs ?? []) {
+    errs.push(...validateOwnerReference(ref, fieldPath));
+    if (ref.controller === true) {
+      const current = `${ref.kind}/${ref.name}`;
+      if (firstController) {
+        errs.push(invalid(fieldPath, refs,
+          `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`));
+      } else {
+        firstController = current;
+      }
+    }
+  }
+  return errs;
+}
+
+export function validateFinalizerName(name: string, fieldPath: string): FieldError[] {
+  return isQualifiedName(name).map((msg) => invalid(fieldPath, name, msg));
+}
+
+/** Core-group rule: unqualified finalizer names must be standard ones. */
+export function validateKubeFinalizerName(name: string, fieldPath: string): FieldError[] {
+  if (name.split('/').length === 1 && !standardFinalizers.has(name)) {
+    return [invalid(fieldPath, name, 'name is neither a standard finalizer name nor is it fully qualified')];
+  }
+  return [];
+}
+
+export function validateFinalizers(finalizers: string[] | undefined | null, fieldPath: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const list = finalizers ?? [];
+  for (const f of list) errs.push(...validateFinalizerName(f, fieldPath));
+  if (list.includes(FinalizerOrphanDependents) && list.includes(FinalizerDeleteDependents)) {
+    errs.push(invalid(fieldPath, list,
+      `finalizer ${FinalizerOrphanDependents} and ${FinalizerDeleteDependents} cannot be both set`));
+  }
+  return errs;
+}
+
+const FieldManagerMaxLength = 128;
+const MaxSubresourceNameLength = 256;
+
+export function validateManagedFields(entries: ObjectMeta['managedFields'] | null, fieldPath: string): FieldError[] {
+  const errs: FieldError[] = [];
+  (entries ?? []).forEach((e, i) => {
+    const p = index(fieldPath, i);
+    if (e.operation !== 'Apply' && e.operation !== 'Update') {
+      errs.push(invalid(child(p, 'operation'), e.operation ?? '', 'must be `Apply` or `Update`'));
+    }
+    if (e.fieldsType && e.fieldsType !== 'FieldsV1') {
+      errs.push(invalid(child(p, 'fieldsType'), e.fieldsType, 'must be `FieldsV1`'));
+    }
+    const manager = e.manager ?? '';
+    if (manager) {
+      if (byteLength(manager) > FieldManagerMaxLength) errs.push(tooLong(child(p, 'manager'), FieldManagerMaxLength));
+      const bad = [...manager].findIndex((ch) => !isPrintable(ch));
+      if (bad >= 0) {
+        const ch = [...manager][bad];
+        const pos = byteLength([...manager].slice(0, bad).join(''));
+        errs.push(invalid(child(p, 'manager'), manager,
+          `invalid character ${goUnicodeRepr(ch)} (at position ${pos})`));
+      }
+    }
+    if (byteLength(e.subresource ?? '') > MaxSubresourceNameLength) {
+      errs.push(tooLong(child(p, 'subresource'), MaxSubresourceNameLength));
+    }
+  });
+  return errs;
+}
+
+function isPrintable(ch: string): boolean {
+  // Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and ASCII space.
+  return ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
+}
+
+/** Go's %#U: U+0009 or U+0041 'A'. */
+function goUnicodeRepr(ch: string): string {
+  const cp = ch.codePointAt(0) ?? 0;
+  const hex = cp.toString(16).toUpperCase().padStart(4, '0');
+  return isPrintable(ch) ? `U+${hex} '${ch}'` : `U+${hex}`;
+}
+
+/** Go's %#v of a []string, as upstream prints finalizer lists into messages. */
+export function goStringSlice(items: string[]): string {
+  return `[]string{${items.map((s) => JSON.stringify(s)).join(', ')}}`;
+}
+
+/** Structural equality of JSON values; key order does not matter, undefined equals absent. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
+  for (const k of keys) {
+    if (!deepEqual(ao[k], bo[k])) return false;
+  }
+  return true;
+}
