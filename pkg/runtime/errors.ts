@@ -166,7 +166,7 @@ export const errors = {
     return new StatusError(406, 'NotAcceptable', message);
   },
   unsupportedMediaType(acceptedTypes: string): StatusError {
-    return new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${contentType}`);
+    return new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${acceptedTypes}`);
   },
   requestEntityTooLarge(message = 'the server has received a request that is too large'): StatusError {
     return new StatusError(413, 'RequestEntityTooLarge', message);

@@ -1,27 +1,13 @@
 // Turns a request body into an object of the endpoint's kind: parse, check type meta,
-// apply defaults. Schema checks hook in here (see bodyChecks).
+// apply defaults. Type errors against the schema are upstream's 400 decode failures.
 import { errors } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { apiVersionOf, type ResourceDef } from '../../runtime/scheme.js';
 import { decodeBody, mediaTypeOf, readBody } from '../negotiation/body.js';
+import { checkTypes } from '../../openapi/type-check.js';
 import type { HandlerScope } from './scope.js';
 
 const bodyMediaTypes = ['application/json', 'application/yaml'];
-
-/** Optional schema checks (type errors, unknown fields) installed by the server. */
-export interface BodyChecks {
-  /** Returns a StatusError-worthy problem (400) or undefined. */
-  checkTypes?(def: ResourceDef, obj: KubeObject): Error | undefined;
-  unknownFields?(def: ResourceDef, obj: KubeObject): string[];
-}
-
-let installedChecks: BodyChecks = {};
-export function installBodyChecks(checks: BodyChecks): void {
-  installedChecks = checks;
-}
-export function bodyChecks(): BodyChecks {
-  return installedChecks;
-}
 
 export async function readRawBody(h: HandlerScope): Promise<{ raw: Buffer; mediaType: string }> {
   const raw = await readBody(h.ctx.req);
@@ -54,7 +40,7 @@ export function toKubeObject(def: ResourceDef, body: unknown, kind = def.kind): 
   obj.metadata = (obj.metadata as KubeObject['metadata'] | null) ?? {};
   obj.apiVersion = expectedVersion;
   obj.kind = kind;
-  const typeProblem = installedChecks.checkTypes?.(def, obj);
+  const typeProblem = checkTypes(def.group, def.version, kind, obj);
   if (typeProblem) throw typeProblem;
   def.strategy.applyDefaults(obj);
   return obj;

@@ -9,8 +9,7 @@ import type { ListQuery } from './query.js';
 export function selectionFor(def: ResourceDef, q: ListQuery, name?: string): SelectionPredicate {
   let fieldSel = q.fieldSelector;
   if (name) fieldSel = fieldSel ? `${fieldSel},metadata.name=${name}` : `metadata.name=${name}`;
-  const field = parseFieldSelector(fieldSel);
-  validateFieldSelector(field, supportedFields(def), `${def.kind}`);
+  const field = validateFieldSelector(parseFieldSelector(fieldSel), supportedFields(def));
   return { label: parseLabelSelector(q.labelSelector), field };
 }
 

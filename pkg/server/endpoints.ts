@@ -1,0 +1,51 @@
+// The non-resource endpoints of a replica and the outer filters around everything:
+// request logging, metrics, health (with an etcd check), version, OpenAPI.
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { createRequestLogger } from '../endpoints/filters/logging.js';
+import { createMetricsFilter } from '../endpoints/filters/metrics.js';
+import { createOpenAPIHandler } from '../openapi/handler.js';
+import type { Scheme } from '../runtime/scheme.js';
+import type { Storage } from '../storage/interfaces.js';
+import { createVersionHandler } from '../version/index.js';
+import type { PathHandler } from './app.js';
+import { createHealthHandler, createLogCheck, createShutdownCheck, HealthRegistry, namedCheck, pingCheck } from './healthz/index.js';
+import { apiserverMetrics, createMetricsHandler } from './metrics.js';
+import type { ServerOptions } from './options.js';
+
+export interface Endpoints {
+  pathHandlers: PathHandler[];
+  outerFilters: Koa.Middleware[];
+  health: HealthRegistry;
+  /** Flip readyz to failing before the listener closes (graceful shutdown). */
+  beginShutdown(): void;
+  stop(): void;
+}
+
+export function extraEndpoints(deps: { scheme: Scheme; storage: Storage; log: Logger; o: ServerOptions }): Endpoints {
+  const health = new HealthRegistry({ livezGracePeriodMs: deps.o.livezGracePeriodMs });
+  const etcdCheck = namedCheck('etcd', async () => { await withTimeout(deps.storage.currentRevision(), 2000); });
+  health.addHealthChecks(pingCheck, createLogCheck(), etcdCheck);
+  const shutdown = createShutdownCheck();
+  health.addReadyzChecks(namedCheck('etcd-readiness', async () => { await withTimeout(deps.storage.currentRevision(), 2000); }), shutdown);
+  const metrics = apiserverMetrics();
+  return {
+    health,
+    outerFilters: [createRequestLogger(deps.log), createMetricsFilter({ metrics, scheme: deps.scheme })],
+    pathHandlers: [
+      createHealthHandler(health, { onCheckFailed: (endpoint, name, err) => deps.log.warn({ endpoint, check: name, err: err.message }, 'health check failed') }),
+      createVersionHandler(),
+      createMetricsHandler(metrics),
+      createOpenAPIHandler(deps.scheme),
+    ],
+    beginShutdown: () => shutdown.markShuttingDown(),
+    stop: () => undefined,
+  };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`timed out after ${ms}ms`)), ms);
+    p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
+  });
+}
