@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import Koa from 'koa';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { createLogger, createRequestLogger, formatGoDuration, levelForVerbosity } from './logging.js';
+import { requestInfoFilter } from './request-info.js';
+
+interface Line { level: number; time: string; msg: string; [k: string]: unknown }
+
+function capture(): { lines: Line[]; stream: Writable } {
+  const lines: Line[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const l of chunk.toString().split('\n')) if (l) lines.push(JSON.parse(l) as Line);
+      cb();
+    },
+  });
+  return { lines, stream };
+}
+
+async function eventually(check: () => void, ms = 2000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+describe('pkg/endpoints/filters/logging', function () {
+  it('formats latency like Go durations', function () {
+    expect(formatGoDuration(0n)).to.equal('0s');
+    expect(formatGoDuration(850n)).to.equal('850ns');
+    expect(formatGoDuration(1_500n)).to.equal('1.5µs');
+    expect(formatGoDuration(1_234_567n)).to.equal('1.234567ms');
+    expect(formatGoDuration(2_000_000n)).to.equal('2ms');
+    expect(formatGoDuration(2_500_000_000n)).to.equal('2.5s');
+    expect(formatGoDuration(123_500_000_000n)).to.equal('2m3.5s');
+    expect(formatGoDuration(3_723_000_000_000n)).to.equal('1h2m3s');
+  });
+
+  it('maps klog verbosity to levels', function () {
+    expect(levelForVerbosity(0)).to.equal('info');
+    expect(levelForVerbosity(3)).to.equal('debug');
+    expect(levelForVerbosity(6)).to.equal('trace');
+  });
+
+  it('honours the level of the logger', function () {
+    const { lines, stream } = capture();
+    const log = createLogger('warn', stream);
+    log.info('hidden');
+    log.warn('shown');
+    expect(lines.map((l) => l.msg)).to.deep.equal(['shown']);
+    expect(lines[0].level).to.equal(40);
+    expect(lines[0].time).to.match(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('writes one structured line per request after it completes', async function () {
+    const { lines, stream } = capture();
+    const log = createLogger('info', stream);
+    const app = new Koa();
+    app.use(createRequestLogger(log));
+    app.use(requestInfoFilter());
+    app.use(async (ctx) => {
+      ctx.state.user = { name: 'system:admin', groups: ['system:masters'] };
+      ctx.set('Audit-ID', 'b9a4c4b6-1b7e-4b0e-9a55-2f6b0d2b7e11');
+      if (ctx.path.endsWith('/boom')) {
+        ctx.status = 503;
+        ctx.body = 'down';
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+      ctx.body = '{"kind":"ConfigMapList"}';
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => server.once('listening', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await (await fetch(`${base}/api/v1/namespaces/default/configmaps?limit=500`, { headers: { 'User-Agent': 'kubectl/v1.28.3 (linux/amd64) kubernetes/a8a1abc' } })).text();
+      await eventually(() => expect(lines).to.have.length(1));
+      const l = lines[0];
+      expect(l.msg).to.equal('HTTP');
+      expect(l.level).to.equal(30);
+      expect(l.verb).to.equal('LIST');
+      expect(l.URI).to.equal('/api/v1/namespaces/default/configmaps?limit=500');
+      expect(l.resp).to.equal(200);
+      expect(l.user).to.equal('system:admin');
+      expect(l.userAgent).to.equal('kubectl/v1.28.3 (linux/amd64) kubernetes/a8a1abc');
+      expect(l['audit-ID']).to.equal('b9a4c4b6-1b7e-4b0e-9a55-2f6b0d2b7e11');
+      expect(l.srcIP).to.match(/^127\.0\.0\.1:\d+$/);
+      expect(l.latencyMs).to.be.a('number').greaterThan(15);
+      expect(l.latency).to.match(/ms$/);
+      expect(l).to.not.have.property('aborted');
+
+      await (await fetch(`${base}/api/v1/namespaces/default/configmaps/boom`, { method: 'DELETE' })).text();
+      await eventually(() => expect(lines).to.have.length(2));
+      expect(lines[1]).to.include({ msg: 'HTTP', level: 50, verb: 'DELETE', resp: 503 });
+    } finally {
+      server.close();
+    }
+  });
+});
