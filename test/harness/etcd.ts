@@ -21,10 +21,11 @@ function scratchRoot(): string {
   return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 }
 
-export async function startTestEtcd(): Promise<TestEtcd> {
+/** keepProcessAlive: false lets the test process end while etcd still runs (it is stopped on exit). */
+export async function startTestEtcd(opts: { keepProcessAlive?: boolean } = {}): Promise<TestEtcd> {
   const dataDir = mkdtempSync(join(scratchRoot(), 'test-etcd-'));
   try {
-    const etcd = await startEmbeddedEtcd({ dataDir });
+    const etcd = await startEmbeddedEtcd({ dataDir, keepProcessAlive: opts.keepProcessAlive });
     return {
       endpoint: etcd.endpoint,
       pid: etcd.pid,
@@ -46,7 +47,8 @@ let lazy: Promise<string> | undefined;
 export function testEtcdEndpoint(): Promise<string> {
   const fromEnv = process.env['TEST_ETCD_ENDPOINT'];
   if (fromEnv) return Promise.resolve(fromEnv);
-  lazy ??= startTestEtcd().then((etcd) => {
+  // Without the fixture nobody stops it, so it must not keep mocha from ending.
+  lazy ??= startTestEtcd({ keepProcessAlive: false }).then((etcd) => {
     // The embedded module terminates etcd on exit; the data dir goes with it.
     process.once('exit', () => rmSync(etcd.dataDir, { recursive: true, force: true }));
     process.env['TEST_ETCD_ENDPOINT'] = etcd.endpoint;

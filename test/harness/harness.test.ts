@@ -46,6 +46,25 @@ describe('test/harness', function () {
       }
     });
 
+    it('starts an etcd on first use when run without the global fixture, and lets the run end', async () => {
+      const moduleUrl = new URL('./etcd.js', import.meta.url).href;
+      const script = `import { testEtcdClient, testEtcdEndpoint } from ${JSON.stringify(moduleUrl)};
+        const c = await testEtcdClient();
+        await c.put('/lazy').value('yes');
+        process.stdout.write(JSON.stringify({ endpoint: await testEtcdEndpoint(), value: await c.get('/lazy').string() }));
+        c.close();`;
+      const env = { ...process.env };
+      delete env['TEST_ETCD_ENDPOINT'];
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], env });
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+      const code = await new Promise((r) => child.once('exit', r));
+      expect(code).to.equal(0);
+      const got = JSON.parse(out) as { endpoint: string; value: string };
+      expect(got.value).to.equal('yes');
+      expect(got.endpoint).to.not.equal(process.env['TEST_ETCD_ENDPOINT']);
+    });
+
     it('gives every suite its own key prefix', async () => {
       const a = uniquePrefix('Same Label');
       const b = uniquePrefix('Same Label');

@@ -111,6 +111,21 @@ describe('pkg/storage/etcd/embedded', function () {
     expect(await eventually(() => !alive(pid), 15_000)).to.equal(true);
   });
 
+  it('with keepProcessAlive false, lets its parent end by itself and then stops', async () => {
+    const moduleUrl = new URL('./embedded.js', import.meta.url).href;
+    const script = `import { startEmbeddedEtcd } from ${JSON.stringify(moduleUrl)};
+      const e = await startEmbeddedEtcd({ dataDir: ${JSON.stringify(join(dir, 'unref'))}, keepProcessAlive: false });
+      process.stdout.write(String(e.pid) + '\\n');`;
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    parent.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+    const code = await new Promise((r) => parent.once('exit', r));
+    expect(code).to.equal(0);
+    const pid = Number(out.trim());
+    expect(pid).to.be.greaterThan(0);
+    expect(await eventually(() => !alive(pid), 15_000)).to.equal(true);
+  });
+
   it('does not outlive a parent that exits normally', async () => {
     const moduleUrl = new URL('./embedded.js', import.meta.url).href;
     const script = `import { startEmbeddedEtcd } from ${JSON.stringify(moduleUrl)};

@@ -17,6 +17,12 @@ export interface EmbeddedEtcdOptions {
   logFile?: string;
   /** How long to wait for the first successful round trip; default 30 s. */
   startTimeoutMs?: number;
+  /**
+   * When false, the running child does not keep this process's event loop alive (a
+   * test run that started etcd lazily can still end; the exit hook then stops etcd).
+   * Default true.
+   */
+  keepProcessAlive?: boolean;
 }
 
 export interface EmbeddedEtcd {
@@ -121,6 +127,11 @@ async function startOnce(
   } catch (err) {
     await stop();
     throw err;
+  }
+  if (opts.keepProcessAlive === false) {
+    child.unref();
+    (child.stdout as Socket | null)?.unref();
+    (child.stderr as Socket | null)?.unref();
   }
   return { endpoint, pid, stop };
 }
