@@ -1,0 +1,33 @@
+// core/v1 namespaces, with the status and finalize subresources.
+import type { ResourceDef } from '../../../runtime/scheme.js';
+import { isPlainObject } from '../../../runtime/object.js';
+import { NamespaceStrategy } from './strategy.js';
+import { namespaceTable } from './table.js';
+
+export const namespaces: ResourceDef = {
+  group: '',
+  version: 'v1',
+  kind: 'Namespace',
+  plural: 'namespaces',
+  singular: 'namespace',
+  shortNames: ['ns'],
+  namespaced: false,
+  // No deletecollection: upstream never served it for namespaces.
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+  subresources: [
+    { name: 'finalize', kind: 'Namespace', verbs: ['update'] },
+    { name: 'status', kind: 'Namespace', verbs: ['get', 'patch', 'update'] },
+  ],
+  strategy: new NamespaceStrategy(),
+  table: namespaceTable,
+  storageResource: 'namespaces',
+  selectableFields: (obj) => {
+    const status = isPlainObject(obj.status) ? obj.status : {};
+    const meta = isPlainObject(obj.metadata) ? obj.metadata : {};
+    return {
+      'status.phase': typeof status.phase === 'string' ? status.phase : '',
+      // Upstream still answers the pre-metadata field name.
+      name: typeof meta.name === 'string' ? meta.name : '',
+    };
+  },
+};

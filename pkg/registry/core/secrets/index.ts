@@ -1,0 +1,18 @@
+// core/v1 secrets.
+import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { SecretStrategy } from './strategy.js';
+import { secretTable } from './table.js';
+
+export const secrets: ResourceDef = {
+  group: '',
+  version: 'v1',
+  kind: 'Secret',
+  plural: 'secrets',
+  singular: 'secret',
+  namespaced: true,
+  verbs: [...allVerbs],
+  strategy: new SecretStrategy(),
+  table: secretTable,
+  storageResource: 'secrets',
+  selectableFields: (obj) => ({ type: typeof obj.type === 'string' ? obj.type : '' }),
+};

@@ -1,0 +1,17 @@
+// rbac.authorization.k8s.io/v1 clusterrolebindings.
+import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { BindingStrategy } from '../rolebindings/strategy.js';
+import { bindingTable } from '../rolebindings/table.js';
+
+export const clusterrolebindings: ResourceDef = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  kind: 'ClusterRoleBinding',
+  plural: 'clusterrolebindings',
+  singular: 'clusterrolebinding',
+  namespaced: false,
+  verbs: [...allVerbs],
+  strategy: new BindingStrategy(false),
+  table: bindingTable('clusterRoleBinding'),
+  storageResource: 'clusterrolebindings',
+};

@@ -1,0 +1,17 @@
+// rbac.authorization.k8s.io/v1 clusterroles.
+import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { roleTable } from '../roles/table.js';
+import { ClusterRoleStrategy } from './strategy.js';
+
+export const clusterroles: ResourceDef = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  kind: 'ClusterRole',
+  plural: 'clusterroles',
+  singular: 'clusterrole',
+  namespaced: false,
+  verbs: [...allVerbs],
+  strategy: new ClusterRoleStrategy(),
+  table: roleTable,
+  storageResource: 'clusterroles',
+};

@@ -1,0 +1,17 @@
+// rbac.authorization.k8s.io/v1 roles.
+import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { RoleStrategy } from './strategy.js';
+import { roleTable } from './table.js';
+
+export const roles: ResourceDef = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  kind: 'Role',
+  plural: 'roles',
+  singular: 'role',
+  namespaced: true,
+  verbs: [...allVerbs],
+  strategy: new RoleStrategy(),
+  table: roleTable,
+  storageResource: 'roles',
+};
