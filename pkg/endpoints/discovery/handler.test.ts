@@ -46,6 +46,8 @@ function testScheme(): Scheme {
     shortNames: ['csr'], namespaced: false, verbs: crud,
     subresources: [{ name: 'approval', kind: 'CertificateSigningRequest', verbs: ['get', 'patch', 'update'] }, { name: 'status', kind: 'CertificateSigningRequest', verbs: ['get', 'patch', 'update'] }],
   }));
+  s.register(def({ group: '', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', shortNames: ['ev'], namespaced: true, verbs: crud, storageResource: 'events' }));
+  s.register(def({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', shortNames: ['ev'], namespaced: true, verbs: crud, storageResource: 'events' }));
   s.register(def({ group: 'example.dev', version: 'v1', kind: 'Widget', plural: 'widgets', singular: 'widget', namespaced: true, verbs: crud, categories: ['all'] }));
   // Registered after v1: the storage version stays the first registration (v1).
   s.register(def({ group: 'example.dev', version: 'v1beta1', kind: 'Widget', plural: 'widgets', singular: 'widget', namespaced: true, verbs: crud, categories: ['all'] }));
@@ -100,11 +102,11 @@ describe('pkg/endpoints/discovery', function () {
     const body = await res.json() as APIGroupList;
     expect(body.kind).to.equal('APIGroupList');
     expect(body.apiVersion).to.equal('v1');
-    // authentication 17700, certificates 17300, rbac 17000, unknown groups 1000.
+    // events 17750, authentication 17700, certificates 17300, rbac 17000, unknown groups 1000.
     expect(body.groups.map((g) => g.name)).to.deep.equal([
-      'authentication.k8s.io', 'certificates.k8s.io', 'rbac.authorization.k8s.io', 'example.dev',
+      'events.k8s.io', 'authentication.k8s.io', 'certificates.k8s.io', 'rbac.authorization.k8s.io', 'example.dev',
     ]);
-    expect(body.groups[0]).to.deep.equal({
+    expect(body.groups[1]).to.deep.equal({
       name: 'authentication.k8s.io',
       versions: [
         { groupVersion: 'authentication.k8s.io/v1', version: 'v1' },
@@ -112,7 +114,7 @@ describe('pkg/endpoints/discovery', function () {
       ],
       preferredVersion: { groupVersion: 'authentication.k8s.io/v1', version: 'v1' },
     });
-    expect(body.groups[3].versions.map((v) => v.version)).to.deep.equal(['v1', 'v1beta1']);
+    expect(body.groups[4].versions.map((v) => v.version)).to.deep.equal(['v1', 'v1beta1']);
   });
 
   it('serves /apis/<group> as APIGroup and leaves unknown groups unhandled', async function () {
@@ -134,9 +136,9 @@ describe('pkg/endpoints/discovery', function () {
     expect('apiVersion' in body).to.equal(false);
     expect(body.groupVersion).to.equal('v1');
     expect(body.resources.map((r) => r.name)).to.deep.equal([
-      'configmaps', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'serviceaccounts', 'serviceaccounts/token',
+      'configmaps', 'events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'serviceaccounts', 'serviceaccounts/token',
     ]);
-    const [cm, ns, , nsStatus, , token] = body.resources;
+    const [cm, , ns, , nsStatus, , token] = body.resources;
     expect(cm).to.deep.equal({
       name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap',
       verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
@@ -161,6 +163,9 @@ describe('pkg/endpoints/discovery', function () {
     ]);
     const authn = await (await get('/apis/authentication.k8s.io/v1beta1')).json() as APIResourceList;
     expect(authn.resources).to.deep.equal([{ name: 'tokenreviews', singularName: 'tokenreview', namespaced: false, kind: 'TokenReview', verbs: ['create'] }]);
+    // events.k8s.io events share the core events' etcd location and so its storage version.
+    const events = await (await get('/apis/events.k8s.io/v1')).json() as APIResourceList;
+    expect(events.resources[0]).to.include({ name: 'events', storageVersionHash: 'r2yiGXH7wu8=' });
     const beta = await (await get('/apis/example.dev/v1beta1')).json() as APIResourceList;
     const v1 = await (await get('/apis/example.dev/v1')).json() as APIResourceList;
     expect(beta.resources[0].storageVersionHash).to.equal(v1.resources[0].storageVersionHash);
@@ -179,9 +184,9 @@ describe('pkg/endpoints/discovery', function () {
     expect(body.apiVersion).to.equal('apidiscovery.k8s.io/v2beta1');
     expect(body.metadata).to.deep.equal({});
     expect(body.items.map((i) => i.metadata.name)).to.deep.equal([
-      'authentication.k8s.io', 'certificates.k8s.io', 'rbac.authorization.k8s.io', 'example.dev',
+      'events.k8s.io', 'authentication.k8s.io', 'certificates.k8s.io', 'rbac.authorization.k8s.io', 'example.dev',
     ]);
-    const certs = body.items[1];
+    const certs = body.items[2];
     expect(certs.metadata).to.deep.equal({ name: 'certificates.k8s.io', creationTimestamp: null });
     expect(certs.versions).to.deep.equal([{
       version: 'v1',
@@ -199,7 +204,7 @@ describe('pkg/endpoints/discovery', function () {
       }],
       freshness: 'Current',
     }]);
-    expect(body.items[0].versions?.map((v) => v.version)).to.deep.equal(['v1', 'v1beta1']);
+    expect(body.items[1].versions?.map((v) => v.version)).to.deep.equal(['v1', 'v1beta1']);
 
     const again = await get('/apis', { Accept: aggregatedAccept, 'If-None-Match': etag ?? '' });
     expect(again.status).to.equal(304);
@@ -212,10 +217,10 @@ describe('pkg/endpoints/discovery', function () {
     expect(body.items).to.have.length(1);
     expect(body.items[0].metadata).to.deep.equal({ creationTimestamp: null });
     const resources = body.items[0].versions?.[0].resources ?? [];
-    expect(resources.map((r) => r.resource)).to.deep.equal(['configmaps', 'namespaces', 'serviceaccounts']);
-    expect(resources[1].scope).to.equal('Cluster');
+    expect(resources.map((r) => r.resource)).to.deep.equal(['configmaps', 'events', 'namespaces', 'serviceaccounts']);
+    expect(resources[2].scope).to.equal('Cluster');
     expect(resources[0].scope).to.equal('Namespaced');
-    expect(resources[2].subresources).to.deep.equal([
+    expect(resources[3].subresources).to.deep.equal([
       { subresource: 'token', responseKind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] },
     ]);
   });

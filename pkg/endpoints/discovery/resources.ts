@@ -22,9 +22,23 @@ function byName(a: APIResource, b: APIResource): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** The storage version of each persisted group/resource, keyed "<group>/<plural>". */
+/** Where a resource lives in etcd; the same rule the generic store uses for its keys. */
+function storageSegment(def: ResourceDef): string {
+  return def.storageResource ?? (def.group ? `${def.group}/${def.plural}` : def.plural);
+}
+
+/**
+ * The storage version of each persisted resource, keyed by storage segment. Resources of
+ * several groups sharing one etcd location (events and events.k8s.io events) are stored
+ * in the core group's encoding, so its version is the one hashed for all of them.
+ */
 function storageVersions(scheme: Scheme): Map<string, ResourceDef> {
-  return new Map(scheme.storedResources().map((d) => [`${d.group}/${d.plural}`, d]));
+  const out = new Map<string, ResourceDef>();
+  for (const d of scheme.storedResources()) {
+    const key = storageSegment(d);
+    if (!out.has(key) || d.group === '') out.set(key, d);
+  }
+  return out;
 }
 
 function subresourceGroupVersion(
@@ -68,7 +82,7 @@ export function apiResourcesOf(scheme: Scheme, group: string, version: string): 
   const stored = storageVersions(scheme);
   const out: APIResource[] = [];
   for (const def of scheme.resourcesOf(group, version)) {
-    out.push(resourceEntry(def, stored.get(`${def.group}/${def.plural}`)));
+    out.push(resourceEntry(def, stored.get(storageSegment(def))));
     for (const sub of def.subresources ?? []) out.push(subresourceEntry(scheme, def, sub));
   }
   return out.sort(byName);
