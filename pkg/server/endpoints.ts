@@ -31,7 +31,7 @@ export function extraEndpoints(deps: { scheme: Scheme; storage: Storage; log: Lo
   const metrics = apiserverMetrics();
   return {
     health,
-    outerFilters: [createRequestLogger(deps.log), createMetricsFilter({ metrics, scheme: deps.scheme })],
+    outerFilters: [createMetricsFilter({ metrics, scheme: deps.scheme }), createRequestLogger(deps.log)],
     pathHandlers: [
       createHealthHandler(health, { onCheckFailed: (endpoint, name, err) => deps.log.warn({ endpoint, check: name, err: err.message }, 'health check failed') }),
       createVersionHandler(),
