@@ -1,0 +1,59 @@
+// Read access to the generated schema of built-in types: definitions by name, by
+// group/version/kind, with `$ref` resolution. Everything else in pkg/openapi (type
+// checks, unknown fields, patch schemas, published documents) reads through here.
+import generated from '../generated/openapi-schema.json' with { type: 'json' };
+import type { SchemaModule, SchemaNode } from './types.js';
+
+const module = generated as unknown as SchemaModule;
+
+const byGVK = new Map<string, string>();
+for (const [name, def] of Object.entries(module.definitions)) {
+  for (const gvk of def['x-kubernetes-group-version-kind'] ?? []) {
+    // Upstream never lets two definitions claim one GVK; keep the first if it did.
+    const key = gvkKey(gvk.group, gvk.version, gvk.kind);
+    if (!byGVK.has(key)) byGVK.set(key, name);
+  }
+}
+
+function gvkKey(group: string, version: string, kind: string): string {
+  return `${group}/${version}/${kind}`;
+}
+
+export function definition(name: string): SchemaNode | undefined {
+  return Object.prototype.hasOwnProperty.call(module.definitions, name) ? module.definitions[name] : undefined;
+}
+
+export function definitionNames(): string[] {
+  return Object.keys(module.definitions);
+}
+
+/** The upstream definition name of a kind, e.g. ("", "v1", "ConfigMap") -> io.k8s.api.core.v1.ConfigMap. */
+export function definitionNameForGVK(group: string, version: string, kind: string): string | undefined {
+  return byGVK.get(gvkKey(group, version, kind));
+}
+
+/** Follows `$ref` chains; siblings of a `$ref` (markers, defaults) are kept over the target's. */
+export function resolve(node: SchemaNode): SchemaNode {
+  let cur = node;
+  const seen = new Set<string>();
+  while (cur.$ref) {
+    if (seen.has(cur.$ref)) throw new Error(`circular $ref ${cur.$ref}`);
+    seen.add(cur.$ref);
+    const target = definition(cur.$ref);
+    if (!target) throw new Error(`unknown definition ${cur.$ref}`);
+    const { $ref: _ref, ...siblings } = cur;
+    cur = Object.keys(siblings).length === 0 ? target : { ...target, ...siblings };
+  }
+  return cur;
+}
+
+/** The Go type name a definition decodes into, as Go prints it: `v1.PodSpec`. */
+export function goTypeName(definitionName: string): string {
+  const parts = definitionName.split('.');
+  return parts.length >= 2 ? `${parts[parts.length - 2]}.${parts[parts.length - 1]}` : definitionName;
+}
+
+/** The short type name of a definition (`PodSpec`), as Go names a struct in errors. */
+export function shortTypeName(definitionName: string): string {
+  return definitionName.slice(definitionName.lastIndexOf('.') + 1);
+}
