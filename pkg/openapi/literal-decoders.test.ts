@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { base64Error, quantityError, quantityFormatError, timeError } from './literal-decoders.js';
+
+describe('literal decoders', () => {
+  it('quantity: accepts upstream forms, reports the failure class', () => {
+    for (const ok of ['1', '0.5', '.5', '500m', '1Gi', '2e3', '1E-3', '+1', '-2Ki', ' 3 ']) expect(quantityError(ok), ok).to.equal(undefined);
+    expect(quantityError('')).to.equal(quantityFormatError);
+    expect(quantityError('abc')).to.equal(quantityFormatError);
+    expect(quantityError('1.2.3')).to.equal('unable to parse numeric part of quantity');
+    expect(quantityError('1Kii')).to.equal("unable to parse quantity's suffix");
+  });
+
+  it('base64: reports the offset Go reports', () => {
+    expect(base64Error('')).to.equal(undefined);
+    expect(base64Error('YWJj')).to.equal(undefined);
+    expect(base64Error('YQ==')).to.equal(undefined);
+    expect(base64Error('YWI=')).to.equal(undefined);
+    expect(base64Error('YW\nJj')).to.equal(undefined);
+    expect(base64Error('abc')).to.equal('illegal base64 data at input byte 0');
+    expect(base64Error('YWJjZ')).to.equal('illegal base64 data at input byte 4');
+    expect(base64Error('YW!j')).to.equal('illegal base64 data at input byte 2');
+    expect(base64Error('Y===')).to.equal('illegal base64 data at input byte 1');
+    expect(base64Error('YQ==YQ==')).to.equal('illegal base64 data at input byte 4');
+  });
+
+  it('time: RFC 3339 for Time, six fractional digits for MicroTime', () => {
+    expect(timeError('2023-01-02T03:04:05Z', false)).to.equal(undefined);
+    expect(timeError('2023-01-02T03:04:05.123+02:00', false)).to.equal(undefined);
+    expect(timeError('2023-13-02T03:04:05Z', false)).to.equal('parsing time "2023-13-02T03:04:05Z": month out of range');
+    expect(timeError('2023-01-02 03:04:05Z', false))
+      .to.equal('parsing time "2023-01-02 03:04:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 03:04:05Z" as "T"');
+    expect(timeError('2023-01-02T03:04:05.123456Z', true)).to.equal(undefined);
+    expect(timeError('2023-01-02T03:04:05Z', true))
+      .to.equal('parsing time "2023-01-02T03:04:05Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"');
+    expect(timeError('2023-01-02T03:04:05Zjunk', false)).to.equal('parsing time "2023-01-02T03:04:05Zjunk": extra text: "junk"');
+  });
+});

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { checkTypes, decodeErrorFor } from './type-check.js';
+
+function message(group: string, version: string, kind: string, obj: unknown): string | undefined {
+  const err = checkTypes(group, version, kind, obj);
+  if (err) {
+    expect(err.code).to.equal(400);
+    expect(err.reason).to.equal('BadRequest');
+  }
+  return err?.message;
+}
+
+const prefix = (kind: string) => `${kind} in version "v1" cannot be handled as a ${kind}: `;
+
+describe('checkTypes', () => {
+  it('accepts well-typed bodies, nulls and unknown fields (those are not type errors)', () => {
+    expect(message('', 'v1', 'ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { x: 'y' } }, data: { k: 'v' }, extra: 1 })).to.equal(undefined);
+    expect(message('', 'v1', 'ConfigMap', { metadata: null, data: null, immutable: null })).to.equal(undefined);
+    expect(message('example.com', 'v1', 'Widget', { spec: 5 })).to.equal(undefined);
+  });
+
+  it('reports map values with the enclosing struct and field path', () => {
+    expect(message('', 'v1', 'ConfigMap', { data: { a: 1 } }))
+      .to.equal(`${prefix('ConfigMap')}json: cannot unmarshal number into Go struct field ConfigMap.data of type string`);
+    expect(message('', 'v1', 'ConfigMap', { metadata: { labels: 'x' } }))
+      .to.equal(`${prefix('ConfigMap')}json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string`);
+  });
+
+  it('names the innermost struct and drops list indices from the path', () => {
+    expect(message('', 'v1', 'Pod', { spec: { containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 5 }] } }))
+      .to.equal(`${prefix('Pod')}json: cannot unmarshal number into Go struct field Container.spec.containers.image of type string`);
+    expect(message('', 'v1', 'Pod', { spec: { containers: ['x'] } }))
+      .to.equal(`${prefix('Pod')}json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type v1.Container`);
+    expect(message('', 'v1', 'Pod', { spec: 'x' }))
+      .to.equal(`${prefix('Pod')}json: cannot unmarshal string into Go struct field Pod.spec of type v1.PodSpec`);
+    expect(message('rbac.authorization.k8s.io', 'v1', 'Role', { rules: [{ verbs: 'get' }] }))
+      .to.equal(`${prefix('Role')}json: cannot unmarshal string into Go struct field PolicyRule.rules.verbs of type []string`);
+  });
+
+  it('reports integers by width and prints non-integral numbers', () => {
+    expect(message('apps', 'v1', 'Deployment', { spec: { replicas: 'x' } }))
+      .to.equal(`${prefix('Deployment')}json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    expect(message('apps', 'v1', 'Deployment', { spec: { replicas: 1.5 } }))
+      .to.equal(`${prefix('Deployment')}json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    expect(message('apps', 'v1', 'Deployment', { spec: { replicas: 3000000000 } }))
+      .to.contain('number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32');
+    expect(message('', 'v1', 'Pod', { spec: { activeDeadlineSeconds: true } }))
+      .to.contain('cannot unmarshal bool into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64');
+    expect(message('', 'v1', 'ConfigMap', { immutable: 'yes' }))
+      .to.contain('cannot unmarshal string into Go struct field ConfigMap.immutable of type bool');
+  });
+
+  it('accepts both forms of int-or-string and quantity fields', () => {
+    const svc = (targetPort: unknown) => ({ spec: { ports: [{ port: 80, targetPort }] } });
+    expect(message('', 'v1', 'Service', svc(8080))).to.equal(undefined);
+    expect(message('', 'v1', 'Service', svc('http'))).to.equal(undefined);
+    expect(message('', 'v1', 'Service', svc(true)))
+      .to.equal(`${prefix('Service')}json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32`);
+    const pod = (cpu: unknown) => ({ spec: { containers: [{ name: 'c', resources: { limits: { cpu } } }] } });
+    expect(message('', 'v1', 'Pod', pod(1))).to.equal(undefined);
+    expect(message('', 'v1', 'Pod', pod('500m'))).to.equal(undefined);
+    expect(message('', 'v1', 'Pod', pod('abc')))
+      .to.equal(`${prefix('Pod')}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+    expect(message('', 'v1', 'Pod', pod('1Kii'))).to.contain("unable to parse quantity's suffix");
+  });
+
+  it('checks base64 bytes and timestamps as the decoder parses them', () => {
+    expect(message('', 'v1', 'Secret', { data: { a: 'YWJj' } })).to.equal(undefined);
+    expect(message('', 'v1', 'Secret', { data: { a: 'abc' } })).to.equal(`${prefix('Secret')}illegal base64 data at input byte 0`);
+    expect(message('', 'v1', 'ConfigMap', { metadata: { creationTimestamp: '2023-01-02T03:04:05Z' } })).to.equal(undefined);
+    expect(message('', 'v1', 'ConfigMap', { metadata: { creationTimestamp: 'yesterday' } }))
+      .to.equal(`${prefix('ConfigMap')}parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`);
+  });
+
+  it('reports a non-object body against the kind\'s Go type', () => {
+    expect(message('', 'v1', 'ConfigMap', [1])).to.equal(`${prefix('ConfigMap')}json: cannot unmarshal array into Go value of type v1.ConfigMap`);
+  });
+
+  it('reports the first recoverable error in document order', () => {
+    expect(decodeErrorFor('io.k8s.api.core.v1.ConfigMap', { immutable: 1, data: { a: 2 } }))
+      .to.equal('json: cannot unmarshal number into Go struct field ConfigMap.immutable of type bool');
+    expect(decodeErrorFor('io.k8s.api.core.v1.ConfigMap', { data: { a: 2 }, immutable: 1 }))
+      .to.equal('json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
+  });
+});

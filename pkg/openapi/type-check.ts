@@ -1,0 +1,139 @@
+// Type checks of a request body against a built-in kind's schema, reported the way
+// upstream's typed JSON decoder fails: the first mismatch in document order, named by
+// the innermost Go struct and the JSON field path (no list indices, no map keys).
+import { errors, type StatusError } from '../runtime/errors.js';
+import { classify, goType } from './go-types.js';
+import { base64Error, quantityError, timeError } from './literal-decoders.js';
+import { definition, definitionNameForGVK, goTypeName, shortTypeName } from './schema.js';
+import type { SchemaNode } from './types.js';
+
+interface Ctx {
+  struct: string;
+  fields: string[];
+  /** First recoverable error (Go keeps decoding and reports the earliest one). */
+  saved?: string;
+}
+
+/** Thrown for errors that stop Go's decoder at once (custom unmarshalers). */
+class Fatal {
+  constructor(readonly message: string) {}
+}
+
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') return 'object';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  return 'string';
+}
+
+function mismatch(ctx: Ctx, value: string, type: string): string {
+  if (!ctx.struct && ctx.fields.length === 0) return `json: cannot unmarshal ${value} into Go value of type ${type}`;
+  return `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${ctx.fields.join('.')} of type ${type}`;
+}
+
+function save(ctx: Ctx, msg: string): void {
+  if (ctx.saved === undefined) ctx.saved = msg;
+}
+
+function checkInteger(v: number, min: number, max: number): boolean {
+  return Number.isInteger(v) && v >= min && v <= max;
+}
+
+function walk(node: SchemaNode, v: unknown, ctx: Ctx): void {
+  if (v === null || v === undefined) return;
+  const c = classify(node);
+  switch (c.k) {
+    case 'any':
+      return;
+    case 'intOrString':
+      if (typeof v === 'string') return;
+      if (typeof v === 'number' && checkInteger(v, -2147483648, 2147483647)) return;
+      throw new Fatal(mismatch(ctx, typeof v === 'number' ? `number ${v}` : jsonKind(v), 'int32'));
+    case 'quantity': {
+      if (typeof v === 'number') return;
+      const err = typeof v === 'string' ? quantityError(v) : quantityError(JSON.stringify(v));
+      if (err) throw new Fatal(err);
+      return;
+    }
+    case 'time': {
+      if (typeof v !== 'string') throw new Fatal(mismatch(ctx, jsonKind(v), 'string'));
+      const err = timeError(v, c.micro);
+      if (err) throw new Fatal(err);
+      return;
+    }
+    case 'string':
+      if (typeof v !== 'string') return save(ctx, mismatch(ctx, jsonKind(v), goType(node)));
+      if (c.bytes) {
+        const err = base64Error(v);
+        if (err) save(ctx, err);
+      }
+      return;
+    case 'integer':
+      if (typeof v !== 'number') return save(ctx, mismatch(ctx, jsonKind(v), c.go));
+      if (!checkInteger(v, c.min, c.max)) save(ctx, mismatch(ctx, `number ${v}`, c.go));
+      return;
+    case 'number':
+      if (typeof v !== 'number') save(ctx, mismatch(ctx, jsonKind(v), 'float64'));
+      return;
+    case 'boolean':
+      if (typeof v !== 'boolean') save(ctx, mismatch(ctx, jsonKind(v), 'bool'));
+      return;
+    case 'array':
+      if (!Array.isArray(v)) return save(ctx, mismatch(ctx, jsonKind(v), goType(node)));
+      for (const item of v) walk(c.items, item, ctx);
+      return;
+    case 'map':
+      if (typeof v !== 'object' || Array.isArray(v)) return save(ctx, mismatch(ctx, jsonKind(v), goType(node)));
+      for (const item of Object.values(v as Record<string, unknown>)) walk(c.values, item, ctx);
+      return;
+    case 'struct': {
+      if (typeof v !== 'object' || Array.isArray(v)) return save(ctx, mismatch(ctx, jsonKind(v), goType(node)));
+      const props = c.node.properties ?? {};
+      const outer = ctx.struct;
+      for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
+        if (!Object.prototype.hasOwnProperty.call(props, key)) continue;
+        ctx.struct = c.name ? shortTypeName(c.name) : outer;
+        ctx.fields.push(key);
+        walk(props[key], item, ctx);
+        ctx.fields.pop();
+      }
+      ctx.struct = outer;
+      return;
+    }
+  }
+}
+
+/** The decode error text for `obj` as a `definitionName`, or undefined when it decodes. */
+export function decodeErrorFor(definitionName: string, obj: unknown): string | undefined {
+  const def = definition(definitionName);
+  if (!def) return undefined;
+  const ctx: Ctx = { struct: '', fields: [] };
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    return obj === null ? undefined : mismatch(ctx, jsonKind(obj), goTypeName(definitionName));
+  }
+  try {
+    walk({ $ref: definitionName }, obj, ctx);
+  } catch (e) {
+    if (e instanceof Fatal) return e.message;
+    throw e;
+  }
+  return ctx.saved;
+}
+
+/**
+ * 400 BadRequest when `obj` would not decode as the kind, worded like upstream:
+ * `ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal ...`.
+ * Kinds without a generated schema are not checked.
+ */
+export function checkTypes(group: string, version: string, kind: string, obj: unknown): StatusError | undefined {
+  const name = definitionNameForGVK(group, version, kind);
+  if (!name) return undefined;
+  const msg = decodeErrorFor(name, obj);
+  return msg === undefined ? undefined : decodeFailure(version, kind, msg);
+}
+
+/** The BadRequest upstream answers when a body cannot be decoded as a kind. */
+export function decodeFailure(version: string, kind: string, cause: string): StatusError {
+  return errors.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${cause}`);
+}
