@@ -78,5 +78,9 @@ echo "e.g.  KUBECONFIG=$(head -n1 "$out/kubeconfigs.txt") kubectl get ns    (Ctr
 set +e
 wait -n "${pids[@]}"
 code=$?
-echo "local-up: a process exited (code $code); stopping the rest" >&2
+if [ "$code" -gt 128 ]; then
+  echo "local-up: interrupted; stopping" >&2
+else
+  echo "local-up: a process exited (code $code); stopping the rest" >&2
+fi
 exit "$code"
