@@ -17,6 +17,7 @@ import { patchHandler } from './handlers/patch.js';
 import type { HandlerScope } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
+import { virtualCreateHandler } from './handlers/virtual.js';
 
 type Handler = (h: HandlerScope) => Promise<void>;
 
@@ -31,14 +32,9 @@ const handlers: Record<Verb, Handler> = {
   deletecollection: deleteCollectionHandler,
 };
 
-/** Extra handlers for subresources that are not plain views of the parent (token, finalize...). */
-export type SubresourceHandler = (h: HandlerScope) => Promise<void>;
-
 export interface Registry {
   scheme: Scheme;
   storeFor(def: ResourceDef): GenericStore;
-  /** Keyed by `<group>/<plural>/<subresource>`, with verb-specific handlers. */
-  subresourceHandlers?: Map<string, Partial<Record<Verb, SubresourceHandler>>>;
 }
 
 export function notFoundResource(): StatusError {
@@ -57,16 +53,20 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
       user: (ctx.state.user as UserInfo | undefined) ?? anonymousUser, admission,
       query: new URLSearchParams(ctx.querystring),
     };
+    if (def.virtual) {
+      if (info.name || info.subresource) throw notFoundResource();
+      return virtualCreateHandler(def.virtual)(h);
+    }
     if (info.subresource) {
-      const custom = registry.subresourceHandlers?.get(`${def.group}/${def.plural}/${info.subresource}`)?.[verb];
-      if (custom) return custom(h);
       const sub = def.subresources?.find((s) => s.name === info.subresource);
-      if (!sub || sub.kind !== def.kind) throw notFoundResource();
+      if (!sub) throw notFoundResource();
+      if (sub.create) return virtualCreateHandler(sub.create, { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind })(h);
+      if (sub.kind !== def.kind) throw notFoundResource();
       if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);
       return handlers[verb](h);
     }
     if (!def.verbs.includes(verb) || !(verb in handlers)) {
-      throw methodNotAllowed(ctx.method);
+      throw methodNotAllowed();
     }
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
     if (def.namespaced && !info.namespace && !['list', 'watch'].includes(verb)) {
@@ -77,6 +77,6 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
   };
 }
 
-function methodNotAllowed(method: string): StatusError {
+function methodNotAllowed(): StatusError {
   return new StatusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`, {});
 }

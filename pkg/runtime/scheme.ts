@@ -3,6 +3,7 @@
 import type { Strategy } from '../registry/generic/strategy.js';
 import type { TableConvertor } from './table.js';
 import type { KubeObject } from './object.js';
+import type { UserInfo } from '../authentication/user.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -13,8 +14,25 @@ export interface SubresourceDef {
   name: string;
   /** The kind the subresource accepts and returns (same as the parent's for status). */
   kind: string;
+  /** Group and version of `kind` when it differs from the parent's (serviceaccounts/token: authentication.k8s.io/v1). */
+  group?: string;
+  version?: string;
   verbs: Verb[];
+  /** For subresources that are operations (serviceaccounts/token): answers a POST. */
+  create?: VirtualCreate;
 }
+
+/** Who and where, for operations that are not stored objects (reviews, token requests). */
+export interface VirtualContext {
+  user: UserInfo;
+  namespace: string;
+  /** Parent object's name, for subresources. */
+  name: string;
+  dryRun: boolean;
+}
+
+/** Takes the decoded request object, returns the response object (usually with status filled). */
+export type VirtualCreate = (obj: KubeObject, ctx: VirtualContext) => Promise<KubeObject>;
 
 export interface ResourceDef {
   group: string;
@@ -38,8 +56,8 @@ export interface ResourceDef {
   storageResource?: string;
   /** Field selectors this kind supports beyond metadata.name and metadata.namespace. */
   selectableFields?: (obj: Record<string, unknown>) => Record<string, string>;
-  /** Objects of this kind are never persisted (reviews): only create is served. */
-  virtual?: boolean;
+  /** Objects of this kind are never persisted (reviews): only create is served, by this. */
+  virtual?: VirtualCreate;
   /** DELETE answers with the deleted object rather than a Success Status (upstream: ReturnDeletedObject). */
   returnDeletedObject?: boolean;
   /**

@@ -14,19 +14,23 @@ export async function readRawBody(h: HandlerScope): Promise<{ raw: Buffer; media
   return { raw, mediaType: mediaTypeOf(h.ctx.get('content-type')) || 'application/json' };
 }
 
-export async function decodeObjectBody(h: HandlerScope, kind = h.def.kind): Promise<KubeObject> {
+/** The type a body must be: the endpoint's own kind, or a subresource's (TokenRequest). */
+export interface BodyType { group: string; version: string; kind: string }
+
+export async function decodeObjectBody(h: HandlerScope, type?: BodyType): Promise<KubeObject> {
   const { raw, mediaType } = await readRawBody(h);
   if (!bodyMediaTypes.includes(mediaType)) {
     throw errors.unsupportedMediaType('application/json, application/yaml');
   }
-  return toKubeObject(h.def, decodeBody(raw, mediaType), kind);
+  return toKubeObject(h.def, decodeBody(raw, mediaType), type);
 }
 
-export function toKubeObject(def: ResourceDef, body: unknown, kind = def.kind): KubeObject {
+export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType): KubeObject {
+  const { group, version, kind } = type ?? def;
   if (!isPlainObject(body)) {
     throw errors.badRequest(`Object '${'Kind'}' is missing in '${truncate(JSON.stringify(body))}'`);
   }
-  const expectedVersion = apiVersionOf(def.group, def.version);
+  const expectedVersion = apiVersionOf(group, version);
   const obj = body as KubeObject;
   if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expectedVersion) {
     throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectedVersion})`);
@@ -35,14 +39,14 @@ export function toKubeObject(def: ResourceDef, body: unknown, kind = def.kind): 
     throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${kind})`);
   }
   if (obj.metadata !== undefined && obj.metadata !== null && !isPlainObject(obj.metadata)) {
-    throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: json: cannot unmarshal ${typeof obj.metadata === 'string' ? 'string' : 'array'} into Go struct field ${kind}.metadata of type v1.ObjectMeta`);
+    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${typeof obj.metadata === 'string' ? 'string' : 'array'} into Go struct field ${kind}.metadata of type v1.ObjectMeta`);
   }
   obj.metadata = (obj.metadata as KubeObject['metadata'] | null) ?? {};
   obj.apiVersion = expectedVersion;
   obj.kind = kind;
-  const typeProblem = checkTypes(def.group, def.version, kind, obj);
+  const typeProblem = checkTypes(group, version, kind, obj);
   if (typeProblem) throw typeProblem;
-  def.strategy.applyDefaults(obj);
+  if (!type || type.kind === def.kind) def.strategy.applyDefaults(obj);
   return obj;
 }
 

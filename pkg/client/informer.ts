@@ -1,0 +1,135 @@
+// A watch-fed cache of one resource (upstream's shared informer): list, then watch from
+// the list's revision; on a 410 or a broken stream, list again. Readers get the cache,
+// never an etcd read; handlers hear every change in order. Each replica runs its own,
+// so what one replica writes every other replica's cache sees.
+import type { KubeObject } from '../runtime/object.js';
+import type { GenericStore } from '../registry/generic/store.js';
+
+export interface InformerHandlers {
+  add?(obj: KubeObject): void;
+  update?(obj: KubeObject, old: KubeObject): void;
+  delete?(obj: KubeObject): void;
+}
+
+const retryDelayMs = 500;
+
+export class Informer {
+  private cache = new Map<string, KubeObject>();
+  private handlers: InformerHandlers[] = [];
+  private stopped = false;
+  private stopCurrent: (() => void) | undefined;
+  private synced = false;
+  private syncWaiters: Array<() => void> = [];
+  /** The last revision the cache reflects. */
+  resourceVersion = '';
+
+  constructor(private readonly store: GenericStore, private readonly namespace = '') {}
+
+  static keyOf(obj: KubeObject): string {
+    return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name ?? '';
+  }
+
+  addHandlers(h: InformerHandlers): void {
+    this.handlers.push(h);
+    for (const obj of this.cache.values()) h.add?.(obj);
+  }
+
+  get(namespace: string, name: string): KubeObject | undefined {
+    return this.cache.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  list(namespace?: string): KubeObject[] {
+    const all = [...this.cache.values()];
+    return namespace ? all.filter((o) => o.metadata.namespace === namespace) : all;
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  waitForSync(): Promise<void> {
+    return this.synced ? Promise.resolve() : new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  start(): void {
+    void this.run();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stopCurrent?.();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.relist();
+        await this.watch();
+      } catch {
+        // The store is unreachable or the watch broke: try again shortly.
+      }
+      if (!this.stopped) await new Promise((r) => setTimeout(r, retryDelayMs));
+    }
+  }
+
+  private async relist(): Promise<void> {
+    const list = await this.store.list(this.namespace, {});
+    const fresh = new Map(list.items.map((o) => [Informer.keyOf(o), o] as const));
+    for (const [k, old] of this.cache) if (!fresh.has(k)) this.emitDelete(old);
+    for (const [k, obj] of fresh) {
+      const old = this.cache.get(k);
+      this.cache.set(k, obj);
+      if (!old) this.emit('add', obj);
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit('update', obj, old);
+    }
+    this.resourceVersion = list.metadata.resourceVersion ?? '';
+    if (!this.synced) {
+      this.synced = true;
+      for (const w of this.syncWaiters.splice(0)) w();
+    }
+  }
+
+  private async watch(): Promise<void> {
+    const stream = await this.store.watch(this.namespace, '', this.resourceVersion, false);
+    this.stopCurrent = () => stream.stop();
+    for await (const ev of stream) {
+      if (this.stopped) break;
+      if (ev.type === 'ERROR') return; // 410 and friends: relist
+      this.resourceVersion = ev.object.metadata.resourceVersion ?? this.resourceVersion;
+      if (ev.type === 'BOOKMARK') continue;
+      const obj = this.store.decorate(ev.object);
+      const key = Informer.keyOf(obj);
+      if (ev.type === 'DELETED') {
+        const old = this.cache.get(key);
+        this.cache.delete(key);
+        this.emitDelete(old ?? obj);
+      } else {
+        const old = this.cache.get(key);
+        this.cache.set(key, obj);
+        if (old) this.emit('update', obj, old);
+        else this.emit('add', obj);
+      }
+    }
+  }
+
+  private emitDelete(obj: KubeObject): void {
+    this.cache.delete(Informer.keyOf(obj));
+    for (const h of this.handlers) safe(() => h.delete?.(obj));
+  }
+
+  private emit(kind: 'add' | 'update', obj: KubeObject, old?: KubeObject): void {
+    for (const h of this.handlers) {
+      if (kind === 'add') safe(() => h.add?.(obj));
+      else safe(() => h.update?.(obj, old!));
+    }
+  }
+}
+
+/** A handler's bug must not stop the cache for everyone else. */
+function safe(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    /* swallowed deliberately; handlers log their own failures */
+  }
+}

@@ -1,0 +1,97 @@
+// Background controllers run in every replica but act in one: the replicas campaign
+// in an etcd election (lease-backed, so a dead leader's lease expires and another
+// replica takes over within the TTL) and only the leader starts them.
+import type { Etcd3 } from 'etcd3';
+import type { Logger } from 'pino';
+
+export interface Controller {
+  readonly name: string;
+  /** Starts work; the returned function stops it. */
+  start(): Promise<() => void> | (() => void);
+}
+
+export interface ControllerManagerOptions {
+  client: Etcd3;
+  /** Election key; replicas of one cluster must share it. */
+  electionName: string;
+  /** Identity written as the election value (for logs and debugging). */
+  identity: string;
+  /** Lease TTL in seconds: how long a dead leader blocks takeover. */
+  leaseTTLSeconds?: number;
+  log: Logger;
+}
+
+export class ControllerManager {
+  private controllers: Controller[] = [];
+  private stops: Array<() => void> = [];
+  private stopped = false;
+  private leading = false;
+  private resign: (() => Promise<void>) | undefined;
+
+  constructor(private readonly o: ControllerManagerOptions) {}
+
+  register(c: Controller): void {
+    this.controllers.push(c);
+  }
+
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  start(): void {
+    void this.campaignLoop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopControllers();
+    await this.resign?.().catch(() => undefined);
+  }
+
+  private async campaignLoop(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.campaignOnce();
+      } catch (err) {
+        this.o.log.warn({ err: (err as Error).message }, 'leader election failed; retrying');
+      }
+      this.stopControllers();
+      if (!this.stopped) await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  private async campaignOnce(): Promise<void> {
+    const election = this.o.client.election(this.o.electionName, this.o.leaseTTLSeconds ?? 10);
+    const campaign = election.campaign(this.o.identity);
+    this.resign = () => campaign.resign();
+    await new Promise<void>((resolve, reject) => {
+      campaign.on('elected', () => {
+        if (this.stopped) { void campaign.resign(); resolve(); return; }
+        this.leading = true;
+        this.o.log.info({ election: this.o.electionName, identity: this.o.identity }, 'became leader; starting controllers');
+        void this.startControllers();
+      });
+      campaign.on('error', (err: Error) => {
+        this.leading = false;
+        reject(err);
+      });
+    });
+  }
+
+  private async startControllers(): Promise<void> {
+    for (const c of this.controllers) {
+      try {
+        this.stops.push(await c.start());
+      } catch (err) {
+        this.o.log.error({ controller: c.name, err: (err as Error).message }, 'controller failed to start');
+      }
+    }
+  }
+
+  private stopControllers(): void {
+    this.leading = false;
+    for (const s of this.stops.splice(0)) {
+      try { s(); } catch { /* stopping is best effort */ }
+    }
+  }
+}
