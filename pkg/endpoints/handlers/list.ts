@@ -1,53 +1,68 @@
-import { errors } from '../../runtime/errors.js';
+// GET on a collection: one list, or one chunk of a paginated list. The storage reads at
+// one etcd revision per list (see pkg/storage/etcd/store.ts); this handler refuses the
+// invalid resourceVersion x resourceVersionMatch x pagination combinations of SPEC 4.7
+// with upstream's codes and messages, and applies the chunking feature gates.
+import { errors, type FieldError } from '../../runtime/errors.js';
 import { parseListQuery, type ListQuery } from './query.js';
 import { writeObject } from './response.js';
 import type { HandlerScope } from './scope.js';
 import { selectionFor } from './selectors.js';
 import { featureGates } from '../../server/feature-gates.js';
 
-/** The refusals of SPEC 4.7's resourceVersion x resourceVersionMatch x pagination table. */
-export function validateListConsistency(q: ListQuery): void {
-  const rv = q.resourceVersion;
-  const match = q.resourceVersionMatch ?? '';
-  if (match !== '') {
-    if (rv === undefined || rv === '') {
-      throw errors.invalid('meta.k8s.io', 'ListOptions', '', [{
-        type: 'FieldValueForbidden', field: 'resourceVersionMatch',
-        detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided',
-      }]);
-    }
-    if (q.continue) {
-      throw errors.invalid('meta.k8s.io', 'ListOptions', '', [{
-        type: 'FieldValueForbidden', field: 'resourceVersionMatch',
-        detail: 'resourceVersionMatch is forbidden when continue is provided',
-      }]);
-    }
-    if (match === 'Exact' && rv === '0') {
-      throw errors.invalid('meta.k8s.io', 'ListOptions', '', [{
-        type: 'FieldValueForbidden', field: 'resourceVersionMatch',
-        detail: 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
-      }]);
-    }
-  }
-  if (q.continue && rv !== undefined && rv !== '' && rv !== '0') {
-    throw errors.badRequest('specifying resource version is not allowed when using continue');
-  }
+function invalidListOptions(errs: FieldError[]): never {
+  throw errors.invalid('meta.k8s.io', 'ListOptions', '', errs);
+}
+
+/** A resourceVersion is opaque to clients, but ours are etcd revisions: digits only. */
+export function validateResourceVersionFormat(rv: string | undefined): void {
   if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) {
     throw errors.badRequest(`invalid resource version: ${rv}`);
   }
 }
 
+/** The refusals of SPEC 4.7's table for list, as upstream's ValidateListOptions. */
+export function validateListConsistency(q: ListQuery): void {
+  const rv = q.resourceVersion;
+  const match = q.resourceVersionMatch ?? '';
+  const errs: FieldError[] = [];
+  if (match !== '') {
+    if (rv === undefined || rv === '') {
+      errs.push({ type: 'FieldValueForbidden', field: 'resourceVersionMatch',
+        detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' });
+    }
+    if (q.continue) {
+      errs.push({ type: 'FieldValueForbidden', field: 'resourceVersionMatch',
+        detail: 'resourceVersionMatch is forbidden when continue is provided' });
+    }
+    if (match === 'Exact' && rv === '0') {
+      errs.push({ type: 'FieldValueForbidden', field: 'resourceVersionMatch',
+        detail: 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"' });
+    }
+  }
+  if (q.sendInitialEvents !== undefined) {
+    errs.push({ type: 'FieldValueForbidden', field: 'sendInitialEvents', detail: 'sendInitialEvents is forbidden for list' });
+  }
+  if (errs.length > 0) invalidListOptions(errs);
+  if (q.continue && rv !== undefined && rv !== '' && rv !== '0') {
+    throw errors.badRequest('specifying resource version is not allowed when using continue');
+  }
+  validateResourceVersionFormat(rv);
+}
+
 export async function listHandler(h: HandlerScope): Promise<void> {
   const q = parseListQuery(h.query);
-  validateListConsistency(q);
-  if (!featureGates().enabled('APIListChunking')) {
+  const gates = featureGates();
+  if (!gates.enabled('APIListChunking')) {
+    // Upstream drops both before validating, so a stale token cannot fail the request.
     q.limit = undefined;
     q.continue = undefined;
   }
+  validateListConsistency(q);
   const selection = selectionFor(h.def, q);
   const list = await h.store.list(h.info.namespace, {
     ...selection, limit: q.limit, continue: q.continue,
     resourceVersion: q.resourceVersion, resourceVersionMatch: q.resourceVersionMatch,
   });
+  if (!gates.enabled('RemainingItemCount')) delete list.metadata.remainingItemCount;
   writeObject(h, 200, list);
 }

@@ -1,16 +1,20 @@
 // Streams watch events as newline-delimited JSON documents {type, object}. Selectors
 // are applied per event, with objects moving in and out of the selection reported as
-// ADDED and DELETED, as upstream's cache watcher does.
+// ADDED and DELETED, as upstream's cache watcher does. Bookmarks carry the newest
+// revision up to which every change was sent (from etcd progress notifications), about
+// once a minute and once more before the stream ends on its timeout.
 import { PassThrough } from 'node:stream';
 import type { KubeObject } from '../../runtime/object.js';
 import { matcherFor } from '../../registry/generic/predicate.js';
 import type { WatchEvent } from '../../storage/interfaces.js';
-import { parseListQuery } from './query.js';
+import { initialEventsEndAnnotation } from '../../storage/etcd/watch.js';
+import { validateResourceVersionFormat } from './list.js';
+import { parseListQuery, type ListQuery } from './query.js';
 import { chooseMedia, serialize } from './response.js';
 import type { HandlerScope } from './scope.js';
 import { selectionFor } from './selectors.js';
-import { toTable } from './table.js';
-import { errors } from '../../runtime/errors.js';
+import { partialObjectMetadata, toTable } from './table.js';
+import { errors, type FieldError } from '../../runtime/errors.js';
 
 /** Upstream's --min-request-timeout default: watches end after 1x to 2x this. */
 let minRequestTimeoutSeconds = 1800;
@@ -18,79 +22,126 @@ export function setMinRequestTimeout(seconds: number): void {
   minRequestTimeoutSeconds = seconds;
 }
 
-const bookmarkIntervalMs = 60_000;
+/** Upstream's cache watcher sends a bookmark about once a minute. */
+let bookmarkIntervalMs = 60_000;
+/** Tests shorten the bookmark period; production keeps upstream's minute. */
+export function setBookmarkInterval(ms: number): void {
+  bookmarkIntervalMs = ms;
+}
+
+const legacyWatchWarning = (item: boolean) => `299 - "${item
+  ? "watch of a single object through the /watch/ path is deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter"
+  : "the /watch/ path prefix is deprecated: use the 'watch' parameter with a list operation instead"}"`;
+
+/** The refusals for watch options, as upstream's validateWatchOptions. */
+export function validateWatchOptions(q: ListQuery): void {
+  const errs: FieldError[] = [];
+  const match = q.resourceVersionMatch ?? '';
+  if (q.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+    errs.push({ type: 'FieldValueForbidden', field: 'resourceVersionMatch',
+      detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
+  }
+  if (match !== '') {
+    if (q.sendInitialEvents === undefined) {
+      errs.push({ type: 'FieldValueForbidden', field: 'resourceVersionMatch',
+        detail: 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
+    }
+    if (match !== 'NotOlderThan') {
+      errs.push({ type: 'FieldValueNotSupported', field: 'resourceVersionMatch', value: match,
+        detail: 'supported values: "NotOlderThan"' });
+    }
+    if (q.continue) {
+      errs.push({ type: 'FieldValueForbidden', field: 'resourceVersionMatch',
+        detail: 'resourceVersionMatch is forbidden when continue is provided' });
+    }
+  }
+  if (errs.length > 0) throw errors.invalid('meta.k8s.io', 'ListOptions', '', errs);
+  validateResourceVersionFormat(q.resourceVersion);
+}
 
 export async function watchHandler(h: HandlerScope): Promise<void> {
   const q = parseListQuery(h.query);
+  validateWatchOptions(q);
   const name = h.info.name;
   const selection = selectionFor(h.def, q, name || undefined);
   const matches = matcherFor(h.def, selection);
-  if (q.sendInitialEvents !== undefined) {
-    if (q.resourceVersionMatch !== 'NotOlderThan') {
-      throw errors.invalid('meta.k8s.io', 'ListOptions', '', [{ type: 'FieldValueForbidden', field: 'resourceVersionMatch',
-        detail: "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan" }]);
-    }
-  }
   const media = chooseMedia(h);
-  const stream = await h.store.watch(h.info.namespace, '', q.resourceVersion,
-    q.sendInitialEvents === true || (q.sendInitialEvents === undefined && (!q.resourceVersion || q.resourceVersion === '0')));
-  const initialEventsEnd = q.sendInitialEvents === true;
+  const rv = q.resourceVersion ?? '';
+  // Unset: legacy semantics, the current state first unless resuming from a revision.
+  const sendInitial = q.sendInitialEvents ?? (rv === '' || rv === '0');
+  const stream = await h.store.watch(h.info.namespace, name, rv, sendInitial);
 
   const out = new PassThrough();
   h.ctx.status = 200;
   h.ctx.type = media.transform === 'Table' ? 'application/json' : media.contentType;
   h.ctx.set('Transfer-Encoding', 'chunked');
   h.ctx.set('Cache-Control', 'no-cache, private');
+  if (h.info.legacyWatchPrefix) h.ctx.set('Warning', legacyWatchWarning(Boolean(name)));
   h.ctx.body = out;
+  // Clients wait for the response head before reading events: send it now.
+  h.ctx.flushHeaders();
 
   const timeoutMs = (q.timeoutSeconds && q.timeoutSeconds > 0 ? q.timeoutSeconds
     : minRequestTimeoutSeconds * (1 + Math.random())) * 1000;
-  let lastRV = q.resourceVersion ?? '';
+  const apiVersion = h.store.decorate({ metadata: {} }).apiVersion;
+  let lastRV = 0;
+  // Bookmarks before the initial state is complete would claim more than was sent.
+  let initialDone = !sendInitial;
   let firstTable = true;
+  let ended = false;
+
   const encodeObject = (obj: KubeObject): unknown => {
-    if (media.transform !== 'Table') return h.store.decorate(obj);
-    const t = toTable(h.def, h.store.decorate(obj), media.transformVersion, 'Metadata', firstTable);
-    firstTable = false;
-    return t;
+    const decorated = h.store.decorate(obj);
+    switch (media.transform) {
+      case 'Table': {
+        const t = toTable(h.def, decorated, media.transformVersion, 'Metadata', firstTable);
+        firstTable = false;
+        return t;
+      }
+      case 'PartialObjectMetadata':
+      case 'PartialObjectMetadataList':
+        return partialObjectMetadata(decorated, media.transformVersion);
+      default:
+        return decorated;
+    }
   };
   const send = (type: string, object: unknown) => {
+    if (ended) return;
     out.write(serialize({ ...media, format: 'json', pretty: false }, { type, object }));
   };
-  const bookmark = (extra?: Record<string, string>) => {
-    if (!q.allowWatchBookmarks && !extra) return;
-    const meta: Record<string, unknown> = { resourceVersion: lastRV };
-    if (extra) meta.annotations = extra;
-    send('BOOKMARK', { kind: h.def.kind, apiVersion: h.store.decorate({ metadata: {} }).apiVersion, metadata: meta });
+  const bookmarkObject = (annotations?: Record<string, string>): unknown => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(lastRV) };
+    if (annotations) metadata.annotations = annotations;
+    switch (media.transform) {
+      case 'Table':
+        return { kind: 'Table', apiVersion: `meta.k8s.io/${media.transformVersion}`, metadata, rows: [] };
+      case 'PartialObjectMetadata':
+      case 'PartialObjectMetadataList':
+        return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${media.transformVersion}`, metadata };
+      default:
+        return { kind: h.def.kind, apiVersion, metadata };
+    }
   };
-
-  const done = new Promise<void>((resolve) => {
-    const finish = () => { stream.stop(); clearTimeout(timer); clearInterval(ticker); resolve(); };
-    const timer = setTimeout(() => { bookmark(); finish(); }, timeoutMs);
-    const ticker = setInterval(() => bookmark(), bookmarkIntervalMs);
-    h.ctx.req.on('close', finish);
-    out.on('close', finish);
-    void (async () => {
-      try {
-        for await (const ev of stream) {
-          emit(ev);
-        }
-      } catch (err) {
-        send('ERROR', errors.internal(err).toStatus());
-      }
-      finish();
-    })();
-  });
+  const periodicBookmark = () => {
+    if (q.allowWatchBookmarks && initialDone && lastRV > 0) send('BOOKMARK', bookmarkObject());
+  };
+  const advance = (rvString: string | undefined) => {
+    const n = Number(rvString);
+    if (Number.isFinite(n) && n > lastRV) lastRV = n;
+  };
 
   function emit(ev: WatchEvent): void {
     if (ev.type === 'ERROR') { send('ERROR', ev.object); return; }
     if (ev.type === 'BOOKMARK') {
-      lastRV = ev.object.metadata.resourceVersion ?? lastRV;
-      if (ev.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true') {
-        if (initialEventsEnd) bookmark({ 'k8s.io/initial-events-end': 'true' });
-      } else bookmark();
+      advance(ev.object.metadata.resourceVersion);
+      if (ev.object.metadata.annotations?.[initialEventsEndAnnotation] === 'true') {
+        initialDone = true;
+        // Only streaming-list clients asked for the end marker of the initial state.
+        if (q.sendInitialEvents === true) send('BOOKMARK', bookmarkObject({ [initialEventsEndAnnotation]: 'true' }));
+      }
       return;
     }
-    lastRV = ev.object.metadata.resourceVersion ?? lastRV;
+    if (initialDone) advance(ev.object.metadata.resourceVersion);
     const now = matches(h.store.decorate(ev.object));
     const before = ev.previous ? matches(h.store.decorate(ev.previous)) : false;
     if (ev.type === 'ADDED') { if (now) send('ADDED', encodeObject(ev.object)); return; }
@@ -98,11 +149,40 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     if (now && before) send('MODIFIED', encodeObject(ev.object));
     else if (now) send('ADDED', encodeObject(ev.object));
     else if (before) {
+      // Leaving the selection: the previous content, at the revision of the change.
       const prev = structuredClone(ev.previous!);
       prev.metadata.resourceVersion = ev.object.metadata.resourceVersion;
       send('DELETED', encodeObject(prev));
     }
   }
 
-  void done.then(() => out.end());
+  // The handler returns now and Koa pipes `out`; the stream lives until one of these ends it.
+  {
+    const finish = () => {
+      if (ended) return;
+      stream.stop();
+      clearTimeout(timer);
+      clearInterval(ticker);
+      ended = true;
+      out.end();
+    };
+    const timer = setTimeout(() => { periodicBookmark(); finish(); }, timeoutMs);
+    const ticker = setInterval(periodicBookmark, bookmarkIntervalMs);
+    // The response closes when the client goes away (IncomingMessage 'close' fires as
+    // soon as the request is read, so it cannot tell).
+    h.ctx.res.on('close', finish);
+    out.on('close', finish);
+    void (async () => {
+      try {
+        for await (const ev of stream) {
+          if (ended) break;
+          emit(ev);
+          if (ev.type === 'ERROR') break;
+        }
+      } catch (err) {
+        send('ERROR', errors.internal(err).toStatus());
+      }
+      finish();
+    })();
+  }
 }

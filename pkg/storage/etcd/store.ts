@@ -8,11 +8,25 @@ import {
   type Storage, type TryUpdate, type WatchOptions, type WatchStream,
 } from '../interfaces.js';
 import { decodeFromStorage, encodeForStorage } from './codec.js';
-import { decodeContinue, encodeContinue } from './continue.js';
+import { decodeContinue, encodeContinue, ExpiredContinueError } from './continue.js';
 import { prefixEnd } from './keys.js';
 import { startWatch } from './watch.js';
 
 const maxUpdateRetries = 64;
+/** How long a read for a revision etcd has not reached yet waits (upstream: 3 s). */
+const freshnessWaitMs = 3000;
+
+/** Thrown inside a list when the revision read is older than required: wait, then retry. */
+class FreshnessWait extends Error {
+  constructor(readonly want: number, readonly seen: string) { super(`waiting for revision ${want}`); }
+}
+
+/** "" and "0" ask for no particular revision; anything else must be a revision number. */
+function parseMinRevision(rv: string | undefined, key: string): number {
+  if (rv === undefined || rv === '' || rv === '0') return 0;
+  if (!/^\d+$/.test(rv)) throw new StorageError('InvalidObj', key, `invalid resource version: ${rv}`);
+  return Number(rv);
+}
 
 export class EtcdStorage implements Storage {
   constructor(readonly client: Etcd3) {}
@@ -37,57 +51,105 @@ export class EtcdStorage implements Storage {
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject> {
-    const res = await this.range({ key: Buffer.from(key) });
-    await this.ensureFreshEnough(res.header.revision, opts.resourceVersion, key);
-    const kv = res.kvs[0];
-    if (!kv) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-    return decodeFromStorage(kv.value, kv.mod_revision);
+    const got = await this.getWithRevision(key, opts.resourceVersion);
+    if (!got.object) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+    return got.object;
   }
 
-  /** A read asking for a version newer than etcd has seen waits briefly, then times out. */
-  private async ensureFreshEnough(headerRev: string, wanted: string | undefined, key: string): Promise<void> {
-    if (!wanted || wanted === '0') return;
-    const want = Number(wanted);
-    if (!Number.isFinite(want) || want <= Number(headerRev)) return;
-    const deadline = Date.now() + 3000;
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      if (Number(await this.currentRevision()) >= want) return;
+  /**
+   * Reads one key no older than `minResourceVersion` (unset or "0": the newest), with the
+   * revision the read saw; the object is undefined when the key does not exist.
+   */
+  async getWithRevision(key: string, minResourceVersion?: string): Promise<{ object?: KubeObject; revision: string }> {
+    const min = parseMinRevision(minResourceVersion, key);
+    for (;;) {
+      const res = await this.range({ key: Buffer.from(key) });
+      if (Number(res.header.revision) < min) {
+        await this.waitForRevision(min, res.header.revision, key);
+        continue;
+      }
+      const kv = res.kvs[0];
+      return { object: kv ? decodeFromStorage(kv.value, kv.mod_revision) : undefined, revision: res.header.revision };
     }
-    throw new StorageError('TooLargeResourceVersion', key, `Too large resource version: ${want}, current: ${headerRev}`);
   }
 
+  /**
+   * A read asking for a revision newer than etcd has seen waits briefly for it (upstream's
+   * watch cache waits 3 s), then fails with "Too large resource version".
+   */
+  private async waitForRevision(want: number, seen: string, key: string): Promise<void> {
+    const deadline = Date.now() + freshnessWaitMs;
+    let current = Number(seen);
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      current = Number(await this.currentRevision());
+      if (current >= want) return;
+    }
+    throw new StorageError('TooLargeResourceVersion', key, `Too large resource version: ${want}, current: ${current}`);
+  }
+
+  /**
+   * Lists at one etcd revision: the newest (rv unset, "0", or not older than rv), an exact
+   * one (Exact, or a legacy limit with rv), or the continue token's. Reading stops after
+   * `limit` items that pass the predicate; with a predicate etcd is read page after page,
+   * so a page is never empty while a continue token says there is more.
+   */
   async list(prefix: string, opts: ListOptions): Promise<ListResult> {
     const keyPrefix = Buffer.from(prefix.endsWith('/') ? prefix : `${prefix}/`);
     const rangeEnd = prefixEnd(keyPrefix);
-    let startKey = keyPrefix;
-    let revision = 0;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    let firstKey = keyPrefix;
+    let exact = 0;
+    let min = 0;
     if (opts.continue) {
       const tok = decodeContinue(opts.continue, prefix);
-      startKey = Buffer.concat([keyPrefix, Buffer.from(tok.start)]);
-      revision = tok.rv;
-    } else if (opts.resourceVersion && opts.resourceVersion !== '0') {
-      const rv = Number(opts.resourceVersion);
-      const exact = opts.resourceVersionMatch === 'Exact' || (!opts.resourceVersionMatch && (opts.limit ?? 0) > 0);
-      if (exact) revision = rv;
+      firstKey = Buffer.concat([keyPrefix, Buffer.from(tok.start)]);
+      if (tok.rv > 0) exact = tok.rv;
+    } else {
+      const rv = parseMinRevision(opts.resourceVersion, prefix);
+      const isExact = opts.resourceVersionMatch === 'Exact' || (!opts.resourceVersionMatch && limit > 0);
+      if (isExact) exact = rv; else min = rv;
     }
-    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    for (;;) {
+      try {
+        return await this.listAt(keyPrefix, rangeEnd, firstKey, exact, min, limit, opts);
+      } catch (err) {
+        if (err instanceof FreshnessWait) {
+          await this.waitForRevision(err.want, err.seen, prefix);
+          continue;
+        }
+        if (err instanceof StorageError && err.code === 'ResourceVersionGone' && opts.continue) {
+          // As upstream: a new token at the newest revision lets the client finish the list.
+          throw new ExpiredContinueError(encodeContinue(-1, firstKey.subarray(keyPrefix.length).toString('utf8')));
+        }
+        throw err;
+      }
+    }
+  }
+
+  private async listAt(keyPrefix: Buffer, rangeEnd: Buffer, firstKey: Buffer, exact: number, min: number,
+    limit: number, opts: ListOptions): Promise<ListResult> {
     const predicate = opts.predicate ?? (() => true);
     const items: KubeObject[] = [];
-    let readRevision = revision;
+    let readRevision = exact;
+    let startKey = firstKey;
     let more = false;
     let lastKey: Buffer | undefined;
     let remaining: number | undefined;
-    // With a filter, keep reading pages until limit matches are found or the range ends,
-    // so a page never comes back empty while a continue token says there is more.
-    let pageSize = limit > 0 ? limit : 0;
+    let pageSize = limit;
     for (;;) {
-      const res = await this.range({ key: startKey, range_end: rangeEnd, revision: readRevision, limit: pageSize });
-      if (readRevision === 0) {
-        readRevision = Number(res.header.revision);
-        if (!opts.continue) {
-          await this.ensureFreshEnough(res.header.revision, opts.resourceVersionMatch === 'Exact' ? undefined : opts.resourceVersion, prefix);
+      let res: IRangeResponse;
+      try {
+        res = await this.range({ key: startKey, range_end: rangeEnd, revision: readRevision, limit: pageSize });
+      } catch (err) {
+        if (err instanceof StorageError && err.code === 'TooLargeResourceVersion' && exact > 0) {
+          throw new FreshnessWait(exact, '0');
         }
+        throw err;
+      }
+      if (readRevision === 0) {
+        if (Number(res.header.revision) < min) throw new FreshnessWait(min, res.header.revision);
+        readRevision = Number(res.header.revision);
       }
       let stoppedAt = -1;
       for (let i = 0; i < res.kvs.length; i++) {
@@ -106,7 +168,8 @@ export class EtcdStorage implements Storage {
       }
       if (!res.more || res.kvs.length === 0) break;
       startKey = Buffer.concat([res.kvs[res.kvs.length - 1].key, Buffer.from([0])]);
-      pageSize = Math.min(Math.max(pageSize * 2, 1), 10000);
+      // Filtered: read growing pages until enough items match (upstream doubles too).
+      pageSize = Math.min(pageSize * 2, 10000);
     }
     const result: ListResult = { items, resourceVersion: String(readRevision) };
     if (more && lastKey) {

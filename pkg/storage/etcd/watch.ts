@@ -1,12 +1,19 @@
-// Watch on etcd: optional initial state as ADDED events (read at one revision), then
-// etcd's change stream from the revision after it. Compaction of the requested
-// revision ends the stream with one ERROR event carrying 410 Expired.
-import type { IWatchResponse } from 'etcd3';
+// Watch on etcd: optional initial state as ADDED events (read at one revision) closed by
+// an initial-events-end BOOKMARK, then etcd's change stream from the revision after it,
+// through our own watch wrapper (which resumes across reconnects without gaps).
+// etcd progress notifications become BOOKMARK events whose revision is safe: every
+// change up to it was already emitted. A compacted start ends the stream with one
+// ERROR event holding a 410 Expired Status, as upstream's watch cache does.
+import type { IEvent } from 'etcd3';
 import type { KubeObject } from '../../runtime/object.js';
 import { AsyncQueue } from '../../util/async-queue.js';
-import type { WatchEvent, WatchOptions, WatchStream } from '../interfaces.js';
+import { StorageError, type WatchEvent, type WatchOptions, type WatchStream } from '../interfaces.js';
 import { decodeFromStorage } from './codec.js';
+import { prefixEnd } from './keys.js';
 import type { EtcdStorage } from './store.js';
+import { watchRange, type RangeWatch } from './watcher/range-watch.js';
+
+export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
 export function expiredEvent(message: string): WatchEvent {
   return {
@@ -18,72 +25,112 @@ export function expiredEvent(message: string): WatchEvent {
   };
 }
 
-/** Marks the end of the initial state; handlers forward it only to WatchList clients. */
-function initialEventsEnd(resourceVersion: string): WatchEvent {
+/** Upstream's message for a watch from a revision older than the retained history. */
+export function tooOldMessage(requested: number, compactRevision: number): string {
+  return `too old resource version: ${requested} (${compactRevision - 1})`;
+}
+
+function internalErrorEvent(message: string): WatchEvent {
   return {
-    type: 'BOOKMARK',
-    object: { metadata: { resourceVersion, annotations: { 'k8s.io/initial-events-end': 'true' } } },
+    type: 'ERROR',
+    object: {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: `Internal error occurred: ${message}`, reason: 'InternalError', code: 500,
+    } as unknown as KubeObject,
   };
+}
+
+function bookmarkEvent(resourceVersion: string, annotations?: Record<string, string>): WatchEvent {
+  const metadata: KubeObject['metadata'] = { resourceVersion };
+  if (annotations) metadata.annotations = annotations;
+  return { type: 'BOOKMARK', object: { metadata } };
+}
+
+function parseRevision(rv: string, key: string): number {
+  if (!/^\d+$/.test(rv)) throw new StorageError('InvalidObj', key, `invalid resource version: ${rv}`);
+  return Number(rv);
 }
 
 export async function startWatch(store: EtcdStorage, key: string, opts: WatchOptions): Promise<WatchStream> {
   const queue = new AsyncQueue<WatchEvent>();
   const prefix = opts.recursive && !key.endsWith('/') ? `${key}/` : key;
-  let startRev: number;
   const rv = opts.resourceVersion ?? '';
-  if (rv === '' || rv === '0' || opts.sendInitialEvents) {
+  const requested = rv === '' || rv === '0' ? 0 : parseRevision(rv, key);
+  let startRev: number;
+  if (opts.sendInitialEvents) {
+    let atRevision: string;
     if (opts.recursive) {
-      const listed = await store.list(prefix, { resourceVersion: rv && rv !== '0' ? rv : undefined, resourceVersionMatch: rv && rv !== '0' ? 'NotOlderThan' : '' });
+      const listed = await store.list(prefix, {
+        resourceVersion: requested > 0 ? rv : undefined,
+        resourceVersionMatch: requested > 0 ? 'NotOlderThan' : '',
+      });
       for (const item of listed.items) queue.push({ type: 'ADDED', object: item });
-      startRev = Number(listed.resourceVersion) + 1;
-      queue.push(initialEventsEnd(listed.resourceVersion));
+      atRevision = listed.resourceVersion;
     } else {
-      const current = Number(await store.currentRevision());
-      try {
-        const obj = await store.get(key);
-        queue.push({ type: 'ADDED', object: obj });
-      } catch { /* absent: nothing to announce */ }
-      startRev = current + 1;
+      const got = await store.getWithRevision(key, requested > 0 ? rv : undefined);
+      if (got.object) queue.push({ type: 'ADDED', object: got.object });
+      atRevision = got.revision;
     }
+    queue.push(bookmarkEvent(atRevision, { [initialEventsEndAnnotation]: 'true' }));
+    startRev = Number(atRevision) + 1;
   } else {
-    startRev = Number(rv) + 1;
+    startRev = requested === 0 ? Number(await store.currentRevision()) + 1 : requested + 1;
+    // Tells the consumer where the stream starts, so its first bookmark has a revision.
+    queue.push(bookmarkEvent(String(startRev - 1)));
   }
 
-  const builder = store.client.watch().withPreviousKV().startRevision(String(startRev));
-  const watcher = await (opts.recursive ? builder.prefix(prefix) : builder.key(key)).create();
+  const k = Buffer.from(prefix);
+  const watch: RangeWatch = watchRange(store.client, {
+    key: k, rangeEnd: opts.recursive ? prefixEnd(k) : undefined,
+    startRevision: startRev, prevKv: true, progressNotify: true,
+  });
   let stopped = false;
-  watcher.on('data', (res: IWatchResponse) => {
-    if (stopped) return;
-    for (const ev of res.events) {
-      if (ev.type === 'Put') {
-        const obj = decodeFromStorage(ev.kv.value, ev.kv.mod_revision);
-        const previous = ev.prev_kv ? decodeFromStorage(ev.prev_kv.value, ev.prev_kv.mod_revision) : undefined;
-        queue.push({ type: ev.kv.create_revision === ev.kv.mod_revision ? 'ADDED' : 'MODIFIED', object: obj, previous });
-      } else if (ev.prev_kv) {
-        // A deleted object is reported with the revision of its deletion, as upstream does.
-        const obj = decodeFromStorage(ev.prev_kv.value, ev.kv.mod_revision);
-        queue.push({ type: 'DELETED', object: obj, previous: obj });
-      }
-    }
-  });
-  watcher.on('error', (err: Error) => {
-    if (stopped) return;
-    if (/compacted/.test(err.message)) {
-      queue.push(expiredEvent(`too old resource version: ${startRev - 1}`));
-    }
-    queue.close();
-  });
   const stop = () => {
     if (stopped) return;
     stopped = true;
+    watch.close();
     queue.close();
-    watcher.cancel().catch(() => undefined);
   };
+  void (async () => {
+    for await (const msg of watch) {
+      if (stopped) break;
+      if (msg.type === 'events') {
+        for (const ev of msg.events) {
+          const out = toWatchEvent(ev);
+          queue.push(out);
+          if (out.type === 'ERROR') { stop(); break; }
+        }
+      } else if (msg.type === 'progress') {
+        queue.push(bookmarkEvent(String(msg.revision)));
+      } else if (msg.type === 'compacted') {
+        queue.push(expiredEvent(tooOldMessage(msg.lastRevision, msg.compactRevision)));
+      } else {
+        queue.push(internalErrorEvent(msg.error.message));
+      }
+    }
+    queue.close();
+  })();
   return {
     stop,
-    [Symbol.asyncIterator]: () => {
-      const it = queue[Symbol.asyncIterator]();
-      return { next: () => it.next(), return: async () => { stop(); return { value: undefined, done: true }; } };
-    },
+    [Symbol.asyncIterator]: () => ({
+      next: () => queue.next(),
+      return: async () => { stop(); return { value: undefined, done: true }; },
+    }),
   };
+}
+
+function toWatchEvent(ev: IEvent): WatchEvent {
+  if (ev.type === 'Put') {
+    const obj = decodeFromStorage(ev.kv.value, ev.kv.mod_revision);
+    const previous = ev.prev_kv ? decodeFromStorage(ev.prev_kv.value, ev.prev_kv.mod_revision) : undefined;
+    return { type: ev.kv.create_revision === ev.kv.mod_revision ? 'ADDED' : 'MODIFIED', object: obj, previous };
+  }
+  if (!ev.prev_kv) {
+    // Without the previous value there is no object to report; upstream ends the watch
+    // with an error too, and the client relists.
+    return internalErrorEvent(`etcd event received with PrevKv=nil (key=${JSON.stringify(ev.kv.key.toString())}, modRevision=${ev.kv.mod_revision}, type=DELETE)`);
+  }
+  // A deleted object is reported with the revision of its deletion, as upstream does.
+  const obj = decodeFromStorage(ev.prev_kv.value, ev.kv.mod_revision);
+  return { type: 'DELETED', object: obj, previous: obj };
 }

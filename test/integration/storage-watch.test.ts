@@ -1,0 +1,221 @@
+// EtcdStorage.watch against real etcd: initial state, exact resumption (also from another
+// client, as another replica would), bookmarks from progress notifications, compaction
+// as one 410 ERROR event, and compaction of list continue tokens and Exact lists.
+import { expect } from 'chai';
+import { Etcd3 } from 'etcd3';
+import type { KubeObject } from '../../pkg/runtime/object.js';
+import { StatusError } from '../../pkg/runtime/errors.js';
+import { StorageError, type WatchEvent, type WatchStream } from '../../pkg/storage/interfaces.js';
+import { EtcdStorage } from '../../pkg/storage/etcd/store.js';
+import { startTestCluster, type TestCluster } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
+import { testEtcdClient, uniquePrefix } from '../harness/index.js';
+
+function cm(name: string, v = '1'): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { v } } as KubeObject;
+}
+
+/** Reads events as they come; `take(n)` waits for n more. */
+function reader(w: WatchStream) {
+  const events: WatchEvent[] = [];
+  let notify: (() => void) | undefined;
+  let ended = false;
+  void (async () => {
+    for await (const ev of w) { events.push(ev); notify?.(); }
+    ended = true;
+    notify?.();
+  })();
+  return {
+    events,
+    get ended() { return ended; },
+    async until(pred: () => boolean, ms = 10_000): Promise<void> {
+      const deadline = Date.now() + ms;
+      while (!pred()) {
+        if (Date.now() > deadline) throw new Error(`timed out; events: ${JSON.stringify(events.map(brief))}`);
+        await new Promise<void>((r) => { notify = r; setTimeout(r, 50); });
+      }
+    },
+  };
+}
+
+const brief = (e: WatchEvent) => `${e.type} ${e.object.metadata.name ?? ''}@${e.object.metadata.resourceVersion ?? ''}`;
+const changes = (evs: WatchEvent[]) => evs.filter((e) => e.type !== 'BOOKMARK').map(brief);
+
+describe('storage: watch', function () {
+  this.timeout(60_000);
+  let client: Etcd3;
+  let s: EtcdStorage;
+
+  before(async () => {
+    client = await testEtcdClient();
+    s = new EtcdStorage(client);
+  });
+  after(() => client?.close());
+
+  it('with initial events: ADDED for the current state, an initial-events-end bookmark at the list revision, then changes', async () => {
+    const p = `${uniquePrefix('watch-initial')}/cms/ns/`;
+    const a = await s.create(`${p}a`, cm('a'));
+    const b = await s.create(`${p}b`, cm('b'));
+    const w = await s.watch(p, { recursive: true, sendInitialEvents: true });
+    const r = reader(w);
+    const c = await s.create(`${p}c`, cm('c'));
+    const b2 = await s.guaranteedUpdate(`${p}b`, undefined, async (cur) => ({ ...cur, data: { v: '2' } } as KubeObject));
+    const gone = await s.delete(`${p}a`);
+    expect(gone.metadata.name).to.equal('a');
+    await r.until(() => changes(r.events).length >= 5);
+    w.stop();
+    const listRV = Number(b.metadata.resourceVersion);
+    const end = r.events.find((e) => e.type === 'BOOKMARK' && e.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true');
+    expect(Number(end?.object.metadata.resourceVersion)).to.be.at.least(listRV);
+    expect(r.events.indexOf(end!)).to.equal(2);
+    const deletedRV = Number(b2.object.metadata.resourceVersion) + 1;
+    expect(changes(r.events)).to.deep.equal([
+      `ADDED a@${a.metadata.resourceVersion}`, `ADDED b@${b.metadata.resourceVersion}`,
+      `ADDED c@${c.metadata.resourceVersion}`, `MODIFIED b@${b2.object.metadata.resourceVersion}`, `DELETED a@${deletedRV}`,
+    ]);
+    const modified = r.events.find((e) => e.type === 'MODIFIED')!;
+    expect((modified.previous as { data?: Record<string, string> }).data?.v).to.equal('1');
+  });
+
+  it('from a resourceVersion: only the changes after exactly it, no initial state', async () => {
+    const p = `${uniquePrefix('watch-exact')}/cms/ns/`;
+    const a = await s.create(`${p}a`, cm('a'));
+    const a2 = await s.guaranteedUpdate(`${p}a`, undefined, async (cur) => ({ ...cur, data: { v: '2' } } as KubeObject));
+    const w = await s.watch(p, { recursive: true, resourceVersion: a.metadata.resourceVersion });
+    const r = reader(w);
+    await r.until(() => changes(r.events).length >= 1);
+    await new Promise((res) => setTimeout(res, 200));
+    w.stop();
+    expect(changes(r.events)).to.deep.equal([`MODIFIED a@${a2.object.metadata.resourceVersion}`]);
+  });
+
+  it('without initial events from now: nothing old, then changes', async () => {
+    const p = `${uniquePrefix('watch-now')}/cms/ns/`;
+    await s.create(`${p}old`, cm('old'));
+    const w = await s.watch(p, { recursive: true, resourceVersion: '', sendInitialEvents: false });
+    const r = reader(w);
+    const n = await s.create(`${p}new`, cm('new'));
+    await r.until(() => changes(r.events).length >= 1);
+    w.stop();
+    expect(changes(r.events)).to.deep.equal([`ADDED new@${n.metadata.resourceVersion}`]);
+    expect(r.events[0].type).to.equal('BOOKMARK');
+  });
+
+  it('a single key: its own changes only', async () => {
+    const p = `${uniquePrefix('watch-key')}/cms/ns/`;
+    const w = await s.watch(`${p}one`, { recursive: false, sendInitialEvents: true });
+    const r = reader(w);
+    await s.create(`${p}one-more`, cm('one-more'));
+    const one = await s.create(`${p}one`, cm('one'));
+    await r.until(() => changes(r.events).length >= 1);
+    await new Promise((res) => setTimeout(res, 100));
+    w.stop();
+    expect(changes(r.events)).to.deep.equal([`ADDED one@${one.metadata.resourceVersion}`]);
+  });
+
+  it('resuming from each event\'s resourceVersion through another client gives exactly the rest', async () => {
+    const p = `${uniquePrefix('watch-resume')}/cms/ns/`;
+    const start = await s.currentRevision();
+    for (let i = 0; i < 12; i++) {
+      if (i % 4 === 3) await s.delete(`${p}k${i - 1}`);
+      else await s.create(`${p}k${i}`, cm(`k${i}`));
+    }
+    const w = await s.watch(p, { recursive: true, resourceVersion: start });
+    const r = reader(w);
+    await r.until(() => changes(r.events).length >= 12);
+    w.stop();
+    const all = r.events.filter((e) => e.type !== 'BOOKMARK');
+    const other = new Etcd3({ hosts: process.env['TEST_ETCD_ENDPOINT']! });
+    const replica = new EtcdStorage(other);
+    try {
+      for (let i = 0; i < all.length; i++) {
+        const resumed = await replica.watch(p, { recursive: true, resourceVersion: all[i].object.metadata.resourceVersion });
+        const rr = reader(resumed);
+        const rest = all.slice(i + 1).map(brief);
+        if (rest.length > 0) await rr.until(() => changes(rr.events).length >= rest.length);
+        else await new Promise((res) => setTimeout(res, 100));
+        resumed.stop();
+        expect(changes(rr.events), `from event ${i}`).to.deep.equal(rest);
+      }
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe('storage: progress bookmarks and compaction (own etcd)', function () {
+  this.timeout(60_000);
+  let cluster: TestCluster;
+  let client: Etcd3;
+  let s: EtcdStorage;
+
+  before(async () => {
+    cluster = await startTestCluster(1, { progressNotifyInterval: '300ms' });
+    client = new Etcd3({ hosts: cluster.endpoints });
+    s = new EtcdStorage(client);
+  });
+  after(async () => {
+    client?.close();
+    await cluster?.stop();
+  });
+
+  it('progress notifications become BOOKMARK events at revisions past writes elsewhere', async () => {
+    const w = await s.watch('/quiet/', { recursive: true, resourceVersion: '' , sendInitialEvents: false });
+    const r = reader(w);
+    await s.create('/elsewhere/x', cm('x'));
+    const rev = Number(await s.currentRevision());
+    await r.until(() => r.events.some((e) => e.type === 'BOOKMARK' && Number(e.object.metadata.resourceVersion) >= rev));
+    w.stop();
+    expect(changes(r.events)).to.deep.equal([]);
+  });
+
+  it('after compaction: a watch from a compacted revision gets one 410 Expired ERROR, lists get 410, tokens get a fresh token', async () => {
+    const p = '/compaction/cms/ns/';
+    for (let i = 0; i < 6; i++) await s.create(`${p}c${i}`, cm(`c${i}`));
+    const before = await s.list(p, { limit: 2 });
+    const oldRV = Number(before.resourceVersion);
+    await s.guaranteedUpdate(`${p}c0`, undefined, async (cur) => ({ ...cur, data: { v: '2' } } as KubeObject));
+    await s.create(`${p}c9`, cm('c9'));
+    const compactAt = Number(await s.currentRevision());
+    await client.kv.compact({ revision: String(compactAt), physical: true });
+
+    const w = await s.watch(p, { recursive: true, resourceVersion: String(oldRV - 1) });
+    const r = reader(w);
+    await r.until(() => r.ended);
+    const errorsOut = r.events.filter((e) => e.type === 'ERROR');
+    expect(errorsOut).to.have.length(1);
+    expect(errorsOut[0].object).to.deep.include({
+      kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410,
+      message: `too old resource version: ${oldRV - 1} (${compactAt - 1})`,
+    });
+    expect(changes(r.events)).to.deep.equal([`ERROR @`]);
+
+    // Exact list at the compacted revision.
+    let err: unknown;
+    try { await s.list(p, { resourceVersion: String(oldRV), resourceVersionMatch: 'Exact' }); } catch (e) { err = e; }
+    expect(err).to.be.instanceOf(StorageError);
+    expect((err as StorageError).code).to.equal('ResourceVersionGone');
+    expect((err as Error).message).to.equal('The resourceVersion for the provided list is too old.');
+
+    // Continue token at the compacted revision: 410 with a token to continue at the newest.
+    err = undefined;
+    try { await s.list(p, { limit: 2, continue: before.continue }); } catch (e) { err = e; }
+    expect(err).to.be.instanceOf(StatusError);
+    const status = (err as StatusError).toStatus();
+    expect(status).to.deep.include({ code: 410, reason: 'Expired' });
+    expect(status.message).to.match(/^The provided continue parameter is too old to display a consistent list result\. You can start a new list without the continue parameter, or use the continue token in this response/);
+    const fresh = (status.metadata as { continue: string }).continue;
+    expect(JSON.parse(Buffer.from(fresh, 'base64url').toString())).to.deep.include({ rv: -1, start: 'c1\u0000' });
+    const rest = await s.list(p, { limit: 10, continue: fresh });
+    expect(rest.items.map((i) => i.metadata.name)).to.deep.equal(['c2', 'c3', 'c4', 'c5', 'c9']);
+    expect(Number(rest.resourceVersion)).to.equal(compactAt);
+
+    // The compacted revision itself is still readable, and watchable from one before it.
+    const atCompact = await s.list(p, { resourceVersion: String(compactAt), resourceVersionMatch: 'Exact' });
+    expect(atCompact.items).to.have.length(7);
+    const ok = await s.watch(p, { recursive: true, resourceVersion: String(compactAt - 1) });
+    const ro = reader(ok);
+    await ro.until(() => changes(ro.events).length >= 1);
+    ok.stop();
+    expect(changes(ro.events)).to.deep.equal([`ADDED c9@${compactAt}`]);
+  });
+});
