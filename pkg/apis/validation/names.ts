@@ -1,7 +1,8 @@
 // String-format checks (upstream: apimachinery util/validation and api/validation/path).
 // Each returns a list of messages; an empty list means valid. Callers wrap messages
 // into FieldErrors so the same check serves names, keys and label values.
-import { byteLength } from './field.js';
+import type { FieldError } from '../../runtime/errors.js';
+import { byteLength, invalid } from './field.js';
 
 export function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
@@ -114,6 +115,11 @@ export function isConfigMapKey(value: string): string[] {
   else if (value === '..') errs.push("must not be '..'");
   else if (value.startsWith('..')) errs.push("must not start with '..'");
   return errs;
+}
+
+/** A data key of a ConfigMap or Secret, reported at `fieldPath` (e.g. `data[key]`). */
+export function validateConfigMapKey(k: string, fieldPath: string): FieldError[] {
+  return isConfigMapKey(k).map((msg) => invalid(fieldPath, k, msg));
 }
 
 /** Names that must survive as one URL path segment (RBAC objects). */

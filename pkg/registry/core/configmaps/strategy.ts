@@ -2,7 +2,7 @@
 import type { FieldError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { byteLength, forbidden, invalid, key, tooLong } from '../../../apis/validation/field.js';
-import { isConfigMapKey, nameIsDNSSubdomain } from '../../../apis/validation/names.js';
+import { nameIsDNSSubdomain, validateConfigMapKey } from '../../../apis/validation/names.js';
 import { deepEqual } from '../../../apis/validation/objectmeta.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 
@@ -31,12 +31,12 @@ export class ConfigMapStrategy extends BaseStrategy {
     const binary = stringMap(obj.binaryData);
     let total = 0;
     for (const [k, v] of Object.entries(data)) {
-      for (const msg of isConfigMapKey(k)) errs.push(invalid(key('data', k), k, msg));
+      errs.push(...validateConfigMapKey(k, key('data', k)));
       if (k in binary) errs.push(invalid(key('data', k), k, 'duplicate of key present in binaryData'));
       total += byteLength(v);
     }
     for (const [k, v] of Object.entries(binary)) {
-      for (const msg of isConfigMapKey(k)) errs.push(invalid(key('binaryData', k), k, msg));
+      errs.push(...validateConfigMapKey(k, key('binaryData', k)));
       total += decodedLength(v);
     }
     // Upstream names the whole object with an empty path, which renders as "[]".

@@ -59,13 +59,13 @@ export class NamespaceStrategy extends BaseStrategy {
 
   protected override validateObject(obj: KubeObject): FieldError[] {
     // Upstream reports create-time finalizer problems without an index.
-    return (namespaceSpec(obj).finalizers ?? []).flatMap((f) => finalizerErrors(f, 'spec.finalizers'));
+    return specFinalizers(obj).flatMap((f) => finalizerErrors(f, 'spec.finalizers'));
   }
 
-  protected override validateObjectUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
+  protected override validateObjectUpdate(obj: KubeObject, _old: KubeObject, ctx: StrategyContext): FieldError[] {
     if (ctx.subresource === 'status') return validatePhase(obj);
     if (ctx.subresource === 'finalize') {
-      return (namespaceSpec(obj).finalizers ?? []).flatMap((f, i) => finalizerErrors(f, index('spec.finalizers', i)));
+      return specFinalizers(obj).flatMap((f, i) => finalizerErrors(f, index('spec.finalizers', i)));
     }
     return this.validateObject(obj);
   }
@@ -74,6 +74,12 @@ export class NamespaceStrategy extends BaseStrategy {
   override canonicalize(obj: KubeObject): void {
     setNameLabel(obj);
   }
+}
+
+/** Read-only view (validation must not change the object). */
+function specFinalizers(obj: KubeObject): string[] {
+  const spec = isPlainObject(obj.spec) ? (obj.spec as NamespaceSpec) : {};
+  return Array.isArray(spec.finalizers) ? spec.finalizers : [];
 }
 
 function setNameLabel(obj: KubeObject): void {
@@ -86,7 +92,8 @@ function finalizerErrors(name: string, path: string): FieldError[] {
 
 /** The phase follows deletion; upstream's path really says "Phase". */
 function validatePhase(obj: KubeObject): FieldError[] {
-  const phase = namespaceStatus(obj).phase ?? '';
+  const status = isPlainObject(obj.status) ? (obj.status as NamespaceStatus) : {};
+  const phase = status.phase ?? '';
   if (!obj.metadata.deletionTimestamp) {
     return phase === 'Active' ? [] : [invalid('status.Phase', phase, "may only be 'Active' if `deletionTimestamp` is empty")];
   }

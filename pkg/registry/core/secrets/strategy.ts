@@ -3,7 +3,7 @@ import type { FieldError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { forbidden, invalid, key, required, tooLong } from '../../../apis/validation/field.js';
 import { goUnmarshalMapError } from '../../../apis/validation/gojson.js';
-import { isConfigMapKey, nameIsDNSSubdomain } from '../../../apis/validation/names.js';
+import { nameIsDNSSubdomain, validateConfigMapKey } from '../../../apis/validation/names.js';
 import { deepEqual, validateImmutableField } from '../../../apis/validation/objectmeta.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import { decodedLength, ImmutableFieldMsg, MaxDataSize, stringMap } from '../configmaps/strategy.js';
@@ -61,7 +61,7 @@ export class SecretStrategy extends BaseStrategy {
     const data = stringMap(obj.data);
     let total = 0;
     for (const [k, v] of Object.entries(data)) {
-      for (const msg of isConfigMapKey(k)) errs.push(invalid(key('data', k), k, msg));
+      errs.push(...validateConfigMapKey(k, key('data', k)));
       total += decodedLength(v);
     }
     if (total > MaxDataSize) errs.push(tooLong('data', MaxDataSize));
