@@ -1,0 +1,47 @@
+// The StatusErrors a PATCH can fail with, shaped as upstream's patch handler shapes them.
+
+import { StatusError, errors } from '../../runtime/errors.js';
+
+export const maxJSONPatchOperations = 10000;
+
+export const patchErrors = {
+  badRequest(message: string): StatusError {
+    return errors.badRequest(message);
+  },
+
+  /**
+   * What upstream returns when a JSON patch fails to apply (and for a few strategic merge
+   * failures): NewGenericServerResponse(422, ...), whose message hides the cause.
+   */
+  unprocessable(): StatusError {
+    return new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request');
+  },
+
+  tooManyOperations(count: number): StatusError {
+    return errors.requestEntityTooLarge(
+      `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${count}`);
+  },
+
+  /**
+   * A failure upstream returns as a plain Go error: the response is a 500 whose reason
+   * is empty (StatusReasonUnknown) and whose message is the error text.
+   */
+  unknown(message: string): StatusError {
+    return new StatusError(500, '', message);
+  },
+
+  /**
+   * The patched document could not be decoded into an object; upstream reports
+   * NewInvalid(GroupKind{}, "", patch: Invalid value: <document>: <decode error>).
+   */
+  undecodable(document: string, detail: string): StatusError {
+    const body = `Invalid value: ${JSON.stringify(document)}: ${detail}`;
+    return new StatusError(422, 'Invalid', ` "" is invalid: patch: ${body}`,
+      { causes: [{ reason: 'FieldValueInvalid', message: body, field: 'patch' }] });
+  },
+};
+
+/** Go's error when a patched document that is not a JSON object is decoded. */
+export function notAnObjectDetail(kindWord: string): string {
+  return `couldn't get version/kind; json parse error: json: cannot unmarshal ${kindWord} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`;
+}
