@@ -30,8 +30,8 @@ const GZIP_MIN = 1024;
 
 function fingerprint(scheme: Scheme): string {
   return scheme.resources().map((r) => [
-    r.group, r.version, r.plural, r.kind, r.namespaced, r.verbs.join(','),
-    (r.subresources ?? []).map((s) => `${s.name}:${s.kind}:${s.verbs.join(',')}`).join(';'),
+    r.group, r.version, r.plural, r.kind, r.namespaced, r.verbs.join(','), r.returnDeletedObject ?? '',
+    (r.subresources ?? []).map((s) => `${s.name}:${s.group ?? ''}:${s.version ?? ''}:${s.kind}:${s.verbs.join(',')}`).join(';'),
   ].join('/')).join('|');
 }
 

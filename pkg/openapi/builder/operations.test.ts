@@ -12,8 +12,10 @@ function scheme(): Scheme {
   reg({ group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true, verbs: crud, subresources: [{ name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] }, { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] }] });
   reg({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], subresources: [{ name: 'finalize', kind: 'Namespace', verbs: ['update'] }] });
   reg({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true, verbs: crud, subresources: [{ name: 'token', kind: 'TokenRequest', verbs: ['create'] }] });
+  reg({ group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true, verbs: crud, returnDeletedObject: true,
+    subresources: [{ name: 'status', kind: 'PodDisruptionBudget', verbs: ['get'] }, { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get'] }] });
   reg({ group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, verbs: crud, subresources: [{ name: 'scale', kind: 'Scale', verbs: ['get', 'patch', 'update'] }] });
-  reg({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview', plural: 'tokenreviews', namespaced: false, verbs: ['create'], virtual: true });
+  reg({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview', plural: 'tokenreviews', namespaced: false, verbs: ['create'], virtual: async (o) => o });
   reg({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true, verbs: crud });
   return s;
 }
@@ -64,6 +66,8 @@ describe('buildPaths', () => {
     const scale = find(paths, '/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale').ops.find((o) => o.method === 'get');
     expect(scale?.responses[0].ref).to.equal('io.k8s.api.autoscaling.v1.Scale');
     expect(paths.some((p) => p.path.endsWith('/exec'))).to.equal(false);
+    const declared = find(paths, '/apis/policy/v1/namespaces/{namespace}/poddisruptionbudgets/{name}/scale').ops[0];
+    expect(declared.gvk).to.deep.equal({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
   });
 
   it('skips kinds without a schema and adds discovery paths', () => {
@@ -91,5 +95,6 @@ describe('buildPaths', () => {
     const del = (p: string) => find(paths, p).ops.find((o) => o.method === 'delete')?.responses.map((r) => [r.code, r.ref]);
     expect(del('/api/v1/namespaces/{namespace}/pods/{name}')).to.deep.equal([['200', 'io.k8s.api.core.v1.Pod'], ['202', 'io.k8s.api.core.v1.Pod'], ['401', undefined]]);
     expect(del('/apis/apps/v1/namespaces/{namespace}/deployments/{name}')?.[0]).to.deep.equal(['200', 'io.k8s.apimachinery.pkg.apis.meta.v1.Status']);
+    expect(del('/apis/policy/v1/namespaces/{namespace}/poddisruptionbudgets/{name}')?.[0]).to.deep.equal(['200', 'io.k8s.api.policy.v1.PodDisruptionBudget']);
   });
 });

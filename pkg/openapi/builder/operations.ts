@@ -55,7 +55,10 @@ const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
 const PATCH = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
 const WATCH_EVENT = 'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent';
 
-/** Resources whose DELETE answers the deleted object rather than a Status (upstream's storage choice). */
+/**
+ * Resources whose DELETE answers the deleted object rather than a Status (upstream's
+ * storage choice), for definitions that do not say so with `returnDeletedObject`.
+ */
 const DELETE_RETURNS_OBJECT = new Set([
   '/persistentvolumeclaims', '/pods', '/podtemplates', '/resourcequotas', '/serviceaccounts', '/services',
   '/persistentvolumes', 'resource.k8s.io/podschedulingcontexts', 'resource.k8s.io/resourceclaims',
@@ -63,7 +66,7 @@ const DELETE_RETURNS_OBJECT = new Set([
   'storage.k8s.io/csinodes', 'storage.k8s.io/storageclasses', 'storage.k8s.io/volumeattachments',
 ]);
 
-/** Subresource kinds that live in another group than their parent. */
+/** Subresource kinds that live in another group than their parent, when the definition does not say. */
 const FOREIGN_SUBRESOURCE_KINDS: Record<string, GVKRef> = {
   Scale: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
   TokenRequest: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
@@ -164,6 +167,10 @@ const CREATED: [string, string] = ['201', 'Created'];
 const ACCEPTED: [string, string] = ['202', 'Accepted'];
 
 function subresourceGVK(def: ResourceDef, sub: SubresourceDef): GVKRef | undefined {
+  if (sub.group !== undefined || sub.version !== undefined) {
+    const declared = { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind };
+    return definitionNameForGVK(declared.group, declared.version, declared.kind) ? declared : undefined;
+  }
   if (definitionNameForGVK(def.group, def.version, sub.kind)) return { group: def.group, version: def.version, kind: sub.kind };
   const foreign = FOREIGN_SUBRESOURCE_KINDS[sub.kind];
   return foreign && definitionNameForGVK(foreign.group, foreign.version, foreign.kind) ? foreign : undefined;
@@ -218,7 +225,8 @@ function addResource(c: PathCollector, def: ResourceDef): void {
       responses([OK, CREATED], kindRef), { consumes: PATCH_MEDIA }));
   }
   if (has('delete')) {
-    const deleted = DELETE_RETURNS_OBJECT.has(`${group}/${plural}`) ? kindRef : STATUS;
+    const returnsObject = def.returnDeletedObject ?? DELETE_RETURNS_OBJECT.has(`${group}/${plural}`);
+    const deleted = returnsObject ? kindRef : STATUS;
     c.add(item, docKey, itemShared, op('delete', `delete${gv}${ns}${kind}`, 'delete', DELETE_PARAMS, responses([OK, ACCEPTED], deleted)));
   }
   if (has('watch')) {
