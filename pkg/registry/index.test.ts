@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { buildScheme } from './index.js';
+import { storageSegment } from '../runtime/scheme.js';
 
 describe('buildScheme', () => {
   const scheme = buildScheme();
@@ -21,7 +22,11 @@ describe('buildScheme', () => {
   });
 
   it('both event groups share one storage key segment', () => {
-    expect(scheme.resource('', 'v1', 'events')?.storageResource).to.equal('events');
-    expect(scheme.resource('events.k8s.io', 'v1', 'events')?.storageResource).to.equal('events');
+    // Both Event kinds are one set of objects in etcd; other groups key by <group>/<plural>.
+    expect(storageSegment(scheme.resource('', 'v1', 'events')!)).to.equal('events');
+    expect(storageSegment(scheme.resource('events.k8s.io', 'v1', 'events')!)).to.equal('events');
+    expect(storageSegment(scheme.resource('', 'v1', 'configmaps')!)).to.equal('configmaps');
+    expect(storageSegment(scheme.resource('rbac.authorization.k8s.io', 'v1', 'roles')!)).to.equal('rbac.authorization.k8s.io/roles');
+    expect(storageSegment(scheme.resource('coordination.k8s.io', 'v1', 'leases')!)).to.equal('coordination.k8s.io/leases');
   });
 });

@@ -138,7 +138,8 @@ export const errors = {
     const causes: StatusCause[] = fieldErrors.map((e) => ({
       reason: e.type, message: fieldErrorMessage(e, false), field: e.field,
     }));
-    const list = fieldErrors.map((e) => fieldErrorMessage(e));
+    // Upstream aggregates unique messages only.
+    const list = [...new Set(fieldErrors.map((e) => fieldErrorMessage(e)))];
     const agg = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
     return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${agg}`,
       { name, group, kind, causes });

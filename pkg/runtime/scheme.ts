@@ -128,16 +128,21 @@ export class Scheme {
     return this.resources().filter((d) => d.group === group && d.version === version);
   }
 
-  /** Persisted resources, one per group/resource (the storage version). */
+  /** Persisted resources, one per storage location (the first registered version serves it). */
   storedResources(): ResourceDef[] {
     const seen = new Set<string>();
     const out: ResourceDef[] = [];
     for (const d of this.resources()) {
-      const k = `${d.group}/${d.plural}`;
+      const k = storageSegment(d);
       if (d.virtual || seen.has(k)) continue;
       seen.add(k);
       out.push(d);
     }
     return out;
   }
+}
+
+/** The etcd key segment of a resource: declared, else `<plural>` (core) or `<group>/<plural>`. */
+export function storageSegment(def: ResourceDef): string {
+  return def.storageResource ?? (def.group ? `${def.group}/${def.plural}` : def.plural);
 }

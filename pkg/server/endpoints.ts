@@ -9,7 +9,8 @@ import type { Scheme } from '../runtime/scheme.js';
 import type { Storage } from '../storage/interfaces.js';
 import { createVersionHandler } from '../version/index.js';
 import type { PathHandler } from './app.js';
-import { createHealthHandler, createLogCheck, createShutdownCheck, HealthRegistry, namedCheck, pingCheck } from './healthz/index.js';
+import type { InformerFactory } from '../client/factory.js';
+import { createHealthHandler, createInformerSyncCheck, createLogCheck, createShutdownCheck, HealthRegistry, namedCheck, pingCheck } from './healthz/index.js';
 import { apiserverMetrics, createMetricsHandler } from './metrics.js';
 import type { ServerOptions } from './options.js';
 
@@ -22,12 +23,16 @@ export interface Endpoints {
   stop(): void;
 }
 
-export function extraEndpoints(deps: { scheme: Scheme; storage: Storage; log: Logger; o: ServerOptions }): Endpoints {
+export function extraEndpoints(deps: { scheme: Scheme; storage: Storage; log: Logger; o: ServerOptions; informers: InformerFactory }): Endpoints {
   const health = new HealthRegistry({ livezGracePeriodMs: deps.o.livezGracePeriodMs });
   const etcdCheck = namedCheck('etcd', async () => { await withTimeout(deps.storage.currentRevision(), 2000); });
   health.addHealthChecks(pingCheck, createLogCheck(), etcdCheck);
   const shutdown = createShutdownCheck();
-  health.addReadyzChecks(namedCheck('etcd-readiness', async () => { await withTimeout(deps.storage.currentRevision(), 2000); }), shutdown);
+  health.addReadyzChecks(
+    namedCheck('etcd-readiness', async () => { await withTimeout(deps.storage.currentRevision(), 2000); }),
+    createInformerSyncCheck(() => deps.informers.notSynced()),
+    shutdown,
+  );
   const metrics = apiserverMetrics();
   return {
     health,

@@ -1,19 +1,11 @@
 // Runs one replica: storage, registry, authentication, authorization, the app, TLS.
 // Replicas share nothing but etcd.
 import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { createServer, type Server } from 'node:https';
 import { Etcd3 } from 'etcd3';
 import pino, { type Logger } from 'pino';
-import { AdmissionChain } from '../admission/interfaces.js';
-import { AnonymousAuthenticator } from '../authentication/anonymous/index.js';
-import { BearerTokenAuthenticator } from '../authentication/bearertoken/index.js';
-import type { Authenticator, TokenAuthenticator } from '../authentication/interfaces.js';
-import { TokenFileAuthenticator } from '../authentication/tokenfile/index.js';
-import { UnionAuthenticator } from '../authentication/union/index.js';
-import { parseCABundle, X509Authenticator } from '../authentication/x509/index.js';
-import { alwaysAllow, alwaysDeny, privilegedGroups } from '../authorization/always/index.js';
-import type { Authorizer } from '../authorization/interfaces.js';
-import { UnionAuthorizer } from '../authorization/union/index.js';
 import { createDiscoveryHandler } from '../endpoints/discovery/index.js';
 import { setMinRequestTimeout } from '../endpoints/handlers/watch.js';
 import { buildScheme } from '../registry/index.js';
@@ -27,6 +19,13 @@ import { resetFeatureGates } from './feature-gates.js';
 import type { ServerOptions } from './options.js';
 import { servingCerts } from './serving-certs.js';
 import { extraEndpoints } from './endpoints.js';
+import { InformerFactory } from '../client/factory.js';
+import { ControllerManager } from '../controller/manager.js';
+import { registerControllers } from '../controller/index.js';
+import { buildAdmission } from './admission.js';
+import { buildAuthenticator } from './authentication.js';
+import { buildAuthorizer } from './authorization.js';
+import type { ServerDeps } from './deps.js';
 
 export interface RunningServer {
   url: string;
@@ -54,13 +53,21 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   let clientCAFile = o.clientCAFile;
   if (!clientCAFile && o.writeAdminKubeconfig) clientCAFile = await ensureClientCA(o.certDir);
 
-  const authenticator = buildAuthenticator(o, clientCAFile);
-  const authorizer = buildAuthorizer(o);
-  const admission = new AdmissionChain();
+  const informers = new InformerFactory(registry);
+  const deps: ServerDeps = { o, log, client, storage, scheme, registry, informers, clientCAFile, servingCert: certs };
+  const authenticator = await buildAuthenticator(deps);
+  const authorizer = await buildAuthorizer(deps);
+  const admission = await buildAdmission(deps);
 
   await ensureSystemNamespaces(registry);
+  informers.start();
+  const controllers = new ControllerManager({
+    client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity: `${hostname()}_${randomUUID()}`, log,
+  });
+  registerControllers(controllers, deps);
+  controllers.start();
 
-  const extra = extraEndpoints({ scheme, storage, log, o });
+  const extra = extraEndpoints({ scheme, storage, log, o, informers });
   const pathHandlers: PathHandler[] = [...extra.pathHandlers, createDiscoveryHandler(scheme)];
   const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers });
 
@@ -83,31 +90,13 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   return {
     url,
     async stop() {
+      extra.beginShutdown();
+      await controllers.stop();
+      informers.stop();
       extra.stop();
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
       client.close();
       if (embedded) await embedded.stop();
     },
   };
-}
-
-function buildAuthenticator(o: ServerOptions, clientCAFile: string | undefined): Authenticator {
-  const members: Authenticator[] = [];
-  if (clientCAFile) members.push(new X509Authenticator(parseCABundle(readFileSync(clientCAFile, 'utf8'))));
-  const tokens: TokenAuthenticator[] = [];
-  if (o.tokenAuthFile) tokens.push(TokenFileAuthenticator.fromFile(o.tokenAuthFile));
-  if (tokens.length > 0) members.push(new BearerTokenAuthenticator(tokens));
-  // Upstream turns anonymous on by default unless the only mode is AlwaysAllow.
-  const onlyAlwaysAllow = o.authorizationModes.length === 1 && o.authorizationModes[0] === 'AlwaysAllow';
-  const anonymous = o.anonymousAuth ?? !onlyAlwaysAllow;
-  return new UnionAuthenticator(members, anonymous || onlyAlwaysAllow ? new AnonymousAuthenticator() : undefined);
-}
-
-function buildAuthorizer(o: ServerOptions): Authorizer {
-  const modes: Authorizer[] = [privilegedGroups];
-  for (const m of o.authorizationModes) {
-    if (m === 'AlwaysAllow') modes.push(alwaysAllow);
-    else if (m === 'AlwaysDeny') modes.push(alwaysDeny);
-  }
-  return new UnionAuthorizer(modes);
 }

@@ -39,8 +39,8 @@ function testScheme(): Scheme {
   }));
   s.register(def({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', singular: 'role', namespaced: true, verbs: crud }));
   s.register(def({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', singular: 'clusterrole', namespaced: false, verbs: crud }));
-  s.register(def({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview', plural: 'tokenreviews', singular: 'tokenreview', namespaced: false, verbs: ['create'], virtual: true }));
-  s.register(def({ group: 'authentication.k8s.io', version: 'v1beta1', kind: 'TokenReview', plural: 'tokenreviews', singular: 'tokenreview', namespaced: false, verbs: ['create'], virtual: true }));
+  s.register(def({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview', plural: 'tokenreviews', singular: 'tokenreview', namespaced: false, verbs: ['create'], virtual: async (o) => o }));
+  s.register(def({ group: 'authentication.k8s.io', version: 'v1beta1', kind: 'TokenReview', plural: 'tokenreviews', singular: 'tokenreview', namespaced: false, verbs: ['create'], virtual: async (o) => o }));
   s.register(def({
     group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', plural: 'certificatesigningrequests', singular: 'certificatesigningrequest',
     shortNames: ['csr'], namespaced: false, verbs: crud,

@@ -7,7 +7,7 @@ import type { Admission, AdmissionAttributes, Operation } from '../../admission/
 import type { UserInfo } from '../../authentication/user.js';
 import { errors, StatusError, type FieldError } from '../../runtime/errors.js';
 import type { KubeList, KubeObject } from '../../runtime/object.js';
-import { apiVersionOf, type ResourceDef } from '../../runtime/scheme.js';
+import { apiVersionOf, storageSegment, type ResourceDef } from '../../runtime/scheme.js';
 import {
   StorageError, type ListOptions, type Preconditions, type ResourceVersionMatch, type Storage, type WatchStream,
 } from '../../storage/interfaces.js';
@@ -49,8 +49,7 @@ export class GenericStore {
   readonly keyRoot: string;
 
   constructor(readonly def: ResourceDef, private readonly storage: Storage, prefix: string) {
-    const segment = def.storageResource ?? (def.group ? `${def.group}/${def.plural}` : def.plural);
-    this.keyRoot = `${prefix.replace(/\/+$/, '')}/${segment}`;
+    this.keyRoot = `${prefix.replace(/\/+$/, '')}/${storageSegment(def)}`;
   }
 
   get groupResource() {
@@ -236,13 +235,6 @@ export class GenericStore {
     this.def.strategy.prepareForUpdate(obj, old, sctx);
     await scope.admission.admit(this.admissionAttrs('UPDATE', obj, old, scope));
     const fieldErrors = this.def.strategy.validateUpdate(obj, old, sctx);
-    if (oldMeta.deletionTimestamp) {
-      const added = (meta.finalizers ?? []).filter((f) => !(oldMeta.finalizers ?? []).includes(f));
-      if (added.length > 0) {
-        fieldErrors.push({ type: 'FieldValueForbidden', field: 'metadata.finalizers',
-          detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}` });
-      }
-    }
     this.assertValid(obj, fieldErrors);
     this.def.strategy.canonicalize(obj);
     await scope.admission.validate(this.admissionAttrs('UPDATE', obj, old, scope));

@@ -15,7 +15,7 @@ describe('RBAC resources', () => {
       [roles, 'Role', 'roles', true], [clusterroles, 'ClusterRole', 'clusterroles', false],
       [rolebindings, 'RoleBinding', 'rolebindings', true], [clusterrolebindings, 'ClusterRoleBinding', 'clusterrolebindings', false],
     ] as const) {
-      expect(def).to.include({ group, version: 'v1', kind, plural, singular: kind.toLowerCase(), namespaced, storageResource: plural });
+      expect(def).to.include({ group, version: 'v1', kind, plural, singular: kind.toLowerCase(), namespaced });
       expect(def.shortNames).to.equal(undefined);
       expect(def.verbs).to.deep.equal(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
       expect(def.strategy.allowCreateOnUpdate).to.equal(true);

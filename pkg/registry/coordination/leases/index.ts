@@ -13,5 +13,4 @@ export const leases: ResourceDef = {
   verbs: [...allVerbs],
   strategy: new LeaseStrategy(),
   table: leaseTable,
-  storageResource: 'leases',
 };

@@ -4,7 +4,7 @@ import { leases } from './index.js';
 
 describe('leases', () => {
   it('declares upstream discovery data and write rules', () => {
-    expect(leases).to.include({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true, storageResource: 'leases' });
+    expect(leases).to.include({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true });
     expect(leases.shortNames).to.equal(undefined);
     expect(leases.strategy.allowCreateOnUpdate).to.equal(true);
     expect(leases.strategy.allowUnconditionalUpdate).to.equal(false);

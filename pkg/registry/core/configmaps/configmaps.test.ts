@@ -11,7 +11,7 @@ const cm = (over: Partial<KubeObject> = {}): KubeObject => ({
 
 describe('configmaps', () => {
   it('declares upstream discovery data', () => {
-    expect(configmaps).to.include({ kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true, storageResource: 'configmaps' });
+    expect(configmaps).to.include({ kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true });
     expect(configmaps.shortNames).to.deep.equal(['cm']);
     expect(configmaps.verbs).to.deep.equal(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
   });

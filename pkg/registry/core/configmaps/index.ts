@@ -14,5 +14,4 @@ export const configmaps: ResourceDef = {
   verbs: [...allVerbs],
   strategy: new ConfigMapStrategy(),
   table: configMapTable,
-  storageResource: 'configmaps',
 };

@@ -29,7 +29,7 @@ describe('events (core/v1)', () => {
   const s = events.strategy;
 
   it('declares upstream discovery data and write rules', () => {
-    expect(events).to.include({ group: '', kind: 'Event', plural: 'events', singular: 'event', namespaced: true, storageResource: 'events' });
+    expect(events).to.include({ group: '', kind: 'Event', plural: 'events', singular: 'event', namespaced: true });
     expect(events.shortNames).to.deep.equal(['ev']);
     expect(s.allowCreateOnUpdate).to.equal(true);
     expect(s.allowUnconditionalUpdate).to.equal(true);
@@ -98,7 +98,7 @@ describe('events (events.k8s.io/v1)', () => {
   const s = eventsV1.strategy;
 
   it('declares upstream discovery data over the core storage', () => {
-    expect(eventsV1).to.include({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, storageResource: 'events' });
+    expect(eventsV1).to.include({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true });
     expect(eventsV1.shortNames).to.deep.equal(['ev']);
     expect(eventsV1.conversion).to.not.equal(undefined);
   });

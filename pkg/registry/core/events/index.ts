@@ -36,6 +36,5 @@ export const events: ResourceDef = {
   verbs: [...allVerbs],
   strategy: coreEventStrategy(),
   table: coreEventTable,
-  storageResource: 'events',
   selectableFields: coreEventFields,
 };

@@ -20,7 +20,6 @@ export const namespaces: ResourceDef = {
   ],
   strategy: new NamespaceStrategy(),
   table: namespaceTable,
-  storageResource: 'namespaces',
   selectableFields: (obj) => {
     const status = isPlainObject(obj.status) ? obj.status : {};
     const meta = isPlainObject(obj.metadata) ? obj.metadata : {};

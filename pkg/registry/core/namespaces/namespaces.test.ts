@@ -15,7 +15,7 @@ const stored = (): KubeObject => ({
 
 describe('namespaces', () => {
   it('declares upstream discovery data', () => {
-    expect(namespaces).to.include({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', singular: 'namespace', namespaced: false, storageResource: 'namespaces' });
+    expect(namespaces).to.include({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', singular: 'namespace', namespaced: false });
     expect(namespaces.shortNames).to.deep.equal(['ns']);
     expect(namespaces.verbs).to.deep.equal(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
     expect(namespaces.subresources).to.deep.equal([

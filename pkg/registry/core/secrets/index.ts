@@ -13,6 +13,5 @@ export const secrets: ResourceDef = {
   verbs: [...allVerbs],
   strategy: new SecretStrategy(),
   table: secretTable,
-  storageResource: 'secrets',
   selectableFields: (obj) => ({ type: typeof obj.type === 'string' ? obj.type : '' }),
 };

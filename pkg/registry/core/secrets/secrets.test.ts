@@ -18,7 +18,7 @@ async function keyPair(alg: 'ECDSA' | 'RSA'): Promise<{ cert: string; key: strin
 
 describe('secrets', () => {
   it('declares upstream discovery data and selects on type', () => {
-    expect(secrets).to.include({ kind: 'Secret', plural: 'secrets', singular: 'secret', namespaced: true, storageResource: 'secrets' });
+    expect(secrets).to.include({ kind: 'Secret', plural: 'secrets', singular: 'secret', namespaced: true });
     expect(secrets.shortNames).to.equal(undefined);
     expect(secrets.selectableFields!(secret({ type: 'kubernetes.io/tls' }))).to.deep.equal({ type: 'kubernetes.io/tls' });
   });

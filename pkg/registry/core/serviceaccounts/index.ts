@@ -17,5 +17,4 @@ export const serviceaccounts: ResourceDef = {
   ],
   strategy: new ServiceAccountStrategy(),
   table: serviceAccountTable,
-  storageResource: 'serviceaccounts',
 };

@@ -4,7 +4,7 @@ import { serviceaccounts } from './index.js';
 
 describe('serviceaccounts', () => {
   it('declares upstream discovery data with the token subresource', () => {
-    expect(serviceaccounts).to.include({ kind: 'ServiceAccount', plural: 'serviceaccounts', singular: 'serviceaccount', namespaced: true, storageResource: 'serviceaccounts' });
+    expect(serviceaccounts).to.include({ kind: 'ServiceAccount', plural: 'serviceaccounts', singular: 'serviceaccount', namespaced: true });
     expect(serviceaccounts.shortNames).to.deep.equal(['sa']);
     expect(serviceaccounts.subresources).to.deep.equal([
       { name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] }]);

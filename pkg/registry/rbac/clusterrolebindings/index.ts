@@ -13,5 +13,4 @@ export const clusterrolebindings: ResourceDef = {
   verbs: [...allVerbs],
   strategy: new BindingStrategy(false),
   table: bindingTable('clusterRoleBinding'),
-  storageResource: 'clusterrolebindings',
 };

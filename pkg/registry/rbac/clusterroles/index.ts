@@ -13,5 +13,4 @@ export const clusterroles: ResourceDef = {
   verbs: [...allVerbs],
   strategy: new ClusterRoleStrategy(),
   table: roleTable,
-  storageResource: 'clusterroles',
 };

@@ -13,5 +13,4 @@ export const rolebindings: ResourceDef = {
   verbs: [...allVerbs],
   strategy: new BindingStrategy(true),
   table: bindingTable('roleBinding'),
-  storageResource: 'rolebindings',
 };

@@ -13,5 +13,4 @@ export const roles: ResourceDef = {
   verbs: [...allVerbs],
   strategy: new RoleStrategy(),
   table: roleTable,
-  storageResource: 'roles',
 };
