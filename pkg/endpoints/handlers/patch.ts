@@ -4,7 +4,6 @@ import { errors } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { applyPatch } from '../patch/index.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
-import { decodeBody } from '../negotiation/body.js';
 import { readRawBody, toKubeObject } from './decode.js';
 import { parseDryRun } from './query.js';
 import { writeObject } from './response.js';
@@ -25,7 +24,8 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
   if (!patchType) {
     throw errors.unsupportedMediaType(acceptedPatchTypes.join(', '));
   }
-  const patch = decodeBody(raw, 'application/json');
+  // The raw body goes to the patch algorithm so syntax errors carry upstream's wording.
+  const patch = raw.toString('utf8');
   const schema = patchType === 'strategic' ? patchSchemaFor(h.def.group, h.def.version, h.def.kind) : undefined;
   const res = await h.store.update(h.info.namespace, h.info.name, async (current: KubeObject | null) => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);
