@@ -22,7 +22,19 @@ export type NodeClass =
   | { k: 'map'; values: SchemaNode }
   | { k: 'struct'; node: SchemaNode; name?: string };
 
+const classes = new WeakMap<SchemaNode, NodeClass>();
+
+/** How the decoder treats a node; memoized, since schema nodes are shared and immutable. */
 export function classify(raw: SchemaNode): NodeClass {
+  let c = classes.get(raw);
+  if (!c) {
+    c = classifyUncached(raw);
+    classes.set(raw, c);
+  }
+  return c;
+}
+
+function classifyUncached(raw: SchemaNode): NodeClass {
   const name = raw.$ref;
   if (name === INT_OR_STRING || raw.format === 'int-or-string' || raw['x-kubernetes-int-or-string']) return { k: 'intOrString' };
   if (name === QUANTITY) return { k: 'quantity' };
