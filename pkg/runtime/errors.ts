@@ -67,7 +67,10 @@ export class StatusError extends Error {
       code: this.code,
     };
     if (this.reason) s.reason = this.reason;
-    if (this.details && Object.keys(this.details).length > 0) s.details = this.details;
+    // Go omits empty fields (omitempty), so "group": "" never appears on the wire.
+    const details = this.details ? Object.fromEntries(Object.entries(this.details)
+      .filter(([, v]) => v !== undefined && v !== '')) as StatusDetails : undefined;
+    if (details && Object.keys(details).length > 0) s.details = details;
     return s;
   }
 }
