@@ -195,7 +195,7 @@ describe('labels: labelSelectorFromObject', () => {
 describe('labels: key and value validation', () => {
   it('accepts prefixed keys and rejects bad prefixes and too many slashes', () => {
     expect(isQualifiedName('example.com/my-app_1.x')).to.deep.equal([]);
-    expect(isQualifiedName('Example.com/x')[0]).to.match(/^prefix part a DNS-1123 subdomain must consist of lower case/);
+    expect(isQualifiedName('Example.com/x')[0]).to.match(/^prefix part a lowercase RFC 1123 subdomain must consist of lower case/);
     expect(isQualifiedName('a/b/c')[0]).to.match(/^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/);
     expect(isQualifiedName('x'.repeat(64))).to.deep.equal(['name part must be no more than 63 characters']);
   });

@@ -3,6 +3,10 @@
 // upstream's, because clients and tests match on them.
 
 import { errors } from '../../runtime/errors.js';
+import { isQualifiedName, isValidLabelValue } from '../validation/names.js';
+
+// Re-exported for callers that parse selectors and validate keys together.
+export { isQualifiedName, isValidLabelValue };
 
 export type LabelOperator = '=' | '==' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
 
@@ -29,69 +33,6 @@ export interface LabelSelector {
 export interface LabelSelectorObject {
   matchLabels?: Record<string, string> | null;
   matchExpressions?: Array<{ key: string; operator: string; values?: string[] | null }> | null;
-}
-
-// ---------------------------------------------------------------------------
-// Key and value validation (apimachinery util/validation)
-
-const qualifiedNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const qualifiedNameErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
-const labelValueFmt = `(${qualifiedNameFmt})?`;
-const labelValueErrMsg = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const labelValueRe = new RegExp(`^${labelValueFmt}$`);
-const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
-const dns1123SubdomainErrMsg = "a DNS-1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
-
-function byteLength(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
-}
-
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
-}
-
-function maxLenError(n: number): string {
-  return `must be no more than ${n} characters`;
-}
-
-function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 253) errs.push(maxLenError(253));
-  if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
-  return errs;
-}
-
-/** Problems with a label key (upstream IsQualifiedName); empty when valid. */
-export function isQualifiedName(value: string): string[] {
-  const errs: string[] = [];
-  const parts = value.split('/');
-  let name: string;
-  if (parts.length === 1) {
-    name = parts[0];
-  } else if (parts.length === 2) {
-    const prefix = parts[0];
-    name = parts[1];
-    if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
-  } else {
-    return [`a qualified name ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!qualifiedNameRe.test(name)) errs.push(`name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`);
-  return errs;
-}
-
-/** Problems with a label value (upstream IsValidLabelValue); empty when valid. */
-export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
-  return errs;
 }
 
 // Field errors rendered the way upstream's field.Error.Error() renders them, with
