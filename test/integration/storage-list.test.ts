@@ -237,6 +237,23 @@ describe('storage: list', function () {
     expect(l.items.every((i) => i.metadata.name!.startsWith('cm-') || i.metadata.name!.startsWith('zz'))).to.equal(true);
   });
 
+  it('an unlimited list of 12,000 objects (past gRPC\'s 4 MiB message limit) is read whole at one revision', async () => {
+    const p = `${uniquePrefix('storage-big')}/configmaps/ns/`;
+    for (let i = 0; i < 12_000; i += 120) {
+      const ops = [];
+      for (let j = i; j < i + 120; j++) {
+        const obj = cm(`b-${String(j).padStart(5, '0')}`, { pad: 'x'.repeat(400) });
+        ops.push({ request_put: { key: Buffer.from(`${p}${obj.metadata.name}`), value: Buffer.from(JSON.stringify(obj)) } });
+      }
+      await client.kv.txn({ compare: [], success: ops, failure: [] });
+    }
+    const l = await s.list(p, {});
+    expect(l.items).to.have.length(12_000);
+    expect(l.continue).to.equal(undefined);
+    expect(l.items[11_999].metadata.name).to.equal('b-11999');
+    expect(new Set(l.items.map((i) => i.metadata.name)).size).to.equal(12_000);
+  });
+
   it('chunks stay one snapshot while objects are created and deleted: nothing lost or duplicated', async () => {
     const p = `${uniquePrefix('storage-chunks')}/configmaps/ns/`;
     for (let i = 0; i < 60; i++) await s.create(`${p}o-${String(i).padStart(3, '0')}`, cm(`o-${i}`));

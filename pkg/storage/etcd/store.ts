@@ -15,6 +15,8 @@ import { startWatch } from './watch.js';
 const maxUpdateRetries = 64;
 /** How long a read for a revision etcd has not reached yet waits (upstream: 3 s). */
 const freshnessWaitMs = 3000;
+/** Keys per etcd range when a list has no limit. */
+const unlimitedPageSize = 1000;
 
 /** Thrown inside a list when the revision read is older than required: wait, then retry. */
 class FreshnessWait extends Error {
@@ -136,7 +138,9 @@ export class EtcdStorage implements Storage {
     let more = false;
     let lastKey: Buffer | undefined;
     let remaining: number | undefined;
-    let pageSize = limit;
+    // Unlimited lists are read in pages too (at one revision): a single response for a
+    // large collection would pass gRPC's default 4 MiB message limit.
+    let pageSize = limit > 0 ? limit : unlimitedPageSize;
     for (;;) {
       let res: IRangeResponse;
       try {
@@ -169,7 +173,7 @@ export class EtcdStorage implements Storage {
       if (!res.more || res.kvs.length === 0) break;
       startKey = Buffer.concat([res.kvs[res.kvs.length - 1].key, Buffer.from([0])]);
       // Filtered: read growing pages until enough items match (upstream doubles too).
-      pageSize = Math.min(pageSize * 2, 10000);
+      if (limit > 0) pageSize = Math.min(pageSize * 2, 10000);
     }
     const result: ListResult = { items, resourceVersion: String(readRevision) };
     if (more && lastKey) {
