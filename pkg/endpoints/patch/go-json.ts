@@ -198,3 +198,18 @@ export function jsonKindWord(v: unknown): 'object' | 'array' | 'string' | 'numbe
 export function unmarshalTypeMessage(v: unknown, goType: string): string {
   return `json: cannot unmarshal ${jsonKindWord(v)} into Go value of type ${goType}`;
 }
+
+/**
+ * A patch argument as the algorithms take it: raw bytes or text are parsed with Go's
+ * syntax rules, and a syntax error becomes `onSyntaxError(message)`; anything else is
+ * an already-decoded value.
+ */
+export function decodePatchValue(patch: unknown, onSyntaxError: (message: string) => Error): unknown {
+  if (typeof patch !== 'string' && !(patch instanceof Uint8Array)) return patch;
+  try {
+    return parseJsonLikeGo(patch);
+  } catch (e) {
+    if (e instanceof GoJsonError) throw onSyntaxError(e.message);
+    throw e;
+  }
+}

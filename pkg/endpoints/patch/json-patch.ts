@@ -7,7 +7,7 @@
 
 import { createPatch } from 'rfc6902';
 import { unescapeToken } from 'rfc6902/pointer.js';
-import { GoJsonError, parseJsonLikeGo, unmarshalTypeMessage } from './go-json.js';
+import { decodePatchValue, unmarshalTypeMessage } from './go-json.js';
 import { type JsonMap, deepClone, getOwn, hasOwn, isMap, setOwn } from './json-value.js';
 import { maxJSONPatchOperations, notAnObjectDetail, patchErrors } from './errors.js';
 
@@ -21,15 +21,7 @@ class DocumentNotObject extends Error {
 
 /** Decodes and checks the body: a JSON array of objects (or null, meaning no operations). */
 function decodeOperations(patch: unknown): Array<JsonMap | null> {
-  let value = patch;
-  if (typeof patch === 'string' || patch instanceof Uint8Array) {
-    try {
-      value = parseJsonLikeGo(patch);
-    } catch (e) {
-      if (e instanceof GoJsonError) throw patchErrors.badRequest(e.message);
-      throw e;
-    }
-  }
+  const value = decodePatchValue(patch, (m) => patchErrors.badRequest(m));
   if (value === null || value === undefined) return [];
   if (!Array.isArray(value)) throw patchErrors.badRequest(unmarshalTypeMessage(value, 'jsonpatch.Patch'));
   for (const op of value) {

@@ -2,7 +2,7 @@
 // null deletes, objects merge recursively, everything else replaces. Nulls inside
 // values that are added rather than merged are pruned from objects (not from arrays).
 
-import { GoJsonError, jsonKindWord, parseJsonLikeGo } from './go-json.js';
+import { decodePatchValue, jsonKindWord } from './go-json.js';
 import { type JsonMap, deepClone, getOwn, hasOwn, isMap, setOwn } from './json-value.js';
 import { notAnObjectDetail, patchErrors } from './errors.js';
 
@@ -51,15 +51,7 @@ function mergeDocs(doc: JsonMap, patch: JsonMap): void {
  * already-decoded JSON value. Neither input is modified.
  */
 export function applyMergePatch(original: JsonMap, patch: unknown): JsonMap {
-  let value = patch;
-  if (typeof patch === 'string' || patch instanceof Uint8Array) {
-    try {
-      value = parseJsonLikeGo(patch);
-    } catch (e) {
-      if (e instanceof GoJsonError) throw patchErrors.badRequest(badPatch);
-      throw e;
-    }
-  }
+  const value = decodePatchValue(patch, () => patchErrors.badRequest(badPatch));
   if (Array.isArray(value)) {
     // Upstream returns the (pruned) array as the new document, which then cannot be
     // decoded into an object.

@@ -3,7 +3,7 @@
 // ./strategic/ for the algorithm; this file decodes the body the way upstream does.
 
 import type { PatchSchema } from '../../apis/meta/patch-schema.js';
-import { GoJsonError, parseJsonLikeGo, unmarshalTypeMessage } from './go-json.js';
+import { decodePatchValue, unmarshalTypeMessage } from './go-json.js';
 import { type JsonMap, deepClone, isMap } from './json-value.js';
 import { patchErrors } from './errors.js';
 import { mergeMap } from './strategic/merge.js';
@@ -14,15 +14,7 @@ import { mergeMap } from './strategic/merge.js';
  * maps merge recursively and lists are replaced. Neither input is modified.
  */
 export function applyStrategicMergePatch(original: JsonMap, patch: unknown, schema?: PatchSchema): JsonMap {
-  let value = patch;
-  if (typeof patch === 'string' || patch instanceof Uint8Array) {
-    try {
-      value = parseJsonLikeGo(patch);
-    } catch (e) {
-      if (e instanceof GoJsonError) throw patchErrors.badRequest(e.message);
-      throw e;
-    }
-  }
+  const value = decodePatchValue(patch, (m) => patchErrors.badRequest(m));
   if (value === null || value === undefined) return deepClone(original);
   if (!isMap(value)) throw patchErrors.badRequest(unmarshalTypeMessage(value, 'map[string]interface {}'));
   return mergeMap(deepClone(original), deepClone(value), schema);

@@ -7,6 +7,7 @@ import { accessSync, constants, createWriteStream, mkdirSync, statSync, type Wri
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { Etcd3 } from 'etcd3';
+import { freePorts } from '../../util/net/ports.js';
 
 export interface EmbeddedEtcdOptions {
   dataDir: string;
@@ -68,7 +69,7 @@ export async function startEmbeddedEtcd(opts: EmbeddedEtcdOptions): Promise<Embe
   const log = opts.logFile ? createWriteStream(opts.logFile, { flags: 'a' }) : undefined;
   let lastError: Error | undefined;
   for (let attempt = 1; attempt <= startAttempts; attempt++) {
-    const [clientPort, peerPort] = await freePorts(host, 2);
+    const [clientPort, peerPort] = await freePorts(2, host);
     try {
       return await startOnce(binary, host, clientPort!, peerPort!, opts, log);
     } catch (err) {
@@ -216,14 +217,3 @@ function spawnError(child: ChildProcess, binary: string): Promise<Error> {
   });
 }
 
-/** n distinct free TCP ports on host (held open together so they differ). */
-async function freePorts(host: string, n: number): Promise<number[]> {
-  const servers = await Promise.all(Array.from({ length: n }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, host, () => resolve(s));
-  })));
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
-}
