@@ -238,6 +238,31 @@ describe('watch over HTTP: compaction and progress bookmarks (own etcd)', functi
     expect(w.ended()).to.equal(true);
   });
 
+  it('a watch on replica 1 survives etcd being killed and restarted: every change once, in order', async () => {
+    const rv = (await a.get<{ metadata: { resourceVersion: string } }>(0, base)).body.metadata.resourceVersion;
+    const w = await a.watch(1, `${base}?watch=1&resourceVersion=${rv}`);
+    try {
+      await a.post(0, base, { metadata: { name: 'before-kill' } });
+      expect((await take(w, 1)).map(brief)).to.deep.equal(['ADDED before-kill']);
+      await etcd.kill(0);
+      await new Promise((r) => setTimeout(r, 1000));
+      await etcd.start(0);
+      // Writes may fail until the replica's client reconnects; retry them.
+      for (const name of ['after-1', 'after-2']) {
+        for (let attempt = 0; ; attempt++) {
+          const res = await a.post(0, base, { metadata: { name } }).catch(() => undefined);
+          if (res && (res.status === 201 || res.status === 409)) break;
+          if (attempt > 50) throw new Error(`cannot write ${name}: ${res?.status} ${res?.text}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+      const evs = await take(w, 2);
+      expect(evs.map(brief)).to.deep.equal(['ADDED after-1', 'ADDED after-2']);
+      await quiet(w, 300);
+      expect(w.ended()).to.equal(false);
+    } finally { w.close(); }
+  });
+
   it('bookmarks before the timeout carry revisions that advanced with writes to other resources', async () => {
     const rv = (await a.get<{ metadata: { resourceVersion: string } }>(0, base)).body.metadata.resourceVersion;
     const w = await a.watch(1, `${base}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=2`);

@@ -74,9 +74,11 @@ export async function startWatch(store: EtcdStorage, key: string, opts: WatchOpt
     queue.push(bookmarkEvent(atRevision, { [initialEventsEndAnnotation]: 'true' }));
     startRev = Number(atRevision) + 1;
   } else {
-    startRev = requested === 0 ? Number(await store.currentRevision()) + 1 : requested + 1;
-    // Tells the consumer where the stream starts, so its first bookmark has a revision.
-    queue.push(bookmarkEvent(String(startRev - 1)));
+    const current = Number(await store.currentRevision());
+    startRev = requested === 0 ? current + 1 : requested + 1;
+    // Tells the consumer where the stream starts, so its first bookmark has a revision;
+    // not for a revision etcd has not reached yet (the watch waits for it).
+    if (startRev - 1 <= current) queue.push(bookmarkEvent(String(startRev - 1)));
   }
 
   const k = Buffer.from(prefix);
