@@ -4,6 +4,7 @@
 // 'exit' hook covers normal exits and a watchdog process covers being killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
+import type { Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { freePorts } from '../../util/net/ports.js';
