@@ -11,6 +11,7 @@ import { setMinRequestTimeout } from '../endpoints/handlers/watch.js';
 import { buildScheme } from '../registry/index.js';
 import { StoreRegistry } from '../registry/generic/registry.js';
 import { EtcdStorage } from '../storage/etcd/store.js';
+import { startCompactor } from '../storage/etcd/compactor.js';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { createApp, type PathHandler } from './app.js';
@@ -23,8 +24,10 @@ import { InformerFactory } from '../client/factory.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
 import { buildAdmission } from './admission.js';
-import { buildAuthenticator } from './authentication.js';
-import { buildAuthorizer } from './authorization.js';
+import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authentication.js';
+import { buildAuthorization } from './authorization.js';
+import { bindAccessReviews } from '../registry/authorization/index.js';
+import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
 
 export interface RunningServer {
@@ -45,8 +48,9 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
     log.info({ endpoint: embedded.endpoint, pid: embedded.pid }, 'started embedded etcd');
   }
   const client = new Etcd3({ hosts: endpoints });
+  const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
   const storage = new EtcdStorage(client);
-  const scheme = buildScheme();
+  const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
   const registry = new StoreRegistry(scheme, storage, o.etcdPrefix);
 
   const certs = await servingCerts(o);
@@ -56,10 +60,13 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   const informers = new InformerFactory(registry);
   const deps: ServerDeps = { o, log, client, storage, scheme, registry, informers, clientCAFile, servingCert: certs };
   const authenticator = await buildAuthenticator(deps);
-  const authorizer = await buildAuthorizer(deps);
-  const admission = await buildAdmission(deps);
+  const authz = await buildAuthorization(deps);
+  const authorizer = authz.authorizer;
+  bindAccessReviews(scheme, authz);
+  const admission = authz.guard(await buildAdmission(deps));
 
   await ensureSystemNamespaces(registry);
+  await reconcileBootstrapPolicy(registry, log);
   informers.start();
   const controllers = new ControllerManager({
     client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity: `${hostname()}_${randomUUID()}`, log,
@@ -68,7 +75,7 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   controllers.start();
 
   const extra = extraEndpoints({ scheme, storage, log, o, informers });
-  const pathHandlers: PathHandler[] = [...extra.pathHandlers, createDiscoveryHandler(scheme)];
+  const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
   const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers });
 
   const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, app.callback());
@@ -94,6 +101,7 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
       await controllers.stop();
       informers.stop();
       extra.stop();
+      compactor.stop();
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
       client.close();
       if (embedded) await embedded.stop();

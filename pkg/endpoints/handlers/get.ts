@@ -1,8 +1,10 @@
+import { validateResourceVersionFormat } from './list.js';
 import { writeObject } from './response.js';
 import type { HandlerScope } from './scope.js';
 
 export async function getHandler(h: HandlerScope): Promise<void> {
   const rv = h.query.get('resourceVersion') ?? undefined;
+  validateResourceVersionFormat(rv);
   const obj = await h.store.get(h.info.namespace, h.info.name, rv);
   writeObject(h, 200, obj);
 }

@@ -72,8 +72,16 @@ export function parseRequestInfo(method: string, rawPath: string, query: URLSear
   const m = method.toUpperCase();
   const collection = info.name === '';
   if (m === 'GET' || m === 'HEAD') {
-    if (info.legacyWatchPrefix || isWatchQuery(query)) info.verb = 'watch';
-    else info.verb = collection ? 'list' : 'get';
+    // As upstream: ?watch turns only a collection GET into a watch; the /watch/ prefix
+    // makes any GET a watch.
+    if (info.legacyWatchPrefix) info.verb = 'watch';
+    else if (collection) info.verb = isWatchQuery(query) ? 'watch' : 'list';
+    else info.verb = 'get';
+    // A collection request selecting one name is authorized as a request for that name.
+    if (collection && (info.verb === 'watch' || info.verb === 'list')) {
+      const only = exactNameFromFieldSelector(query.get('fieldSelector') ?? '');
+      if (only) info.name = only;
+    }
   } else if (m === 'POST') info.verb = 'create';
   else if (m === 'PUT') info.verb = 'update';
   else if (m === 'PATCH') info.verb = 'patch';
@@ -88,4 +96,13 @@ function decodeSegment(s: string): string {
   } catch {
     return s;
   }
+}
+
+/** `metadata.name=<x>` (or `==`) as one term of a field selector, when it is a valid path segment. */
+function exactNameFromFieldSelector(sel: string): string | undefined {
+  for (const term of sel.split(',')) {
+    const m = /^\s*metadata\.name\s*==?\s*(.+?)\s*$/.exec(term);
+    if (m && m[1] !== '.' && m[1] !== '..' && !/[/%]/.test(m[1])) return m[1];
+  }
+  return undefined;
 }
