@@ -68,6 +68,8 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
     if (!def.verbs.includes(verb) || !(verb in handlers)) {
       throw methodNotAllowed();
     }
+    // Item verbs have no route on a collection path (upstream answers 405 there).
+    if (!info.name && (verb === 'update' || verb === 'patch')) throw methodNotAllowed();
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
     if (def.namespaced && !info.namespace && !['list', 'watch'].includes(verb)) {
       // A namespaced item or write without a namespace has no route upstream.

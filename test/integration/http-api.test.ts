@@ -119,6 +119,8 @@ describe('HTTP API: status bodies, codes and representations', function () {
     const del = await call('/api/v1/namespaces', { method: 'DELETE' });
     expect(del.status).to.equal(405);
     expect(del.body).to.deep.include({ reason: 'MethodNotAllowed', code: 405 });
+    const put = await call(`/api/v1/namespaces/${ns}/configmaps`, { method: 'PUT', body: cm('x') });
+    expect(put.status).to.equal(405);
   });
 
   it('DELETE answers with a Success Status naming the object', async () => {
