@@ -9,6 +9,7 @@ import { secrets } from './core/secrets/index.js';
 import { serviceaccounts } from './core/serviceaccounts/index.js';
 import { leases } from './coordination/leases/index.js';
 import { eventsV1 } from './events/events/index.js';
+import { accessReviews } from './authorization/index.js';
 import { clusterrolebindings } from './rbac/clusterrolebindings/index.js';
 import { clusterroles } from './rbac/clusterroles/index.js';
 import { rolebindings } from './rbac/rolebindings/index.js';
@@ -19,6 +20,7 @@ export function buildScheme(): Scheme {
   for (const def of [
     configmaps, events, namespaces, secrets, serviceaccounts,
     eventsV1,
+    ...accessReviews,
     clusterrolebindings, clusterroles, rolebindings, roles,
     leases,
   ]) {

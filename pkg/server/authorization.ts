@@ -1,14 +1,89 @@
-// Builds the union of authorizers from --authorization-mode (SPEC 5.14).
+// Builds the union of authorizers from --authorization-mode (SPEC 5.14), in the order
+// given, after upstream's privileged-group authorizer for system:masters; the matching
+// rule resolvers for SelfSubjectRulesReview; and RBAC escalation prevention, which
+// guards writes of the four RBAC kinds whatever the modes are (as upstream's RBAC
+// storage does).
+import { ABACAuthorizer } from '../authorization/abac/index.js';
 import { alwaysAllow, alwaysDeny, privilegedGroups } from '../authorization/always/index.js';
-import type { Authorizer } from '../authorization/interfaces.js';
-import { UnionAuthorizer } from '../authorization/union/index.js';
+import type { Authorizer, RuleResolver } from '../authorization/interfaces.js';
+import { NodeAuthorizer } from '../authorization/node/index.js';
+import { RBACAuthorizer } from '../authorization/rbac/authorizer.js';
+import { EscalationCheck } from '../authorization/rbac/escalation.js';
+import { PolicyIndex } from '../authorization/rbac/index.js';
+import { RBACRuleResolver } from '../authorization/rbac/resolver.js';
+import { UnionAuthorizer, UnionRuleResolver } from '../authorization/union/index.js';
+import { WebhookAuthorizer } from '../authorization/webhook/index.js';
+import { loadWebhookConnection } from '../authorization/webhook/kubeconfig.js';
+import type { Admission, AdmissionAttributes, AdmissionPlugin } from '../admission/interfaces.js';
+import { nodeRules } from '../bootstrappolicy/index.js';
 import type { ServerDeps } from './deps.js';
 
-export async function buildAuthorizer(d: ServerDeps): Promise<Authorizer> {
-  const modes: Authorizer[] = [privilegedGroups];
-  for (const m of d.o.authorizationModes) {
-    if (m === 'AlwaysAllow') modes.push(alwaysAllow);
-    else if (m === 'AlwaysDeny') modes.push(alwaysDeny);
+export interface Authorization {
+  authorizer: Authorizer;
+  ruleResolver: RuleResolver;
+  /** The RBAC index every replica keeps (also read by escalation checks). */
+  policy: PolicyIndex;
+  /** Wraps the admission chain so RBAC writes are checked for escalation first. */
+  guard(admission: Admission): Admission;
+}
+
+export async function buildAuthorization(d: ServerDeps): Promise<Authorization> {
+  const { o } = d;
+  const policy = new PolicyIndex();
+  policy.attach(d.informers);
+  const rbacResolver = new RBACRuleResolver(policy);
+  const members: Authorizer[] = [privilegedGroups];
+  const resolvers: RuleResolver[] = [];
+  for (const m of o.authorizationModes) {
+    let a: Authorizer & RuleResolver;
+    switch (m) {
+      case 'AlwaysAllow': a = alwaysAllow; break;
+      case 'AlwaysDeny': a = alwaysDeny; break;
+      case 'RBAC': a = new RBACAuthorizer(rbacResolver); break;
+      case 'ABAC': a = ABACAuthorizer.fromFile(o.authorizationPolicyFile!); break;
+      case 'Webhook':
+        a = new WebhookAuthorizer({
+          connection: loadWebhookConnection(o.authorizationWebhookConfigFile!),
+          version: o.authorizationWebhookVersion === 'v1' ? 'v1' : 'v1beta1',
+          authorizedTTLMs: o.authorizationWebhookCacheAuthorizedTTLMs,
+          unauthorizedTTLMs: o.authorizationWebhookCacheUnauthorizedTTLMs,
+          log: d.log,
+        });
+        break;
+      case 'Node': {
+        const node = new NodeAuthorizer(nodeRules);
+        node.attach(d.informers);
+        a = node;
+        break;
+      }
+      default: throw new Error(`authorization mode "${m}" is not a valid mode`);
+    }
+    members.push(a);
+    resolvers.push(a);
   }
-  return new UnionAuthorizer(modes);
+  const authorizer = new UnionAuthorizer(members);
+  const escalation = new EscalationCheck(authorizer, rbacResolver);
+  return {
+    authorizer,
+    ruleResolver: new UnionRuleResolver(resolvers),
+    policy,
+    guard: (admission) => prepend(escalation, admission),
+  };
+}
+
+/** Kept for callers that only need the decision maker. */
+export async function buildAuthorizer(d: ServerDeps): Promise<Authorizer> {
+  return (await buildAuthorization(d)).authorizer;
+}
+
+function prepend(plugin: AdmissionPlugin, rest: Admission): Admission {
+  return {
+    async admit(a: AdmissionAttributes) {
+      if (plugin.handles(a.operation)) await plugin.admit?.(a);
+      await rest.admit(a);
+    },
+    async validate(a: AdmissionAttributes) {
+      await rest.validate(a);
+    },
+  };
 }

@@ -13,6 +13,11 @@ export interface ServerOptions {
   clientCAFile?: string;
   tokenAuthFile?: string;
   authorizationModes: string[];
+  authorizationPolicyFile?: string;
+  authorizationWebhookConfigFile?: string;
+  authorizationWebhookVersion: string;
+  authorizationWebhookCacheAuthorizedTTLMs: number;
+  authorizationWebhookCacheUnauthorizedTTLMs: number;
   anonymousAuth?: boolean;
   serviceAccountIssuers: string[];
   serviceAccountKeyFiles: string[];
@@ -43,6 +48,11 @@ const flagSpecs: Record<string, FlagSpec> = {
   'client-ca-file': { type: 'string' },
   'token-auth-file': { type: 'string' },
   'authorization-mode': { type: 'stringList' },
+  'authorization-policy-file': { type: 'string' },
+  'authorization-webhook-config-file': { type: 'string' },
+  'authorization-webhook-version': { type: 'string' },
+  'authorization-webhook-cache-authorized-ttl': { type: 'duration' },
+  'authorization-webhook-cache-unauthorized-ttl': { type: 'duration' },
   'anonymous-auth': { type: 'bool' },
   'service-account-issuer': { type: 'stringArray' },
   'service-account-key-file': { type: 'stringArray' },
@@ -58,7 +68,7 @@ const flagSpecs: Record<string, FlagSpec> = {
 };
 
 const knownModes = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
-const implementedModes = ['AlwaysAllow', 'AlwaysDeny'];
+const implementedModes = knownModes;
 
 export function parseOptions(argv: string[]): ServerOptions {
   const parsed = parseFlags(argv, flagSpecs);
@@ -72,6 +82,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     if (!knownModes.includes(m)) throw new Error(`--authorization-mode: authorization mode "${m}" is not a valid mode`);
     if (!implementedModes.includes(m)) throw new Error(`--authorization-mode: mode "${m}" is not implemented yet by this server`);
   }
+  validateAuthorizationFlags(modes, one('authorization-policy-file'), one('authorization-webhook-config-file'), one('authorization-webhook-version'));
   const port = one('secure-port');
   const securePort = port !== undefined ? parseIntFlag('secure-port', port) : 6443;
   if (securePort < 0 || securePort > 65535) throw new Error(`--secure-port ${securePort} must be between 0 and 65535, inclusive`);
@@ -95,6 +106,11 @@ export function parseOptions(argv: string[]): ServerOptions {
     clientCAFile: one('client-ca-file'),
     tokenAuthFile: one('token-auth-file'),
     authorizationModes: modes.length > 0 ? modes : ['AlwaysAllow'],
+    authorizationPolicyFile: one('authorization-policy-file'),
+    authorizationWebhookConfigFile: one('authorization-webhook-config-file'),
+    authorizationWebhookVersion: one('authorization-webhook-version') ?? 'v1beta1',
+    authorizationWebhookCacheAuthorizedTTLMs: dur('authorization-webhook-cache-authorized-ttl', 5 * 60_000),
+    authorizationWebhookCacheUnauthorizedTTLMs: dur('authorization-webhook-cache-unauthorized-ttl', 30_000),
     anonymousAuth: anon !== undefined ? parseBoolFlag('anonymous-auth', anon) : undefined,
     serviceAccountIssuers: arr('service-account-issuer'),
     serviceAccountKeyFiles: arr('service-account-key-file'),
@@ -109,4 +125,19 @@ export function parseOptions(argv: string[]): ServerOptions {
     embeddedEtcdDataDir: one('embedded-etcd-data-dir') ?? '_output/etcd',
     ignoredFlags: parsed.unknown,
   };
+}
+
+/** Upstream's BuiltInAuthorizationOptions.Validate, with its messages. */
+function validateAuthorizationFlags(modes: string[], policyFile?: string, webhookFile?: string, webhookVersion?: string): void {
+  const errs: string[] = [];
+  if (modes.includes('ABAC') && !policyFile) errs.push("authorization-mode ABAC's authorization policy file not passed");
+  if (!modes.includes('ABAC') && policyFile) errs.push('cannot specify --authorization-policy-file without mode ABAC');
+  if (modes.includes('Webhook') && !webhookFile) errs.push("authorization-mode Webhook's authorization config file not passed");
+  if (!modes.includes('Webhook') && webhookFile) errs.push('cannot specify --authorization-webhook-config-file without mode Webhook');
+  if (new Set(modes).size !== modes.length) errs.push(`authorization-mode ${JSON.stringify(modes).replace(/,/g, ' ')} has mode specified more than once`);
+  if (webhookVersion !== undefined && webhookVersion !== 'v1' && webhookVersion !== 'v1beta1') {
+    errs.push(`--authorization-webhook-version: invalid version "${webhookVersion}": must be v1 or v1beta1`);
+  }
+  if (errs.length === 1) throw new Error(errs[0]);
+  if (errs.length > 1) throw new Error(`[${errs.join(', ')}]`);
 }

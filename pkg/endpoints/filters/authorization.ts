@@ -16,7 +16,16 @@ export function authorizationFilter(authorizer: Authorizer): Koa.Middleware {
   return async (ctx, next) => {
     const attrs = attributesFor(ctx.state.user as UserInfo, ctx.state.requestInfo as RequestInfo);
     const d = await authorizer.authorize(attrs);
-    if (d.decision !== 'allow') throw forbiddenError(attrs, d.reason);
-    await next();
+    // An authorizer may report errors and still allow (RBAC with a dangling binding).
+    if (d.decision === 'allow') return next();
+    if (d.error) {
+      // Upstream answers an authorizer failure with a plain-text 500, not a Status.
+      ctx.status = 500;
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = `Internal Server Error: ${JSON.stringify(ctx.originalUrl)}: ${d.error}\n`;
+      return;
+    }
+    throw forbiddenError(attrs, d.reason);
   };
 }

@@ -1,0 +1,103 @@
+// What each node may read: the objects its bound pods reference (secrets, configmaps,
+// persistent volume claims and their volumes, service accounts), and volume attachments
+// naming it. Fed by informers of pods, persistentvolumeclaims and volumeattachments
+// where this server serves them; until then the graph stays empty and grants nothing.
+import { isPlainObject, type KubeObject } from '../../runtime/object.js';
+
+export type VertexType = 'secret' | 'configmap' | 'pvc' | 'pv' | 'serviceaccount' | 'volumeattachment';
+
+interface PodRefs { namespace: string; refs: Set<string> }
+
+const rec = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** `type/name` of everything a pod spec references in its own namespace. */
+export function podReferences(pod: KubeObject): Set<string> {
+  const spec = rec(pod.spec);
+  const refs = new Set<string>();
+  const add = (t: VertexType, name: string): void => { if (name) refs.add(`${t}/${name}`); };
+  add('serviceaccount', str(spec.serviceAccountName) || str(spec.serviceAccount));
+  for (const s of arr(spec.imagePullSecrets)) add('secret', str(rec(s).name));
+  for (const v of arr(spec.volumes).map(rec)) {
+    add('secret', str(rec(v.secret).secretName));
+    add('configmap', str(rec(v.configMap).name));
+    add('pvc', str(rec(v.persistentVolumeClaim).claimName));
+    add('secret', str(rec(rec(v.csi).nodePublishSecretRef).name));
+    if (isPlainObject(v.ephemeral)) add('pvc', `${pod.metadata.name}-${str(v.name)}`);
+    for (const src of arr(rec(v.projected).sources).map(rec)) {
+      add('secret', str(rec(src.secret).name));
+      add('configmap', str(rec(src.configMap).name));
+    }
+  }
+  for (const key of ['containers', 'initContainers', 'ephemeralContainers']) {
+    for (const c of arr(spec[key]).map(rec)) {
+      for (const e of arr(c.env).map(rec)) {
+        add('secret', str(rec(rec(e.valueFrom).secretKeyRef).name));
+        add('configmap', str(rec(rec(e.valueFrom).configMapKeyRef).name));
+      }
+      for (const e of arr(c.envFrom).map(rec)) {
+        add('secret', str(rec(e.secretRef).name));
+        add('configmap', str(rec(e.configMapRef).name));
+      }
+    }
+  }
+  return refs;
+}
+
+export class NodeGraph {
+  private podsByNode = new Map<string, Map<string, PodRefs>>();
+  private podNode = new Map<string, string>();
+  /** namespace/name of a claim -> bound volume name. */
+  private claimVolume = new Map<string, string>();
+  /** volume attachment name -> node name. */
+  private attachments = new Map<string, string>();
+
+  upsertPod(pod: KubeObject): void {
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    this.deletePod(pod);
+    const node = str(rec(pod.spec).nodeName);
+    if (!node) return;
+    let pods = this.podsByNode.get(node);
+    if (!pods) this.podsByNode.set(node, (pods = new Map()));
+    pods.set(key, { namespace: pod.metadata.namespace ?? '', refs: podReferences(pod) });
+    this.podNode.set(key, node);
+  }
+
+  deletePod(pod: KubeObject): void {
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    const node = this.podNode.get(key);
+    if (node === undefined) return;
+    this.podNode.delete(key);
+    const pods = this.podsByNode.get(node);
+    pods?.delete(key);
+    if (pods && pods.size === 0) this.podsByNode.delete(node);
+  }
+
+  upsertClaim(pvc: KubeObject): void {
+    const vol = str(rec(pvc.spec).volumeName);
+    const key = `${pvc.metadata.namespace}/${pvc.metadata.name}`;
+    if (vol) this.claimVolume.set(key, vol);
+    else this.claimVolume.delete(key);
+  }
+
+  deleteClaim(pvc: KubeObject): void { this.claimVolume.delete(`${pvc.metadata.namespace}/${pvc.metadata.name}`); }
+
+  upsertAttachment(va: KubeObject): void { this.attachments.set(va.metadata.name ?? '', str(rec(va.spec).nodeName)); }
+  deleteAttachment(va: KubeObject): void { this.attachments.delete(va.metadata.name ?? ''); }
+
+  /** Is there a path from the object to the node? */
+  hasPathFrom(node: string, type: VertexType, namespace: string, name: string): boolean {
+    if (type === 'volumeattachment') return this.attachments.get(name) === node;
+    for (const p of this.podsByNode.get(node)?.values() ?? []) {
+      if (type === 'pv') {
+        for (const r of p.refs) {
+          if (r.startsWith('pvc/') && this.claimVolume.get(`${p.namespace}/${r.slice(4)}`) === name) return true;
+        }
+        continue;
+      }
+      if (p.namespace === namespace && p.refs.has(`${type}/${name}`)) return true;
+    }
+    return false;
+  }
+}
