@@ -6,4 +6,8 @@ export interface UserInfo {
   extra?: Record<string, string[]>;
 }
 
-export const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+export const anonymousUserName = 'system:anonymous';
+export const allAuthenticated = 'system:authenticated';
+export const allUnauthenticated = 'system:unauthenticated';
+
+export const anonymousUser: UserInfo = { name: anonymousUserName, groups: [allUnauthenticated] };

@@ -6,7 +6,7 @@ describe('buildScheme', () => {
   const scheme = buildScheme();
 
   it('registers groups in upstream order', () => {
-    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'coordination.k8s.io']);
+    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'coordination.k8s.io']);
   });
 
   it('serves every declared resource', () => {
@@ -14,6 +14,7 @@ describe('buildScheme', () => {
     expect(names).to.deep.equal([
       '/v1/configmaps', '/v1/events', '/v1/namespaces', '/v1/secrets', '/v1/serviceaccounts',
       'events.k8s.io/v1/events',
+      'authentication.k8s.io/v1/selfsubjectreviews', 'authentication.k8s.io/v1/tokenreviews',
       'authorization.k8s.io/v1/localsubjectaccessreviews', 'authorization.k8s.io/v1/selfsubjectaccessreviews',
       'authorization.k8s.io/v1/selfsubjectrulesreviews', 'authorization.k8s.io/v1/subjectaccessreviews',
       'rbac.authorization.k8s.io/v1/clusterrolebindings', 'rbac.authorization.k8s.io/v1/clusterroles',

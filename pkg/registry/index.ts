@@ -9,21 +9,31 @@ import { secrets } from './core/secrets/index.js';
 import { serviceaccounts } from './core/serviceaccounts/index.js';
 import { leases } from './coordination/leases/index.js';
 import { eventsV1 } from './events/events/index.js';
+import { selfsubjectreviewsV1, selfsubjectreviewsV1alpha1, selfsubjectreviewsV1beta1 } from './authentication/selfsubjectreviews/index.js';
+import { tokenreviews } from './authentication/tokenreviews/index.js';
+import { versionEnabled } from './authentication/enablement.js';
 import { accessReviews } from './authorization/index.js';
 import { clusterrolebindings } from './rbac/clusterrolebindings/index.js';
 import { clusterroles } from './rbac/clusterroles/index.js';
 import { rolebindings } from './rbac/rolebindings/index.js';
 import { roles } from './rbac/roles/index.js';
 
-export function buildScheme(): Scheme {
+export interface SchemeOptions {
+  /** --runtime-config: turns group versions that upstream serves only on request on or off. */
+  runtimeConfig?: Record<string, string>;
+}
+
+export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
     configmaps, events, namespaces, secrets, serviceaccounts,
     eventsV1,
+    selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
     clusterrolebindings, clusterroles, rolebindings, roles,
     leases,
   ]) {
+    if (!versionEnabled(def.group, def.version, opts.runtimeConfig ?? {})) continue;
     scheme.register(def);
   }
   return scheme;

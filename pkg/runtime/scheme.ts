@@ -124,6 +124,29 @@ export class Scheme {
     return [...this.byResource.values()];
   }
 
+  /**
+   * Gives a declared operation (a virtual resource's create, or an operation
+   * subresource's) its implementation once the server state it needs exists
+   * (authenticators, signing keys). Declarations stay shared constants: this Scheme
+   * keeps its own bound copy.
+   */
+  bindOperation(group: string, version: string, plural: string, subresource: string, create: VirtualCreate): void {
+    const key = `${group}/${version}/${plural}`;
+    const def = this.byResource.get(key);
+    if (!def) throw new Error(`bindOperation: resource ${key} is not registered`);
+    let bound: ResourceDef;
+    if (subresource) {
+      if (!def.subresources?.some((s) => s.name === subresource)) throw new Error(`bindOperation: ${key} has no subresource ${subresource}`);
+      bound = { ...def, subresources: def.subresources.map((s) => (s.name === subresource ? { ...s, create } : s)) };
+    } else {
+      if (!def.virtual) throw new Error(`bindOperation: ${key} is not a virtual resource`);
+      bound = { ...def, virtual: create };
+    }
+    this.byResource.set(key, bound);
+    const kindKey = `${group}/${version}/${def.kind}`;
+    if (this.byKind.get(kindKey) === def) this.byKind.set(kindKey, bound);
+  }
+
   resourcesOf(group: string, version: string): ResourceDef[] {
     return this.resources().filter((d) => d.group === group && d.version === version);
   }

@@ -22,6 +22,32 @@ export interface ServerOptions {
   serviceAccountIssuers: string[];
   serviceAccountKeyFiles: string[];
   serviceAccountSigningKeyFile?: string;
+  /** --service-account-lookup (default true): tokens whose Secret or account is gone are refused. */
+  serviceAccountLookup: boolean;
+  serviceAccountMaxTokenExpirationSeconds: number;
+  serviceAccountExtendTokenExpiration: boolean;
+  serviceAccountJWKSURI?: string;
+  apiAudiences: string[];
+  enableBootstrapTokenAuth: boolean;
+  oidcIssuerURL?: string;
+  oidcClientID?: string;
+  oidcCAFile?: string;
+  oidcUsernameClaim: string;
+  oidcUsernamePrefix?: string;
+  oidcGroupsClaim?: string;
+  oidcGroupsPrefix?: string;
+  oidcRequiredClaims: Array<[string, string]>;
+  oidcSigningAlgs: string[];
+  authenticationTokenWebhookConfigFile?: string;
+  authenticationTokenWebhookCacheTTLMs: number;
+  authenticationTokenWebhookVersion: string;
+  requestheaderUsernameHeaders: string[];
+  requestheaderGroupHeaders: string[];
+  requestheaderExtraHeadersPrefix: string[];
+  requestheaderClientCAFile?: string;
+  requestheaderAllowedNames: string[];
+  /** --runtime-config key=value pairs (a missing value means true). */
+  runtimeConfig: Record<string, string>;
   serviceClusterIPRange?: string;
   featureGates: string;
   minRequestTimeoutSeconds: number;
@@ -57,6 +83,30 @@ const flagSpecs: Record<string, FlagSpec> = {
   'service-account-issuer': { type: 'stringArray' },
   'service-account-key-file': { type: 'stringArray' },
   'service-account-signing-key-file': { type: 'string' },
+  'service-account-lookup': { type: 'bool' },
+  'service-account-max-token-expiration': { type: 'duration' },
+  'service-account-extend-token-expiration': { type: 'bool' },
+  'service-account-jwks-uri': { type: 'string' },
+  'api-audiences': { type: 'stringList' },
+  'enable-bootstrap-token-auth': { type: 'bool' },
+  'oidc-issuer-url': { type: 'string' },
+  'oidc-client-id': { type: 'string' },
+  'oidc-ca-file': { type: 'string' },
+  'oidc-username-claim': { type: 'string' },
+  'oidc-username-prefix': { type: 'string' },
+  'oidc-groups-claim': { type: 'string' },
+  'oidc-groups-prefix': { type: 'string' },
+  'oidc-required-claim': { type: 'stringList' },
+  'oidc-signing-algs': { type: 'stringList' },
+  'authentication-token-webhook-config-file': { type: 'string' },
+  'authentication-token-webhook-cache-ttl': { type: 'duration' },
+  'authentication-token-webhook-version': { type: 'string' },
+  'requestheader-username-headers': { type: 'stringList' },
+  'requestheader-group-headers': { type: 'stringList' },
+  'requestheader-extra-headers-prefix': { type: 'stringList' },
+  'requestheader-client-ca-file': { type: 'string' },
+  'requestheader-allowed-names': { type: 'stringList' },
+  'runtime-config': { type: 'stringList' },
   'service-cluster-ip-range': { type: 'string' },
   'feature-gates': { type: 'string' },
   'min-request-timeout': { type: 'int' },
@@ -94,6 +144,13 @@ export function parseOptions(argv: string[]): ServerOptions {
   const tlsKey = one('tls-private-key-file');
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
   const v = one('v');
+  const bool = (n: string, def: boolean): boolean => { const b = one(n); return b !== undefined ? parseBoolFlag(n, b) : def; };
+  /** pflag's mapStringString: k=v pairs, comma-separated or repeated. */
+  const keyValues = (n: string, valueOptional = false): Array<[string, string]> => list(n).map((kv) => {
+    const i = kv.indexOf('=');
+    if (i < 0 && !valueOptional) throw new Error(`invalid argument "${kv}" for "--${n}" flag: ${kv} must be formatted as key=value`);
+    return i < 0 ? [kv, ''] : [kv.slice(0, i), kv.slice(i + 1)];
+  });
   return {
     etcdServers: list('etcd-servers'),
     etcdPrefix: one('etcd-prefix') ?? '/registry',
@@ -115,6 +172,30 @@ export function parseOptions(argv: string[]): ServerOptions {
     serviceAccountIssuers: arr('service-account-issuer'),
     serviceAccountKeyFiles: arr('service-account-key-file'),
     serviceAccountSigningKeyFile: one('service-account-signing-key-file'),
+    serviceAccountLookup: bool('service-account-lookup', true),
+    serviceAccountMaxTokenExpirationSeconds: Math.floor(dur('service-account-max-token-expiration', 0) / 1000),
+    serviceAccountExtendTokenExpiration: bool('service-account-extend-token-expiration', true),
+    serviceAccountJWKSURI: one('service-account-jwks-uri'),
+    apiAudiences: list('api-audiences'),
+    enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth', false),
+    oidcIssuerURL: one('oidc-issuer-url'),
+    oidcClientID: one('oidc-client-id'),
+    oidcCAFile: one('oidc-ca-file'),
+    oidcUsernameClaim: one('oidc-username-claim') ?? 'sub',
+    oidcUsernamePrefix: one('oidc-username-prefix'),
+    oidcGroupsClaim: one('oidc-groups-claim'),
+    oidcGroupsPrefix: one('oidc-groups-prefix'),
+    oidcRequiredClaims: keyValues('oidc-required-claim'),
+    oidcSigningAlgs: list('oidc-signing-algs').length > 0 ? list('oidc-signing-algs') : ['RS256'],
+    authenticationTokenWebhookConfigFile: one('authentication-token-webhook-config-file'),
+    authenticationTokenWebhookCacheTTLMs: dur('authentication-token-webhook-cache-ttl', 2 * 60_000),
+    authenticationTokenWebhookVersion: one('authentication-token-webhook-version') ?? 'v1beta1',
+    requestheaderUsernameHeaders: list('requestheader-username-headers'),
+    requestheaderGroupHeaders: list('requestheader-group-headers'),
+    requestheaderExtraHeadersPrefix: list('requestheader-extra-headers-prefix'),
+    requestheaderClientCAFile: one('requestheader-client-ca-file'),
+    requestheaderAllowedNames: list('requestheader-allowed-names'),
+    runtimeConfig: Object.fromEntries(keyValues('runtime-config', true)),
     serviceClusterIPRange: one('service-cluster-ip-range'),
     featureGates: (parsed.values.get('feature-gates') ?? []).join(','),
     minRequestTimeoutSeconds: minReq !== undefined ? parseIntFlag('min-request-timeout', minReq) : 1800,

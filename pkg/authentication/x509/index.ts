@@ -1,8 +1,13 @@
-// Client certificates: the presented chain must lead to a CA in the bundle and be
-// within its validity period. CN is the user, each O a group.
+// Client certificates: the presented chain must lead to a CA in the bundle, be within
+// its validity period and be usable for client authentication. CN is the user, each O
+// a group. The TLS server asks for a certificate without verifying it, so that each
+// bundle (client CA, request-header CA) is checked here, on its own.
 import { X509Certificate } from 'node:crypto';
 import type { PeerCertificate, DetailedPeerCertificate } from 'node:tls';
 import type { AuthRequest, AuthResult, Authenticator } from '../interfaces.js';
+
+const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
+const anyExtendedKeyUsage = '2.5.29.37.0';
 
 export function parseCABundle(pem: string): X509Certificate[] {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
@@ -22,15 +27,19 @@ export function presentedChain(peer: PeerCertificate | undefined): X509Certifica
   return chain;
 }
 
-/** Verifies leaf -> intermediates -> one of the roots; returns why not, or undefined. */
+/** Verifies leaf -> intermediates -> one of the roots, for client use; returns why not, or undefined. */
 export function verifyChain(chain: X509Certificate[], roots: X509Certificate[], now = new Date()): string | undefined {
   if (chain.length === 0) return 'no certificate';
   for (const c of chain) {
     if (new Date(c.validFrom) > now || new Date(c.validTo) < now) {
-      return `x509: certificate has expired or is not yet valid: current time ${now.toISOString()} is outside ${c.validFrom} - ${c.validTo}`;
+      return `x509: certificate has expired or is not yet valid: current time ${now.toISOString().replace(/\.\d+Z$/, 'Z')} is outside ${c.validFrom} - ${c.validTo}`;
     }
   }
-  let cur = chain[0];
+  const usages = chain[0]!.keyUsage;
+  if (usages && usages.length > 0 && !usages.includes(clientAuthUsage) && !usages.includes(anyExtendedKeyUsage)) {
+    return 'x509: certificate specifies an incompatible key usage';
+  }
+  let cur = chain[0]!;
   const intermediates = chain.slice(1);
   for (let depth = 0; depth < 10; depth++) {
     const root = roots.find((r) => cur.checkIssued(r) && cur.verify(r.publicKey));
@@ -46,6 +55,11 @@ export function subjectField(cert: X509Certificate, key: string): string[] {
   return cert.subject.split('\n').filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1));
 }
 
+/** How upstream names a certificate in its verification errors. */
+export function describeCertificate(cert: X509Certificate): string {
+  return `SN=${BigInt(`0x${cert.serialNumber}`).toString()}, subject=${cert.subject.replace(/\n/g, ',')}`;
+}
+
 export class X509Authenticator implements Authenticator {
   readonly name = 'x509';
   constructor(private readonly roots: X509Certificate[]) {}
@@ -54,9 +68,10 @@ export class X509Authenticator implements Authenticator {
     const chain = presentedChain(req.peerCertificate);
     if (chain.length === 0) return { decision: 'noOpinion' };
     const problem = verifyChain(chain, this.roots);
-    if (problem) return { decision: 'error', message: `verifying certificate ${chain[0].subject.replace(/\n/g, ',')} failed: ${problem}` };
-    const [cn] = subjectField(chain[0], 'CN');
-    if (!cn) return { decision: 'error', message: 'x509: certificate has no common name' };
-    return { decision: 'authenticated', user: { name: cn, groups: subjectField(chain[0], 'O') } };
+    if (problem) return { decision: 'error', message: `verifying certificate ${describeCertificate(chain[0]!)} failed: ${problem}` };
+    const [cn] = subjectField(chain[0]!, 'CN');
+    // Upstream's CommonNameUserConversion: a certificate without a CN names nobody.
+    if (!cn) return { decision: 'noOpinion' };
+    return { decision: 'authenticated', user: { name: cn, groups: subjectField(chain[0]!, 'O') } };
   }
 }

@@ -9,6 +9,7 @@ export function authenticationFilter(authenticator: Authenticator): Koa.Middlewa
     const peer = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate(true) : undefined;
     const result = await authenticator.authenticate({
       headers: ctx.req.headers,
+      rawHeaders: ctx.req.rawHeaders,
       peerCertificate: peer && Object.keys(peer).length > 0 ? peer : undefined,
     });
     if (result.decision !== 'authenticated') {
