@@ -8,6 +8,7 @@ import type { Authorizer } from '../authorization/interfaces.js';
 import { authenticationFilter } from '../endpoints/filters/authentication.js';
 import { authorizationFilter } from '../endpoints/filters/authorization.js';
 import { errorFilter } from '../endpoints/filters/errors.js';
+import { impersonationFilter } from '../endpoints/filters/impersonation.js';
 import { requestInfoFilter } from '../endpoints/filters/request-info.js';
 import { notFoundResource, resourceHandler, type Registry } from '../endpoints/installer.js';
 
@@ -32,6 +33,7 @@ export function createApp(cfg: AppConfig): Koa {
   app.use(errorFilter(cfg.log));
   app.use(requestInfoFilter());
   app.use(authenticationFilter(cfg.authenticator));
+  app.use(impersonationFilter(cfg.authorizer));
   app.use(authorizationFilter(cfg.authorizer));
   app.use(async (ctx, next) => {
     for (const handle of cfg.pathHandlers) if (await handle(ctx)) return;
