@@ -1,16 +1,19 @@
 import { errors } from '../../runtime/errors.js';
-import { decodeObjectBody } from './decode.js';
-import { parseDryRun } from './query.js';
+import { addWarnings } from '../fieldvalidation/index.js';
 import { writeObject } from './response.js';
-import { requestScope, type HandlerScope } from './scope.js';
+import type { HandlerScope } from './scope.js';
+import { decodeStrictBody } from './strict-decode.js';
+import { parseWriteOptions, writeScope } from './write-options.js';
 
 export async function createHandler(h: HandlerScope): Promise<void> {
-  const dryRun = parseDryRun(h.query, 'CreateOptions');
-  const obj = await decodeObjectBody(h);
+  const opts = parseWriteOptions(h.query, 'CreateOptions');
   if (h.info.name) {
     // POST to an item path is only meaningful for subresources (handled elsewhere).
     throw errors.methodNotAllowed({ group: h.def.group, resource: h.def.plural }, 'create');
   }
-  const created = await h.store.create(h.info.namespace, obj, requestScope(h, dryRun));
+  const obj = await decodeStrictBody(h, opts.fieldValidation);
+  const scope = writeScope(h, opts);
+  const created = await h.store.create(h.info.namespace, obj, scope);
+  addWarnings(h.ctx, scope.warnings ?? []);
   writeObject(h, 201, created);
 }

@@ -1,3 +1,5 @@
+// DELETE on a collection: every object the selectors pick (one page with limit), each
+// deleted as a DELETE would; the answer is the list of what was selected.
 import { readDeleteOptions } from './delete.js';
 import { validateListConsistency } from './list.js';
 import { parseListQuery } from './query.js';

@@ -1,13 +1,20 @@
 // PATCH: the patch is applied to the current object inside the storage update loop, so
-// a concurrent write makes it re-apply to the newer object (as upstream).
+// a concurrent write makes it re-apply to the newer object (as upstream). Server-side
+// apply (application/apply-patch+yaml) goes to apply.ts.
 import { errors } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { applyPatch } from '../patch/index.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
+import {
+  addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, reportPatchIssues,
+  sortedCopy, sortedUnknownIssues, type FieldValidation, type StrictReport, type TypeRef,
+} from '../fieldvalidation/index.js';
+import { applyHandler } from './apply.js';
 import { readRawBody, toKubeObject } from './decode.js';
-import { parseDryRun } from './query.js';
 import { writeObject } from './response.js';
-import { requestScope, type HandlerScope } from './scope.js';
+import type { HandlerScope } from './scope.js';
+import { checkName } from './strict-decode.js';
+import { parseWriteOptions, writeScope } from './write-options.js';
 
 const patchTypes: Record<string, 'json' | 'merge' | 'strategic'> = {
   'application/json-patch+json': 'json',
@@ -15,22 +22,51 @@ const patchTypes: Record<string, 'json' | 'merge' | 'strategic'> = {
   'application/strategic-merge-patch+json': 'strategic',
 };
 
-export const acceptedPatchTypes = [...Object.keys(patchTypes), 'application/apply-patch+yaml'];
+const applyPatchType = 'application/apply-patch+yaml';
+
+export const acceptedPatchTypes = [...Object.keys(patchTypes), applyPatchType];
 
 export async function patchHandler(h: HandlerScope): Promise<void> {
-  const dryRun = parseDryRun(h.query, 'PatchOptions');
   const { raw, mediaType } = await readRawBody(h);
   const patchType = patchTypes[mediaType];
-  if (!patchType) {
+  if (!patchType && mediaType !== applyPatchType) {
     throw errors.unsupportedMediaType(acceptedPatchTypes.join(', '));
   }
+  const opts = parseWriteOptions(h.query, 'PatchOptions', { apply: mediaType === applyPatchType });
+  if (!patchType) return applyHandler(h, opts, raw);
   // The raw body goes to the patch algorithm so syntax errors carry upstream's wording.
   const patch = raw.toString('utf8');
   const schema = patchType === 'strategic' ? patchSchemaFor(h.def.group, h.def.version, h.def.kind) : undefined;
+  const t: TypeRef = { group: h.def.group, version: h.def.version, kind: h.def.kind };
+  const scope = writeScope(h, opts);
   const res = await h.store.update(h.info.namespace, h.info.name, async (current: KubeObject | null) => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);
     const patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
-    return toKubeObject(h.def, patched);
-  }, requestScope(h, dryRun));
+    checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t);
+    const obj = toKubeObject(h.def, patched);
+    dropUnknownFields(t, obj);
+    checkName(obj, h.info.name, h.def.namespaced ? h.info.namespace : '');
+    return obj;
+  }, scope);
+  addWarnings(h.ctx, scope.warnings ?? []);
   writeObject(h, 200, res.object);
+}
+
+/**
+ * Strict problems of a patch: repeated keys in the patch body (for JSON patch, also
+ * unknown keys of its operations), then unknown fields of the patched object.
+ */
+function checkPatchedFields(h: HandlerScope, directive: FieldValidation, patchType: 'json' | 'merge' | 'strategic',
+  patch: string, patched: Record<string, unknown>, t: TypeRef): void {
+  if (directive === 'Ignore') return;
+  let body: unknown;
+  try {
+    body = JSON.parse(patch);
+  } catch {
+    body = undefined;
+  }
+  const before = body === undefined ? [] : patchType === 'json' ? jsonPatchOperationIssues(patch, body) : jsonDuplicateIssues(patch);
+  const report: StrictReport = { yamlLines: [], errors: [...before, ...sortedUnknownIssues(t, patched)] };
+  const shown = patchType === 'strategic' ? goValueString(body) : JSON.stringify(sortedCopy(patched));
+  reportPatchIssues(h.ctx, directive, report, shown);
 }

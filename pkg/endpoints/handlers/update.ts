@@ -1,11 +1,15 @@
-import { decodeObjectBody } from './decode.js';
-import { parseDryRun } from './query.js';
+import { addWarnings } from '../fieldvalidation/index.js';
 import { writeObject } from './response.js';
-import { requestScope, type HandlerScope } from './scope.js';
+import type { HandlerScope } from './scope.js';
+import { checkName, decodeStrictBody } from './strict-decode.js';
+import { parseWriteOptions, writeScope } from './write-options.js';
 
 export async function updateHandler(h: HandlerScope): Promise<void> {
-  const dryRun = parseDryRun(h.query, 'UpdateOptions');
-  const obj = await decodeObjectBody(h);
-  const res = await h.store.update(h.info.namespace, h.info.name, async () => obj, requestScope(h, dryRun));
+  const opts = parseWriteOptions(h.query, 'UpdateOptions');
+  const obj = await decodeStrictBody(h, opts.fieldValidation);
+  checkName(obj, h.info.name, h.def.namespaced ? h.info.namespace : '');
+  const scope = writeScope(h, opts);
+  const res = await h.store.update(h.info.namespace, h.info.name, async () => obj, scope);
+  addWarnings(h.ctx, scope.warnings ?? []);
   writeObject(h, res.created ? 201 : 200, res.object);
 }

@@ -1,7 +1,8 @@
 // The one generic registry Store. Every persisted resource is served by an instance of
 // this class; what differs between resources lives in its ResourceDef and Strategy.
 // Registry operations are storage transactions; admission is called at upstream's
-// points (mutating before validation, validating after it).
+// points (mutating before the strategy, validating after validation), ownership of
+// fields is recorded on every write, and dry run runs everything but the storage write.
 import { randomUUID } from 'node:crypto';
 import type { Admission, AdmissionAttributes, Operation } from '../../admission/interfaces.js';
 import type { UserInfo } from '../../authentication/user.js';
@@ -15,12 +16,28 @@ import type { StrategyContext } from './strategy.js';
 import { generateName, nowTimestamp } from './names.js';
 import { isFiltering, matcherFor, type SelectionPredicate } from './predicate.js';
 import { toStatusError } from './storage-errors.js';
+import {
+  checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate, type DeleteOptions,
+} from './deletion.js';
+import { FieldManager } from './managedfields/manager.js';
+import { field, type Path } from './managedfields/path.js';
+
+export type { DeleteOptions } from './deletion.js';
 
 export interface RequestScope {
   user: UserInfo;
   dryRun: boolean;
   admission: Admission;
   subresource?: string;
+  /**
+   * Who the write is recorded as in metadata.managedFields (an Update entry). Unset:
+   * ownership is not tracked for this write.
+   */
+  fieldManager?: string;
+  /** The desired object already carries its managedFields (server-side apply). */
+  managedFieldsRecorded?: boolean;
+  /** Collects warnings for the response (strategy warnings). */
+  warnings?: string[];
 }
 
 export interface ListParams extends SelectionPredicate {
@@ -28,13 +45,6 @@ export interface ListParams extends SelectionPredicate {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: ResourceVersionMatch;
-}
-
-export interface DeleteOptions {
-  preconditions?: Preconditions;
-  gracePeriodSeconds?: number;
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
-  orphanDependents?: boolean;
 }
 
 /** Computes the desired object from the current one (null when it does not exist). */
@@ -45,8 +55,18 @@ export interface DeleteResult { object: KubeObject; deleted: boolean }
 
 const maxGenerateNameAttempts = 8;
 
+/** What one pass of an update decided. */
+type UpdatePlan =
+  | { kind: 'write'; obj: KubeObject; created: boolean }
+  | { kind: 'unchanged' }
+  | { kind: 'delete'; obj: KubeObject; uid: string };
+
+/** What one pass of a delete decided. */
+type DeletePlan = { kind: 'mark'; obj: KubeObject } | { kind: 'keep'; obj: KubeObject } | { kind: 'deleteNow' };
+
 export class GenericStore {
   readonly keyRoot: string;
+  private readonly fieldManagers = new Map<string, FieldManager>();
 
   constructor(readonly def: ResourceDef, private readonly storage: Storage, prefix: string) {
     this.keyRoot = `${prefix.replace(/\/+$/, '')}/${storageSegment(def)}`;
@@ -63,6 +83,29 @@ export class GenericStore {
   /** Prefix for lists and watches: one namespace, or every namespace when empty. */
   collectionKey(namespace: string): string {
     return this.def.namespaced && namespace ? `${this.keyRoot}/${namespace}/` : `${this.keyRoot}/`;
+  }
+
+  /** The field manager of this resource's endpoint (or one of its subresources). */
+  fieldManager(subresource = ''): FieldManager {
+    let fm = this.fieldManagers.get(subresource);
+    if (!fm) {
+      fm = new FieldManager({
+        group: this.def.group, version: this.def.version, kind: this.def.kind, subresource,
+        ignored: this.resetPaths(subresource),
+      });
+      this.fieldManagers.set(subresource, fm);
+    }
+    return fm;
+  }
+
+  private resetPaths(subresource: string): Path[] {
+    const declared = this.def.strategy.resetFields?.(subresource);
+    if (declared) return declared.map((p) => p.map(field));
+    const hasStatus = this.def.subresources?.some((s) => s.name === 'status' && s.kind === this.def.kind);
+    if (!hasStatus) return [];
+    if (subresource === '') return [[field('status')]];
+    if (subresource === 'status') return [[field('spec')]];
+    return [];
   }
 
   // ---- reads ----
@@ -117,12 +160,17 @@ export class GenericStore {
   // ---- writes ----
 
   async create(namespace: string, body: KubeObject, scope: RequestScope): Promise<KubeObject> {
-    const obj = structuredClone(body);
+    let obj = structuredClone(body);
     this.bindNamespace(obj, namespace);
+    if (scope.fieldManager && !scope.managedFieldsRecorded) {
+      obj = this.fieldManager(scope.subresource ?? '').update(null, obj, scope.fieldManager);
+    }
+    await scope.admission.admit(this.admissionAttrs('CREATE', obj, undefined, scope));
     const useGenerateName = !obj.metadata.name && !!obj.metadata.generateName;
     for (let attempt = 0; ; attempt++) {
-      if (useGenerateName) obj.metadata.name = generateName(obj.metadata.generateName!);
-      const prepared = await this.prepareCreate(structuredClone(obj), scope);
+      const candidate = structuredClone(obj);
+      if (useGenerateName) candidate.metadata.name = generateName(candidate.metadata.generateName!);
+      const prepared = await this.prepareCreate(candidate, scope);
       if (scope.dryRun) return this.decorate(prepared);
       try {
         const stored = await this.storage.create(this.key(namespace, prepared.metadata.name!), this.toStorage(prepared));
@@ -135,7 +183,7 @@ export class GenericStore {
     }
   }
 
-  /** Runs everything a create does except persisting: system fields, strategy, admission. */
+  /** Everything a create does after mutating admission, except persisting. */
   private async prepareCreate(obj: KubeObject, scope: RequestScope): Promise<KubeObject> {
     const meta = obj.metadata;
     meta.uid = randomUUID();
@@ -146,8 +194,8 @@ export class GenericStore {
     delete meta.selfLink;
     const sctx = this.strategyContext(scope, meta.namespace);
     this.def.strategy.prepareForCreate(obj, sctx);
-    await scope.admission.admit(this.admissionAttrs('CREATE', obj, undefined, scope));
     this.assertValid(obj, this.def.strategy.validate(obj, sctx));
+    this.collectWarnings(scope, obj);
     this.def.strategy.canonicalize(obj);
     await scope.admission.validate(this.admissionAttrs('CREATE', obj, undefined, scope));
     return obj;
@@ -157,13 +205,16 @@ export class GenericStore {
     forceAllowCreate = false): Promise<UpdateResult> {
     const key = this.key(namespace, name);
     const allowCreate = forceAllowCreate || this.def.strategy.allowCreateOnUpdate;
-    const compute = async (stored: KubeObject | null): Promise<{ obj: KubeObject | null; created: boolean }> => {
+    const plan = async (stored: KubeObject | null): Promise<UpdatePlan> => {
       const current = stored ? this.decorate(stored) : null;
-      const desired = structuredClone(await objInfo(current));
+      let desired = structuredClone(await objInfo(current));
       desired.metadata ??= {};
       this.bindNamespace(desired, namespace);
       if (desired.metadata.name !== name) {
         throw errors.badRequest('the name of the object does not match the name on the URL');
+      }
+      if (scope.fieldManager && !scope.managedFieldsRecorded) {
+        desired = this.fieldManager(scope.subresource ?? '').update(current, desired, scope.fieldManager);
       }
       if (!current) {
         if (!allowCreate) throw errors.notFound(this.groupResource, name);
@@ -171,11 +222,15 @@ export class GenericStore {
           // Upstream treats an rv on a missing object as a conflict with a deleted object.
           throw errors.conflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
         }
-        return { obj: await this.prepareCreate(desired, scope), created: true };
+        await scope.admission.admit(this.admissionAttrs('CREATE', desired, undefined, scope));
+        return { kind: 'write', obj: await this.prepareCreate(desired, scope), created: true };
       }
       const prepared = await this.prepareUpdate(desired, current, scope);
-      if (sameContent(prepared, current)) return { obj: null, created: false };
-      return { obj: prepared, created: false };
+      if (shouldDeleteDuringUpdate(prepared, current) && !this.def.strategy.finalization?.pending(prepared)) {
+        return { kind: 'delete', obj: prepared, uid: current.metadata.uid ?? '' };
+      }
+      if (sameContent(prepared, current)) return { kind: 'unchanged' };
+      return { kind: 'write', obj: prepared, created: false };
     };
     try {
       if (scope.dryRun) {
@@ -183,22 +238,26 @@ export class GenericStore {
           if (err instanceof StorageError && err.code === 'KeyNotFound') return null;
           throw err;
         });
-        const res = await compute(stored);
-        return { object: res.obj ? this.decorate(res.obj) : this.decorate(stored!), created: res.created };
+        const p = await plan(stored);
+        if (p.kind === 'unchanged') return { object: this.decorate(stored!), created: false };
+        return { object: this.decorate(p.obj), created: p.kind === 'write' && p.created };
       }
-      let created = false;
+      let decided: UpdatePlan = { kind: 'unchanged' };
       const res = await this.storage.guaranteedUpdate(key, undefined, async (stored) => {
         const exists = Boolean(stored.metadata?.uid);
-        const r = await compute(exists ? stored : null);
-        created = r.created;
-        return r.obj ? this.toStorage(r.obj) : null;
+        decided = await plan(exists ? stored : null);
+        return decided.kind === 'write' ? this.toStorage(decided.obj) : null;
       }, allowCreate);
-      const object = this.decorate(res.object);
-      if (object.metadata.deletionTimestamp && !(object.metadata.finalizers?.length)) {
-        // The last finalizer is gone: finish the deletion that was waiting for it.
-        await this.storage.delete(key, { resourceVersion: object.metadata.resourceVersion }).catch(() => undefined);
+      const final = decided as UpdatePlan;
+      if (final.kind === 'delete') {
+        // The update emptied the finalizers of a terminating object: it is removed
+        // instead, and the client gets the object of its update.
+        await this.storage.delete(key, { uid: final.uid }).catch((err) => {
+          if (!(err instanceof StorageError && err.code === 'KeyNotFound')) throw err;
+        });
+        return { object: this.decorate(final.obj), created: false };
       }
-      return { object, created: created || res.created };
+      return { object: this.decorate(res.object), created: final.kind === 'write' && final.created };
     } catch (err) {
       throw this.mapError(err, name);
     }
@@ -220,22 +279,24 @@ export class GenericStore {
       throw errors.conflict(this.groupResource, meta.name ?? '',
         `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${oldMeta.uid}`);
     }
+    await scope.admission.admit(this.admissionAttrs('UPDATE', obj, old, scope));
     meta.uid ??= oldMeta.uid;
     meta.creationTimestamp = oldMeta.creationTimestamp;
     meta.generation = oldMeta.generation;
+    if (meta.generation === undefined) delete meta.generation;
     meta.resourceVersion = oldMeta.resourceVersion;
     if (oldMeta.deletionTimestamp) {
       meta.deletionTimestamp = oldMeta.deletionTimestamp;
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+      if (meta.deletionGracePeriodSeconds === undefined) delete meta.deletionGracePeriodSeconds;
     } else {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
     }
     const sctx = this.strategyContext(scope, meta.namespace);
     this.def.strategy.prepareForUpdate(obj, old, sctx);
-    await scope.admission.admit(this.admissionAttrs('UPDATE', obj, old, scope));
-    const fieldErrors = this.def.strategy.validateUpdate(obj, old, sctx);
-    this.assertValid(obj, fieldErrors);
+    this.assertValid(obj, this.def.strategy.validateUpdate(obj, old, sctx));
+    this.collectWarnings(scope, obj, old);
     this.def.strategy.canonicalize(obj);
     await scope.admission.validate(this.admissionAttrs('UPDATE', obj, old, scope));
     return obj;
@@ -245,46 +306,117 @@ export class GenericStore {
     const key = this.key(namespace, name);
     try {
       const current = this.decorate(await this.storage.get(key));
-      checkPreconditions(this, current, options.preconditions);
-      await scope.admission.validate(this.admissionAttrs('DELETE', undefined, current, scope));
-      const finalizers = current.metadata.finalizers ?? [];
-      if (finalizers.length > 0) {
-        // Two-phase deletion: mark the object and let the finalizers' owners finish.
-        if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
-        const marked = structuredClone(current);
-        marked.metadata.deletionTimestamp = nowTimestamp();
-        marked.metadata.deletionGracePeriodSeconds = 0;
-        if (scope.dryRun) return { object: marked, deleted: false };
-        const res = await this.storage.guaranteedUpdate(key, options.preconditions, async (stored) => {
-          if (stored.metadata.deletionTimestamp) return null;
-          const next = structuredClone(stored);
-          next.metadata.deletionTimestamp = marked.metadata.deletionTimestamp;
-          next.metadata.deletionGracePeriodSeconds = 0;
-          return next;
-        });
-        return { object: this.decorate(res.object), deleted: false };
+      const finalization = this.def.strategy.finalization;
+      if (finalization) {
+        const res = await this.beginFinalizedDeletion(key, current, options, scope);
+        if (res) return res;
+      } else {
+        checkDeletePreconditions(this.def, current, options.preconditions);
       }
-      if (scope.dryRun) return { object: current, deleted: true };
-      const deleted = await this.storage.delete(key, options.preconditions ?? { resourceVersion: current.metadata.resourceVersion });
+      const admitDelete = async (existing: KubeObject): Promise<void> => {
+        const attrs = this.admissionAttrs('DELETE', undefined, existing, scope);
+        await scope.admission.admit(attrs);
+        await scope.admission.validate(attrs);
+      };
+      const pendingFinalizers = (current.metadata.finalizers ?? []).length > 0;
+      if (pendingFinalizers || finalizersForDeletion(current.metadata.finalizers, options)) {
+        // Two-phase deletion: mark the object and let the finalizers' owners finish.
+        const plan = async (existing: KubeObject): Promise<DeletePlan> => {
+          await admitDelete(existing);
+          const next = structuredClone(existing);
+          const finalizers = finalizersForDeletion(next.metadata.finalizers, options);
+          if (finalizers) next.metadata.finalizers = finalizers;
+          if ((next.metadata.finalizers ?? []).length === 0) return { kind: 'deleteNow' };
+          markAsDeleting(next, nowTimestamp());
+          return sameContent(next, existing) ? { kind: 'keep', obj: existing } : { kind: 'mark', obj: next };
+        };
+        if (scope.dryRun) {
+          const p = await plan(current);
+          if (p.kind !== 'deleteNow') return { object: p.obj, deleted: false };
+          return { object: current, deleted: true };
+        }
+        let decided: DeletePlan = { kind: 'deleteNow' };
+        const res = await this.storage.guaranteedUpdate(key, options.preconditions, async (stored) => {
+          decided = await plan(this.decorate(stored));
+          return decided.kind === 'mark' ? this.toStorage(decided.obj) : null;
+        });
+        if ((decided as DeletePlan).kind !== 'deleteNow') return { object: this.decorate(res.object), deleted: false };
+      }
+      if (scope.dryRun) {
+        await admitDelete(current);
+        return { object: current, deleted: true };
+      }
+      const deleted = await this.storage.delete(key, options.preconditions,
+        async (existing) => admitDelete(this.decorate(existing)));
       return { object: this.decorate(deleted), deleted: true };
     } catch (err) {
       throw this.mapError(err, name);
     }
   }
 
-  async deleteCollection(namespace: string, params: ListParams, options: DeleteOptions, scope: RequestScope): Promise<KubeList> {
-    const list = await this.list(namespace, params);
-    const removed: KubeObject[] = [];
-    for (const item of list.items) {
-      try {
-        const res = await this.delete(item.metadata.namespace ?? '', item.metadata.name ?? '', options, scope);
-        removed.push(res.object);
-      } catch (err) {
-        // Objects deleted concurrently are simply gone; anything else stops the sweep.
-        if (!(err instanceof StatusError && err.code === 404)) throw err;
-      }
+  /**
+   * The first phase for kinds whose deletion waits on the strategy (Namespace): mark
+   * and keep on the first request, keep while pending. Undefined: delete generically.
+   */
+  private async beginFinalizedDeletion(key: string, current: KubeObject, options: DeleteOptions,
+    scope: RequestScope): Promise<DeleteResult | undefined> {
+    const finalization = this.def.strategy.finalization!;
+    const p = options.preconditions;
+    const name = current.metadata.name ?? '';
+    if (p?.uid && p.uid !== current.metadata.uid) {
+      throw errors.conflict(this.groupResource, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
     }
-    return { ...list, items: removed };
+    if (p?.resourceVersion && p.resourceVersion !== current.metadata.resourceVersion) {
+      throw errors.conflict(this.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+    }
+    if (current.metadata.deletionTimestamp) {
+      return finalization.pending(current) ? { object: current, deleted: false } : undefined;
+    }
+    const mark = async (existing: KubeObject): Promise<KubeObject> => {
+      const attrs = this.admissionAttrs('DELETE', undefined, existing, scope);
+      await scope.admission.admit(attrs);
+      await scope.admission.validate(attrs);
+      const next = structuredClone(existing);
+      next.metadata.deletionTimestamp ??= nowTimestamp();
+      finalization.beginDeletion(next);
+      const finalizers = finalizersForDeletion(next.metadata.finalizers, options);
+      if (finalizers) next.metadata.finalizers = finalizers;
+      if (next.metadata.finalizers?.length === 0) delete next.metadata.finalizers;
+      return next;
+    };
+    if (scope.dryRun) return { object: await mark(current), deleted: false };
+    const res = await this.storage.guaranteedUpdate(key, { uid: current.metadata.uid, resourceVersion: p?.resourceVersion },
+      async (stored) => this.toStorage(await mark(this.decorate(stored))));
+    return { object: this.decorate(res.object), deleted: false };
+  }
+
+  /**
+   * Deletes what a list selects, page by page. With a limit, one page is deleted and
+   * returned with its continue token; without, everything, returned as one list.
+   */
+  async deleteCollection(namespace: string, params: ListParams, options: DeleteOptions, scope: RequestScope): Promise<KubeList> {
+    const pageSize = 500;
+    const hasLimit = (params.limit ?? 0) > 0;
+    let query: ListParams = { ...params, limit: hasLimit ? params.limit : pageSize };
+    let first: KubeList | undefined;
+    const items: KubeObject[] = [];
+    for (;;) {
+      const page = await this.list(namespace, query);
+      for (const item of page.items) {
+        try {
+          await this.delete(item.metadata.namespace ?? '', item.metadata.name ?? '', structuredClone(options), scope);
+        } catch (err) {
+          // Objects deleted concurrently are simply gone; anything else stops the sweep.
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        }
+      }
+      if (hasLimit) return page;
+      first ??= page;
+      items.push(...page.items);
+      if (!page.metadata.continue) break;
+      query = { ...params, limit: pageSize, continue: page.metadata.continue, resourceVersion: undefined, resourceVersionMatch: undefined };
+    }
+    return { ...first, metadata: { resourceVersion: first.metadata.resourceVersion }, items };
   }
 
   // ---- helpers ----
@@ -304,6 +436,11 @@ export class GenericStore {
 
   private strategyContext(scope: RequestScope, namespace?: string): StrategyContext {
     return { user: scope.user, namespace, subresource: scope.subresource };
+  }
+
+  private collectWarnings(scope: RequestScope, obj: KubeObject, old?: KubeObject): void {
+    if (!scope.warnings || !this.def.strategy.warnings) return;
+    scope.warnings.push(...this.def.strategy.warnings(obj, old));
   }
 
   private admissionAttrs(operation: Operation, obj: KubeObject | undefined, old: KubeObject | undefined,
@@ -340,19 +477,6 @@ function withoutTypeMeta(obj: KubeObject): KubeObject {
   return rest as KubeObject;
 }
 
-function checkPreconditions(store: GenericStore, obj: KubeObject, p?: Preconditions): void {
-  if (!p) return;
-  const name = obj.metadata.name ?? '';
-  if (p.uid && p.uid !== obj.metadata.uid) {
-    throw errors.conflict(store.groupResource, name,
-      `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
-  }
-  if (p.resourceVersion && p.resourceVersion !== obj.metadata.resourceVersion) {
-    throw errors.conflict(store.groupResource, name,
-      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
-  }
-}
-
 /** An update that changes nothing is not written (upstream skips no-op writes). */
 function sameContent(a: KubeObject, b: KubeObject): boolean {
   return stableJson(a) === stableJson(b);
@@ -362,3 +486,5 @@ function stableJson(v: unknown): string {
   return JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val)
     ? Object.fromEntries(Object.entries(val).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : val));
 }
+
+export type { Preconditions };

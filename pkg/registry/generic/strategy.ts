@@ -30,4 +30,23 @@ export interface Strategy {
   applyDefaults(obj: KubeObject): void;
   /** Warnings returned to the client on create/update. */
   warnings?(obj: KubeObject, old?: KubeObject): string[];
+  /**
+   * Fields this endpoint resets whatever the client sends (upstream: GetResetFields), as
+   * paths; nobody writing through `subresource` ('' for the resource itself) owns them.
+   * Without it, a kind with a status subresource resets status on the resource and spec
+   * on status.
+   */
+  resetFields?(subresource: string): string[][];
+  /**
+   * Deletion that waits on more than metadata.finalizers (upstream: the namespace
+   * registry's own Delete). The first delete request marks the object with
+   * `beginDeletion` and keeps it; it goes once `pending` is false and no
+   * metadata.finalizers remain (on a later delete, or the update that empties them).
+   */
+  finalization?: DeletionFinalization;
+}
+
+export interface DeletionFinalization {
+  beginDeletion(obj: KubeObject): void;
+  pending(obj: KubeObject): boolean;
 }

@@ -6,7 +6,7 @@ import { index, invalid } from '../../../apis/validation/field.js';
 import { nameIsDNSLabel } from '../../../apis/validation/names.js';
 import { validateFinalizerName, validateKubeFinalizerName } from '../../../apis/validation/objectmeta.js';
 import { BaseStrategy, copyField } from '../../generic/base-strategy.js';
-import type { StrategyContext } from '../../generic/strategy.js';
+import type { DeletionFinalization, StrategyContext } from '../../generic/strategy.js';
 
 export const FinalizerKubernetes = 'kubernetes';
 /** Label the server keeps equal to the namespace's name, so selectors can match it. */
@@ -69,6 +69,20 @@ export class NamespaceStrategy extends BaseStrategy {
     }
     return this.validateObject(obj);
   }
+
+  /** Status is the namespace controller's on the resource and finalize endpoints; spec stays on status. */
+  resetFields(subresource: string): string[][] {
+    return subresource === 'status' ? [['spec']] : [['status']];
+  }
+
+  /**
+   * Deleting a namespace makes it Terminating and keeps it until spec.finalizers is
+   * empty: the namespace controller removes "kubernetes" once the content is gone.
+   */
+  readonly finalization: DeletionFinalization = {
+    beginDeletion: (obj) => { namespaceStatus(obj).phase = 'Terminating'; },
+    pending: (obj) => specFinalizers(obj).length > 0,
+  };
 
   /** Namespaces created with generateName learn their name only after defaulting. */
   override canonicalize(obj: KubeObject): void {

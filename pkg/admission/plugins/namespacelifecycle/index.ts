@@ -1,0 +1,85 @@
+// NamespaceLifecycle: namespaced writes need an existing namespace (404 otherwise), and
+// nothing new may be created in a namespace being terminated (403). The system
+// namespaces default, kube-system and kube-public cannot be deleted.
+import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
+import { errors, StatusError } from '../../../runtime/errors.js';
+import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
+
+export const pluginName = 'NamespaceLifecycle';
+
+/** Where the plugin looks namespaces up: the watch-fed cache first, storage when it must. */
+export interface NamespaceSource {
+  cached(name: string): KubeObject | undefined;
+  /** Resolves once the cache has its first list; false when it does not in time. */
+  waitForSync(timeoutMs: number): Promise<boolean>;
+  live(name: string): Promise<KubeObject | undefined>;
+}
+
+export interface NamespaceLifecycleOptions {
+  immortalNamespaces?: string[];
+  /** After a namespace DELETE, how long creates in it always check storage. */
+  forceLiveLookupTTLMs?: number;
+  readyTimeoutMs?: number;
+}
+
+const accessReviews = new Set(['localsubjectaccessreviews']);
+
+function phaseOf(ns: KubeObject): string {
+  return isPlainObject(ns.status) && typeof ns.status.phase === 'string' ? ns.status.phase : '';
+}
+
+export class NamespaceLifecycle implements AdmissionPlugin {
+  readonly name = pluginName;
+  private readonly immortal: Set<string>;
+  private readonly forceLive = new Map<string, number>();
+
+  constructor(private readonly source: NamespaceSource, private readonly o: NamespaceLifecycleOptions = {}) {
+    this.immortal = new Set(o.immortalNamespaces ?? ['default', 'kube-system', 'kube-public']);
+  }
+
+  handles(op: Operation): boolean {
+    return op === 'CREATE' || op === 'UPDATE' || op === 'DELETE';
+  }
+
+  async admit(a: AdmissionAttributes): Promise<void> {
+    const isNamespace = a.group === '' && a.kind === 'Namespace';
+    if (isNamespace) {
+      if (a.operation === 'DELETE') {
+        if (this.immortal.has(a.name)) {
+          throw errors.forbidden({ group: '', resource: a.resource }, a.name, 'this namespace may not be deleted');
+        }
+        // The local cache may lag behind the termination just starting.
+        this.forceLive.set(a.name, Date.now() + (this.o.forceLiveLookupTTLMs ?? 30_000));
+      }
+      return;
+    }
+    if (!a.namespace || a.operation === 'DELETE') return;
+    if (a.group === 'authorization.k8s.io' && accessReviews.has(a.resource)) return;
+    if (!(await this.source.waitForSync(this.o.readyTimeoutMs ?? 10_000))) {
+      throw this.forbidden(a, 'not yet ready to handle request');
+    }
+    let ns = this.source.cached(a.namespace);
+    const until = this.forceLive.get(a.namespace);
+    const mustLookLive = until !== undefined && until > Date.now() && ns !== undefined && phaseOf(ns) === 'Active';
+    if (until !== undefined && until <= Date.now()) this.forceLive.delete(a.namespace);
+    if (!ns || mustLookLive) {
+      ns = await this.source.live(a.namespace);
+      if (!ns) throw errors.notFound({ group: '', resource: 'namespaces' }, a.namespace);
+    }
+    if (a.operation === 'CREATE' && phaseOf(ns) === 'Terminating') {
+      const err = this.forbidden(a, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
+      throw new StatusError(err.code, err.reason, err.message, {
+        ...err.details,
+        causes: [...(err.details?.causes ?? []), {
+          reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace',
+        }],
+      });
+    }
+  }
+
+  /** admission.NewForbidden: the request's resource and name (the object's, when the request has none). */
+  private forbidden(a: AdmissionAttributes, why: string): StatusError {
+    const name = a.name || a.object?.metadata.name || '';
+    return errors.forbidden({ group: a.group, resource: a.resource }, name, why);
+  }
+}

@@ -1,0 +1,50 @@
+// The namespace controller: a namespace with a deletionTimestamp is emptied and then
+// released (see deleter.ts). Besides namespace events, any change to an object in a
+// terminating namespace brings the namespace back promptly, so objects whose finalizers
+// clear do not wait for the periodic re-check.
+import type { KubeObject } from '../../runtime/object.js';
+import type { ServerDeps } from '../../server/deps.js';
+import type { Controller } from '../manager.js';
+import { WorkQueue } from '../garbagecollector/workqueue.js';
+import { NamespacedResourcesDeleter, namespacedResources } from './deleter.js';
+
+export const controllerName = 'namespace';
+
+export interface NamespaceControllerOptions {
+  /** Delay before a namespace whose content has not gone yet is looked at again. */
+  recheckMs?: number;
+}
+
+export function namespaceController(d: ServerDeps, o: NamespaceControllerOptions = {}): Controller {
+  const deleter = new NamespacedResourcesDeleter(d.scheme, d.registry);
+  let queue: WorkQueue | undefined;
+  let handlersAdded = false;
+  const namespaces = d.informers.informerFor('', 'namespaces');
+  const terminating = (name: string | undefined): boolean => Boolean(name && namespaces.get('', name)?.metadata.deletionTimestamp);
+
+  return {
+    name: controllerName,
+    start() {
+      const q = new WorkQueue(async (name) => {
+        const waitSeconds = await deleter.sync(name);
+        if (waitSeconds > 0) q.addAfter(name, o.recheckMs ?? waitSeconds * 1000);
+      }, (name, err) => d.log.warn({ controller: controllerName, namespace: name, err: (err as Error).message }, 'namespace deletion incomplete'));
+      queue = q;
+      const enqueue = (ns: KubeObject): void => { if (ns.metadata.deletionTimestamp) queue?.add(ns.metadata.name ?? ''); };
+      if (!handlersAdded) {
+        handlersAdded = true;
+        namespaces.addHandlers({ add: enqueue, update: enqueue });
+        const touched = (obj: KubeObject): void => {
+          const ns = obj.metadata.namespace;
+          if (terminating(ns)) queue?.addAfter(ns!, 50);
+        };
+        for (const def of namespacedResources(d.scheme)) {
+          d.informers.informerFor(def.group, def.plural).addHandlers({ update: touched, delete: touched });
+        }
+      } else {
+        for (const ns of namespaces.list()) enqueue(ns);
+      }
+      return () => { q.stop(); if (queue === q) queue = undefined; };
+    },
+  };
+}

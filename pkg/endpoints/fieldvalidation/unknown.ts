@@ -1,0 +1,51 @@
+// Unknown fields: found in document order (JSON bodies) or in the sorted order of a
+// re-encoded object (YAML bodies, patch results), and dropped from what is stored,
+// since upstream decodes into typed objects that have no place for them.
+import { classify } from '../../openapi/go-types.js';
+import { definitionNameForGVK } from '../../openapi/schema.js';
+import { unknownFields } from '../../openapi/unknown-fields.js';
+import type { SchemaNode } from '../../openapi/types.js';
+import { isPlainObject } from '../../runtime/object.js';
+
+export interface TypeRef { group: string; version: string; kind: string }
+
+/** A deep copy with object keys sorted, as Go marshals maps. */
+export function sortedCopy(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedCopy);
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortedCopy(v[k]);
+  return out;
+}
+
+/** Unknown field paths of `obj`, walking keys in sorted order. */
+export function sortedUnknownFields(t: TypeRef, obj: unknown): string[] {
+  return unknownFields(t.group, t.version, t.kind, sortedCopy(obj));
+}
+
+export function documentUnknownFields(t: TypeRef, obj: unknown): string[] {
+  return unknownFields(t.group, t.version, t.kind, obj);
+}
+
+function prune(node: SchemaNode, v: unknown): void {
+  if (v === null || typeof v !== 'object') return;
+  const c = classify(node);
+  if (c.k === 'array') {
+    if (Array.isArray(v)) for (const item of v) prune(c.items, item);
+  } else if (c.k === 'map') {
+    if (!Array.isArray(v)) for (const item of Object.values(v)) prune(c.values, item);
+  } else if (c.k === 'struct' && !Array.isArray(v)) {
+    const props = c.node.properties ?? {};
+    const obj = v as Record<string, unknown>;
+    for (const k of Object.keys(obj)) {
+      if (!Object.prototype.hasOwnProperty.call(props, k)) delete obj[k];
+      else prune(props[k], obj[k]);
+    }
+  }
+}
+
+/** Removes, in place, every field the kind does not declare. */
+export function dropUnknownFields(t: TypeRef, obj: unknown): void {
+  const name = definitionNameForGVK(t.group, t.version, t.kind);
+  if (name) prune({ $ref: name }, obj);
+}

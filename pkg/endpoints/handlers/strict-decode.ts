@@ -1,0 +1,49 @@
+// Decoding a create or update body under fieldValidation: JSON or YAML, type meta and
+// type checks (which win over strict problems, as upstream), then unknown and
+// duplicate fields reported per the directive, and unknown fields dropped.
+import { errors } from '../../runtime/errors.js';
+import type { KubeObject } from '../../runtime/object.js';
+import { decodeBody } from '../negotiation/body.js';
+import {
+  decodeYamlBody, dropUnknownFields, jsonBodyIssues, reportDecodeIssues, sortedUnknownIssues,
+  type FieldValidation, type StrictReport, type TypeRef,
+} from '../fieldvalidation/index.js';
+import { readRawBody, toKubeObject } from './decode.js';
+import type { HandlerScope } from './scope.js';
+
+const bodyMediaTypes = ['application/json', 'application/yaml'];
+
+export async function decodeStrictBody(h: HandlerScope, directive: FieldValidation): Promise<KubeObject> {
+  const { raw, mediaType } = await readRawBody(h);
+  if (!bodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(bodyMediaTypes.join(', '));
+  const text = raw.toString('utf8');
+  const t: TypeRef = { group: h.def.group, version: h.def.version, kind: h.def.kind };
+  const report: StrictReport = { yamlLines: [], errors: [] };
+  let obj: KubeObject;
+  if (mediaType === 'application/yaml') {
+    const body = decodeYamlBody(text);
+    obj = toKubeObject(h.def, body.value);
+    if (directive !== 'Ignore') {
+      report.yamlLines = body.duplicateLines;
+      report.errors = sortedUnknownIssues(t, obj);
+    }
+  } else {
+    obj = toKubeObject(h.def, decodeBody(raw, mediaType));
+    if (directive !== 'Ignore') report.errors = jsonBodyIssues(t, text, obj);
+  }
+  reportDecodeIssues(h.ctx, directive, t, report);
+  dropUnknownFields(t, obj);
+  return obj;
+}
+
+/** Upstream's checkName for updates, patches and applies. */
+export function checkName(obj: KubeObject, name: string, namespace: string): void {
+  const objName = obj.metadata.name ?? '';
+  if (objName !== name) {
+    throw errors.badRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+  }
+  const objNamespace = obj.metadata.namespace ?? '';
+  if (namespace && objNamespace && objNamespace !== namespace) {
+    throw errors.badRequest(`the namespace of the object (${objNamespace}) does not match the namespace on the request (${namespace})`);
+  }
+}

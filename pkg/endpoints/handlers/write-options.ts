@@ -1,0 +1,93 @@
+// CreateOptions, UpdateOptions and PatchOptions from the query, validated together as
+// upstream does (one 422 listing every problem), and the field manager a write is
+// recorded under: the one named, else the User-Agent's product name.
+import { errors, type FieldError } from '../../runtime/errors.js';
+import type { FieldValidation } from '../fieldvalidation/index.js';
+import type { RequestScope } from '../../registry/generic/store.js';
+import { requestScope, type HandlerScope } from './scope.js';
+
+export type WriteOptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
+
+export interface WriteOptions {
+  dryRun: boolean;
+  /** As sent; '' when not. */
+  fieldManager: string;
+  fieldValidation: FieldValidation;
+  /** Apply only. */
+  force: boolean;
+}
+
+export const fieldManagerMaxLength = 128;
+
+/** Go's unicode.IsPrint, close enough: no control or format characters. */
+function isPrintable(ch: string): boolean {
+  return !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/u.test(ch) && (ch === ' ' || !/\s/u.test(ch));
+}
+
+export function validateFieldManager(fieldManager: string, path = 'fieldManager'): FieldError[] {
+  const errs: FieldError[] = [];
+  if (Buffer.byteLength(fieldManager, 'utf8') > fieldManagerMaxLength) {
+    errs.push({ type: 'FieldValueTooLong', field: path, detail: `must have at most ${fieldManagerMaxLength} bytes` });
+  }
+  let pos = 0;
+  for (const ch of fieldManager) {
+    if (!isPrintable(ch)) {
+      const cp = ch.codePointAt(0)!;
+      errs.push({ type: 'FieldValueInvalid', field: path, value: fieldManager,
+        detail: `invalid character U+${cp.toString(16).toUpperCase().padStart(4, '0')} (at position ${pos})` });
+    }
+    pos += Buffer.byteLength(ch, 'utf8');
+  }
+  return errs;
+}
+
+export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind, patch?: { apply: boolean }): WriteOptions {
+  const errs: FieldError[] = [];
+  const fieldManager = query.get('fieldManager') ?? '';
+  const forceValues = query.getAll('force');
+  if (patch && !patch.apply && forceValues.length > 0) {
+    errs.push({ type: 'FieldValueForbidden', field: 'force', detail: 'may not be specified for non-apply patch' });
+  }
+  if (patch?.apply && !fieldManager) {
+    errs.push({ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' });
+  }
+  errs.push(...validateFieldManager(fieldManager));
+  const dryRun = query.getAll('dryRun');
+  if (dryRun.some((v) => v !== 'All')) {
+    errs.push({ type: 'FieldValueNotSupported', field: 'dryRun', value: dryRun, detail: 'supported values: "All"' });
+  }
+  const fv = query.get('fieldValidation') ?? '';
+  if (!['', 'Ignore', 'Warn', 'Strict'].includes(fv)) {
+    errs.push({ type: 'FieldValueNotSupported', field: 'fieldValidation', value: fv, detail: 'supported values: "", "Ignore", "Strict", "Warn"' });
+  }
+  if (errs.length > 0) throw errors.invalid('meta.k8s.io', kind, '', errs);
+  // A bool query parameter is true unless it is "0" or "false" (upstream's conversion).
+  const f = forceValues[0];
+  return {
+    dryRun: dryRun.length > 0,
+    fieldManager,
+    fieldValidation: (fv || 'Warn') as FieldValidation,
+    force: f !== undefined && f !== '0' && f.toLowerCase() !== 'false',
+  };
+}
+
+/** The manager an Update is recorded as: the one given, else the User-Agent up to its first "/". */
+export function managerOrUserAgent(manager: string, userAgent: string | undefined): string {
+  if (manager) return manager;
+  let out = '';
+  for (const ch of (userAgent ?? '').split('/')[0]) {
+    if (!isPrintable(ch)) continue;
+    if (Buffer.byteLength(out + ch, 'utf8') > fieldManagerMaxLength) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** The registry scope of a write: dry run, the field manager it is recorded as, a warnings sink. */
+export function writeScope(h: HandlerScope, opts: WriteOptions): RequestScope {
+  return {
+    ...requestScope(h, opts.dryRun),
+    fieldManager: managerOrUserAgent(opts.fieldManager, h.ctx.get('user-agent')),
+    warnings: [],
+  };
+}

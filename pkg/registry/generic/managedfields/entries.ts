@@ -1,0 +1,100 @@
+// metadata.managedFields <-> the managers' field sets. A manager is identified as
+// upstream does (BuildManagerIdentifier): name, operation, apiVersion (Update only) and
+// subresource; time and fields are its state, not its identity.
+import type { ManagedFieldsEntry } from '../../../runtime/object.js';
+import { compareStrings } from './path.js';
+import { FieldSet } from './set.js';
+
+export interface ManagerState {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  subresource: string;
+  time?: string;
+  set: FieldSet;
+}
+
+export type Managed = Map<string, ManagerState>;
+
+/** Upstream's identifier: the entry's JSON without time and fields (and apiVersion for appliers). */
+export function managerId(e: { manager?: string; operation?: string; apiVersion?: string; subresource?: string }): string {
+  const id: Record<string, string> = {};
+  if (e.manager) id.manager = e.manager;
+  if (e.operation) id.operation = e.operation;
+  if (e.apiVersion && e.operation !== 'Apply') id.apiVersion = e.apiVersion;
+  if (e.subresource) id.subresource = e.subresource;
+  return JSON.stringify(id);
+}
+
+export class ManagedFieldsDecodeError extends Error {}
+
+export function decodeManagedFields(entries: ManagedFieldsEntry[] | undefined): Managed {
+  const managed: Managed = new Map();
+  (entries ?? []).forEach((e, i) => {
+    if (e.operation !== 'Apply' && e.operation !== 'Update') throw new ManagedFieldsDecodeError('operation must be `Apply` or `Update`');
+    if (!e.apiVersion) throw new ManagedFieldsDecodeError('apiVersion must not be empty');
+    if (!e.fieldsType) throw new ManagedFieldsDecodeError(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsDecodeError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    let set: FieldSet;
+    try {
+      set = FieldSet.fromFieldsV1(e.fieldsV1 ?? {});
+    } catch (err) {
+      throw new ManagedFieldsDecodeError(`error decoding versioned set: ${(err as Error).message}`);
+    }
+    managed.set(managerId(e), {
+      manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion,
+      subresource: e.subresource ?? '', time: e.time, set,
+    });
+  });
+  return managed;
+}
+
+function seconds(t: string | undefined): number {
+  return t ? Math.floor(Date.parse(t) / 1000) : 0;
+}
+
+/** Entries in upstream's order: Apply before Update, then by time, manager, apiVersion, subresource. */
+export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
+  const states = [...managed.values()].filter((s) => !s.set.isEmpty());
+  states.sort((p, q) => compareStrings(p.operation, q.operation) || seconds(p.time) - seconds(q.time)
+    || compareStrings(p.manager, q.manager) || compareStrings(p.apiVersion, q.apiVersion) || compareStrings(p.subresource, q.subresource));
+  return states.map((s) => {
+    const e: ManagedFieldsEntry = { manager: s.manager, operation: s.operation, apiVersion: s.apiVersion };
+    if (s.time) e.time = s.time;
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = s.set.toFieldsV1();
+    if (s.subresource) e.subresource = s.subresource;
+    return e;
+  });
+}
+
+export const maxUpdateManagers = 10;
+const oldUpdatesManager = 'ancient-changes';
+
+/** Folds the oldest Update entries into per-version "ancient-changes" buckets beyond the cap. */
+export function capUpdateManagers(managed: Managed, max = maxUpdateManagers): void {
+  const updaters = [...managed.entries()].filter(([, s]) => s.operation === 'Update').map(([id]) => id);
+  if (updaters.length <= max) return;
+  updaters.sort((a, b) => seconds(managed.get(a)!.time) - seconds(managed.get(b)!.time) || compareStrings(a, b));
+  const firstByVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > max; i++) {
+    const id = updaters[i];
+    const s = managed.get(id)!;
+    const bucket = managerId({ manager: oldUpdatesManager, operation: 'Update', apiVersion: s.apiVersion });
+    const first = firstByVersion.get(s.apiVersion);
+    if (first === undefined) {
+      firstByVersion.set(s.apiVersion, id);
+      continue;
+    }
+    if (!managed.has(bucket)) {
+      const f = managed.get(first)!;
+      managed.delete(first);
+      managed.set(bucket, { ...f, manager: oldUpdatesManager, subresource: '' });
+    }
+    const b = managed.get(bucket)!;
+    managed.set(bucket, { ...b, set: s.set.union(b.set), time: s.time });
+    managed.delete(id);
+    length--;
+  }
+}

@@ -1,0 +1,309 @@
+// The field manager: records who owns which fields on every write and performs
+// server-side apply. Update operations take ownership of what they change; Apply
+// operations merge a partial configuration, own exactly what it names, drop what they
+// stopped naming (unless someone else owns it) and fail on fields others own unless
+// forced. The layering follows upstream's fieldmanager (strip system metadata, skip
+// tracking for objects that stopped being tracked, cap update entries, last-applied
+// annotation for kubectl's migration from client-side apply).
+import type { PatchSchema } from '../../../apis/meta/patch-schema.js';
+import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { patchSchemaFor } from '../../../openapi/patch-schema.js';
+import { errors, StatusError } from '../../../runtime/errors.js';
+import { isPlainObject, type KubeObject, type ManagedFieldsEntry } from '../../../runtime/object.js';
+import { apiVersionOf } from '../../../runtime/scheme.js';
+import { nowTimestamp } from '../names.js';
+import { conflictError, type Conflict } from './conflict.js';
+import {
+  capUpdateManagers, decodeManagedFields, encodeManagedFields, managerId, type Managed, type ManagerState,
+} from './entries.js';
+import { field, type Path } from './path.js';
+import { FieldSet } from './set.js';
+import { compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, validateTyped, type Comparison } from './typed.js';
+
+export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
+/** kubectl's server-side apply manager; only it migrates from client-side apply. */
+const kubectlManager = 'kubectl';
+
+/** System metadata nobody owns (upstream's stripMeta set). */
+const stripSet = FieldSet.of(
+  [field('apiVersion')], [field('kind')], [field('metadata')],
+  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion']
+    .map((n) => [field('metadata'), field(n)]),
+);
+
+export interface FieldManagerScope {
+  group: string;
+  version: string;
+  kind: string;
+  /** '' for the main resource. */
+  subresource: string;
+  /** Fields the strategy resets on this endpoint (status on the main resource, ...). */
+  ignored: Path[];
+}
+
+type Obj = Record<string, unknown>;
+
+export class FieldManager {
+  private readonly schema: PatchSchema | undefined;
+  private readonly apiVersion: string;
+  private readonly ignored: FieldSet;
+
+  constructor(private readonly scope: FieldManagerScope) {
+    this.schema = patchSchemaFor(scope.group, scope.version, scope.kind);
+    this.apiVersion = apiVersionOf(scope.group, scope.version);
+    this.ignored = FieldSet.of(...scope.ignored);
+  }
+
+  /**
+   * Records an Update by `manager` turning `live` (null on create) into `obj`, and
+   * returns `obj` with its managedFields set. Managed fields sent in `obj` replace the
+   * live ones (a single empty entry resets them); subresources never take them from the request.
+   */
+  update(live: KubeObject | null, obj: KubeObject, manager: string): KubeObject {
+    const sent = obj.metadata.managedFields;
+    let managed: Managed;
+    let reset = false;
+    if (this.scope.subresource) {
+      managed = decodeOrEmpty(live?.metadata.managedFields);
+    } else if (isReset(sent)) {
+      managed = new Map();
+      reset = true;
+    } else {
+      let fromRequest: Managed | undefined;
+      try {
+        fromRequest = decodeManagedFields(sent);
+      } catch {
+        fromRequest = undefined;
+      }
+      managed = fromRequest && fromRequest.size > 0 ? fromRequest : decodeOrEmpty(live?.metadata.managedFields);
+    }
+    const next = withoutManagedFields(obj);
+    // An existing object nobody tracks stays untracked until someone applies.
+    if (managed.size === 0 && live?.metadata.uid && !reset) return next;
+    const liveValue = live ? withoutManagedFields(live) : zeroValueOf(next);
+    const cmp = this.compare(liveValue, next);
+    const changed = cmp.modified.union(cmp.added);
+    for (const [id, s] of managed) {
+      const rest = s.set.difference(changed).difference(cmp.removed);
+      if (rest.isEmpty()) managed.delete(id);
+      else managed.set(id, { ...s, set: rest });
+    }
+    const own = changed.difference(stripSet);
+    if (!own.isEmpty()) {
+      const id = managerId({ manager, operation: 'Update', apiVersion: this.apiVersion, subresource: this.scope.subresource });
+      const prev = managed.get(id);
+      managed.set(id, {
+        manager, operation: 'Update', apiVersion: this.apiVersion, subresource: this.scope.subresource,
+        time: nowTimestamp(), set: prev ? own.union(prev.set) : own,
+      });
+    }
+    capUpdateManagers(managed);
+    return withManagedFields(next, managed);
+  }
+
+  /**
+   * Server-side apply of `config` by `manager` onto `live` (null when the object does not
+   * exist yet). Returns the merged object with managedFields; throws 409 on conflicts.
+   */
+  apply(live: KubeObject | null, config: Obj, manager: string, force: boolean): KubeObject {
+    const meta = isPlainObject(config.metadata) ? config.metadata : {};
+    const gv = typeof config.apiVersion === 'string' ? config.apiVersion : '';
+    const kind = typeof config.kind === 'string' ? config.kind : '';
+    if (gv !== this.apiVersion || kind !== this.scope.kind) {
+      const slash = gv.indexOf('/');
+      const group = slash < 0 ? '' : gv.slice(0, slash);
+      const version = slash < 0 ? gv : gv.slice(slash + 1);
+      throw errors.badRequest(`invalid object type: ${group}/${version}, Kind=${kind}`);
+    }
+    if (meta.managedFields !== undefined && meta.managedFields !== null) {
+      throw errors.badRequest('metadata.managedFields must be nil');
+    }
+    let managed: Managed;
+    try {
+      managed = decodeManagedFields(live?.metadata.managedFields);
+    } catch (err) {
+      throw errors.internal(new Error(`failed to decode managed fields: ${(err as Error).message}`));
+    }
+    const typeErrors = validateTyped(config, this.schema);
+    if (typeErrors.length > 0) {
+      const name = typeof meta.name === 'string' ? meta.name : '';
+      const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
+      const detail = typeErrors.length === 1 ? typeErrors[0] : ['errors:', ...typeErrors.map((e) => `  ${e}`)].join('\n');
+      // Upstream surfaces this as a plain error: 500 without a reason.
+      throw new StatusError(500, '', `failed to create typed patch object (${ns}/${name}; ${this.scope.group}/${this.scope.version}, Kind=${this.scope.kind}): ${detail}`);
+    }
+    const liveValue = live ? withoutManagedFields(live) : ({ metadata: {} } as KubeObject);
+    const attempt = (forced: boolean): { merged: Obj; managed: Managed } => this.applyOnce(liveValue, config, clone(managed), manager, forced);
+    let result: { merged: Obj; managed: Managed };
+    try {
+      result = attempt(force);
+    } catch (err) {
+      if (!(err instanceof ConflictList) || manager !== kubectlManager) throw toConflictError(err);
+      // kubectl moving from client-side apply: conflicts on fields its last-applied
+      // annotation still describes are its own and are forced.
+      const allowed = this.allowedFromLastApplied(liveValue);
+      const remaining = allowed ? err.conflicts.filter((c) => !allowed.has(c.path)) : err.conflicts;
+      if (remaining.length > 0) throw conflictError(remaining);
+      result = attempt(true);
+    }
+    const merged = result.merged;
+    const annotations = isPlainObject(merged.metadata) && isPlainObject((merged.metadata as Obj).annotations)
+      ? (merged.metadata as Obj).annotations as Record<string, string> : undefined;
+    if (manager === kubectlManager && annotations && annotations[lastAppliedAnnotation] !== undefined) {
+      annotations[lastAppliedAnnotation] = buildLastApplied(config);
+    }
+    return withManagedFields(merged as KubeObject, result.managed);
+  }
+
+  private applyOnce(liveValue: KubeObject, config: Obj, managed: Managed, manager: string, force: boolean): { merged: Obj; managed: Managed } {
+    const id = managerId({ manager, operation: 'Apply', subresource: this.scope.subresource });
+    let merged = merge(liveValue, config, this.schema) as Obj;
+    const lastSet = managed.get(id)?.set;
+    const applied = toFieldSet(config, this.schema).recursiveDifference(this.ignored);
+    managed.set(id, {
+      manager, operation: 'Apply', apiVersion: this.apiVersion, subresource: this.scope.subresource,
+      time: managed.get(id)?.time, set: applied,
+    });
+    merged = dropNulls(this.prune(merged, managed, lastSet)) as Obj;
+    const cmp = this.compare(liveValue, merged);
+    const changed = cmp.modified.union(cmp.added);
+    const conflicts: Conflict[] = [];
+    for (const [otherId, s] of managed) {
+      if (otherId === id) continue;
+      const overlap = s.set.intersection(changed);
+      for (const p of overlap.paths()) conflicts.push({ managerId: otherId, path: p });
+    }
+    if (conflicts.length > 0 && !force) throw new ConflictList(conflicts);
+    for (const [otherId, s] of managed) {
+      if (otherId === id) continue;
+      const rest = s.set.difference(changed).difference(cmp.removed);
+      if (rest.isEmpty()) managed.delete(otherId);
+      else managed.set(otherId, { ...s, set: rest });
+    }
+    const own = managed.get(id)!;
+    const stripped = own.set.difference(stripSet);
+    if (stripped.isEmpty()) managed.delete(id);
+    else managed.set(id, { ...own, set: stripped, time: deepEqual(merged, liveValue) ? own.time : nowTimestamp() });
+    return { merged, managed };
+  }
+
+  /** Removes what the applier owned last time and dropped now, unless someone else owns it. */
+  private prune(merged: Obj, managed: Managed, lastSet: FieldSet | undefined): unknown {
+    if (!lastSet || lastSet.isEmpty()) return merged;
+    const s = this.schema;
+    const ensure = (set: FieldSet): FieldSet => ensureNamedFieldsAreMembers(set, s);
+    const last = ensure(lastSet);
+    const pruned = removeItems(merged, last, s);
+    let owned = new FieldSet();
+    for (const m of managed.values()) owned = owned.union(m.set);
+    const mergedSet = ensure(toFieldSet(merged, s));
+    const ownedBack = removeItems(merged, mergedSet.difference(ensure(toFieldSet(pruned, s)).union(ensure(owned))), s);
+    return removeItems(merged, mergedSet.difference(ensure(toFieldSet(ownedBack, s))).intersection(last), s);
+  }
+
+  private compare(lhs: unknown, rhs: unknown): Comparison {
+    const c = compare(lhs, rhs, this.schema);
+    if (this.ignored.isEmpty()) return c;
+    return {
+      added: c.added.recursiveDifference(this.ignored),
+      modified: c.modified.recursiveDifference(this.ignored),
+      removed: c.removed.recursiveDifference(this.ignored),
+    };
+  }
+
+  /** Fields the last-applied annotation describes and the live object still has as described. */
+  private allowedFromLastApplied(liveValue: KubeObject): FieldSet | undefined {
+    const raw = liveValue.metadata.annotations?.[lastAppliedAnnotation];
+    if (!raw) return undefined;
+    let last: unknown;
+    try {
+      last = JSON.parse(raw);
+    } catch {
+      return undefined;
+    }
+    if (!isPlainObject(last) || last.apiVersion !== this.apiVersion) return undefined;
+    try {
+      const set = toFieldSet(last, this.schema);
+      const c = compare(last, liveValue, this.schema);
+      return set.difference(c.modified).difference(c.added).difference(c.removed);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+class ConflictList extends Error {
+  constructor(readonly conflicts: Conflict[]) {
+    super('conflicts');
+  }
+}
+
+function toConflictError(err: unknown): unknown {
+  return err instanceof ConflictList ? conflictError(err.conflicts) : err;
+}
+
+/** A list with one empty entry (or, as the SPEC reads, only that) asks to forget all ownership. */
+function isReset(entries: ManagedFieldsEntry[] | undefined): boolean {
+  return Array.isArray(entries) && entries.length === 1 && isPlainObject(entries[0]) && Object.keys(entries[0]).length === 0;
+}
+
+function decodeOrEmpty(entries: ManagedFieldsEntry[] | undefined): Managed {
+  try {
+    return decodeManagedFields(entries);
+  } catch {
+    return new Map();
+  }
+}
+
+function clone(managed: Managed): Managed {
+  return new Map([...managed].map(([id, s]): [string, ManagerState] => [id, { ...s, set: s.set.clone() }]));
+}
+
+function withoutManagedFields(obj: KubeObject): KubeObject {
+  const out = structuredClone(obj);
+  out.metadata ??= {};
+  delete out.metadata.managedFields;
+  return out;
+}
+
+function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
+  obj.metadata ??= {};
+  const entries = encodeManagedFields(managed);
+  if (entries.length > 0) obj.metadata.managedFields = entries;
+  else delete obj.metadata.managedFields;
+  return obj;
+}
+
+/**
+ * What a new object is compared with on create: upstream compares with the kind's zero
+ * value, in which top-level structs (a Namespace's spec) already exist, empty.
+ */
+function zeroValueOf(obj: KubeObject): KubeObject {
+  const zero: KubeObject = { metadata: {} };
+  for (const [k, v] of Object.entries(obj)) {
+    if (k !== 'metadata' && isPlainObject(v) && Object.keys(v).length === 0) zero[k] = {};
+  }
+  return zero;
+}
+
+/** Nulls in an applied configuration mean "unset" once decoded into the typed object. */
+function dropNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropNulls);
+  if (!isPlainObject(v)) return v;
+  const out: Obj = {};
+  for (const [k, c] of Object.entries(v)) if (c !== null) out[k] = dropNulls(c);
+  return out;
+}
+
+/** The annotation kubectl keeps: the applied configuration, without the annotation itself. */
+function buildLastApplied(config: Obj): string {
+  const copy = structuredClone(config);
+  const meta = isPlainObject(copy.metadata) ? copy.metadata : undefined;
+  if (meta && isPlainObject(meta.annotations)) delete meta.annotations[lastAppliedAnnotation];
+  return `${sortedJson(copy)}\n`;
+}
+
+function sortedJson(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) => (isPlainObject(val)
+    ? Object.fromEntries(Object.keys(val).sort().map((k) => [k, val[k]])) : val));
+}

@@ -1,0 +1,178 @@
+// A set of field paths stored as a trie, the shape of a FieldsV1 document: each node
+// has members (paths ending here) and children (paths continuing). A node is never
+// kept empty, so equality of sets is equality of tries.
+import { compareElements, elementKey, parseElementKey, type Path, type PathElement } from './path.js';
+
+interface Child { pe: PathElement; set: FieldSet }
+
+export class FieldSet {
+  private readonly members = new Map<string, PathElement>();
+  private readonly children = new Map<string, Child>();
+
+  static of(...paths: Path[]): FieldSet {
+    const s = new FieldSet();
+    for (const p of paths) s.insert(p);
+    return s;
+  }
+
+  insert(path: Path): void {
+    if (path.length === 0) return;
+    const [head, ...rest] = path;
+    const k = elementKey(head);
+    if (rest.length === 0) {
+      this.members.set(k, head);
+      return;
+    }
+    let c = this.children.get(k);
+    if (!c) {
+      c = { pe: head, set: new FieldSet() };
+      this.children.set(k, c);
+    }
+    c.set.insert(rest);
+  }
+
+  has(path: Path): boolean {
+    if (path.length === 0) return false;
+    const k = elementKey(path[0]);
+    if (path.length === 1) return this.members.has(k);
+    return this.children.get(k)?.set.has(path.slice(1)) ?? false;
+  }
+
+  hasMember(pe: PathElement): boolean {
+    return this.members.has(elementKey(pe));
+  }
+
+  child(pe: PathElement): FieldSet | undefined {
+    return this.children.get(elementKey(pe))?.set;
+  }
+
+  isEmpty(): boolean {
+    return this.members.size === 0 && this.children.size === 0;
+  }
+
+  /** Direct children that are themselves members or have descendants. */
+  childElements(): PathElement[] {
+    return [...this.children.values()].map((c) => c.pe);
+  }
+
+  memberElements(): PathElement[] {
+    return [...this.members.values()];
+  }
+
+  addMember(pe: PathElement): void {
+    this.members.set(elementKey(pe), pe);
+  }
+
+  setChild(pe: PathElement, set: FieldSet): void {
+    if (set.isEmpty()) this.children.delete(elementKey(pe));
+    else this.children.set(elementKey(pe), { pe, set });
+  }
+
+  clone(): FieldSet {
+    return this.union(new FieldSet());
+  }
+
+  union(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) out.members.set(k, pe);
+    for (const [k, pe] of o.members) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const oc = o.children.get(k);
+      out.children.set(k, { pe: c.pe, set: oc ? c.set.union(oc.set) : c.set.clone() });
+    }
+    for (const [k, c] of o.children) if (!this.children.has(k)) out.children.set(k, { pe: c.pe, set: c.set.clone() });
+    return out;
+  }
+
+  /** Members and children of this set that are not in `o` (node by node, not by prefix). */
+  difference(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const oc = o.children.get(k);
+      out.setChild(c.pe, oc ? c.set.difference(oc.set) : c.set.clone());
+    }
+    return out;
+  }
+
+  intersection(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const oc = o.children.get(k);
+      if (oc) out.setChild(c.pe, c.set.intersection(oc.set));
+    }
+    return out;
+  }
+
+  /** Like difference, but a member of `o` also removes everything below it. */
+  recursiveDifference(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      if (o.members.has(k)) continue;
+      const oc = o.children.get(k);
+      out.setChild(c.pe, oc ? c.set.recursiveDifference(oc.set) : c.set.clone());
+    }
+    return out;
+  }
+
+  equals(o: FieldSet): boolean {
+    return JSON.stringify(this.toFieldsV1()) === JSON.stringify(o.toFieldsV1());
+  }
+
+  /** Every path of the set, in smd's order. */
+  paths(prefix: Path = []): Path[] {
+    const out: Path[] = [];
+    for (const pe of this.sortedElements()) {
+      const k = elementKey(pe);
+      if (this.members.has(k)) out.push([...prefix, pe]);
+      const c = this.children.get(k);
+      if (c) out.push(...c.set.paths([...prefix, pe]));
+    }
+    return out;
+  }
+
+  private sortedElements(): PathElement[] {
+    const all = new Map<string, PathElement>(this.members);
+    for (const [k, c] of this.children) all.set(k, c.pe);
+    return [...all.values()].sort(compareElements);
+  }
+
+  /** The FieldsV1 document: `.` marks a node that is both a member and has children. */
+  toFieldsV1(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const pe of this.sortedElements()) {
+      const k = elementKey(pe);
+      const c = this.children.get(k);
+      if (!c) { out[k] = {}; continue; }
+      const inner = c.set.toFieldsV1();
+      out[k] = this.members.has(k) ? { '.': {}, ...inner } : inner;
+    }
+    return out;
+  }
+
+  static fromFieldsV1(doc: unknown): FieldSet {
+    const s = new FieldSet();
+    fill(s, doc);
+    return s;
+  }
+}
+
+function fill(s: FieldSet, doc: unknown): void {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new Error('expected an object in FieldsV1');
+  }
+  for (const [k, v] of Object.entries(doc as Record<string, unknown>)) {
+    if (k === '.') continue;
+    const pe = parseElementKey(k);
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error(`expected an object for ${JSON.stringify(k)} in FieldsV1`);
+    const entries = Object.keys(v as Record<string, unknown>);
+    if (entries.length === 0 || entries.includes('.')) s.addMember(pe);
+    if (entries.some((e) => e !== '.')) {
+      const child = new FieldSet();
+      fill(child, v);
+      s.setChild(pe, child);
+    }
+  }
+}
