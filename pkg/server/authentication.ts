@@ -23,6 +23,7 @@ import { UnionAuthenticator } from '../authentication/union/index.js';
 import { WebhookTokenAuthenticator, validateWebhookVersion } from '../authentication/webhook/index.js';
 import { loadWebhookKubeconfig } from '../authentication/webhook/kubeconfig.js';
 import { parseCABundle, X509Authenticator } from '../authentication/x509/index.js';
+import { authenticationGroup } from '../registry/authentication/strategy.js';
 import { tokenReviewCreate } from '../registry/authentication/tokenreviews/index.js';
 import { tokenRequestCreate } from '../registry/core/serviceaccounts/token.js';
 import { legacyIssuer } from '../serviceaccount/claims.js';
@@ -31,8 +32,6 @@ import { TokenGenerator } from '../serviceaccount/generator.js';
 import { parsePublicKeys, readPrivateKey, readPublicKeys } from '../serviceaccount/keys.js';
 import type { PathHandler } from './app.js';
 import type { ServerDeps } from './deps.js';
-
-const authenticationGroup = 'authentication.k8s.io';
 
 /** --api-audiences, defaulting to the first --service-account-issuer as upstream. */
 export function apiAudiences(d: ServerDeps): string[] {
