@@ -8,6 +8,7 @@ import type { DeleteOptions } from '../../registry/generic/store.js';
 import { decodeBody, mediaTypeOf, readBody } from '../negotiation/body.js';
 import { successStatus, writeObject } from './response.js';
 import { requestScope, type HandlerScope } from './scope.js';
+import { dryRunNotSupported } from './write-options.js';
 
 const propagationPolicies = ['Foreground', 'Background', 'Orphan'];
 
@@ -56,9 +57,7 @@ export async function readDeleteOptions(h: HandlerScope): Promise<{ options: Del
   if (options.propagationPolicy !== undefined && !propagationPolicies.includes(options.propagationPolicy)) {
     errs.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: options.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' });
   }
-  if (dryRun.some((v) => v !== 'All')) {
-    errs.push({ type: 'FieldValueNotSupported', field: 'dryRun', value: dryRun, detail: 'supported values: "All"' });
-  }
+  if (dryRun.some((v) => v !== 'All')) errs.push(dryRunNotSupported(dryRun));
   if (errs.length > 0) throw errors.invalid('meta.k8s.io', 'DeleteOptions', '', errs);
   return { options, dryRun: dryRun.length > 0 };
 }

@@ -19,6 +19,27 @@ export interface WriteOptions {
 
 export const fieldManagerMaxLength = 128;
 
+/** Go's strconv.Quote for the strings a query can carry. */
+export function goQuote(s: string): string {
+  const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (named[ch]) out += named[ch];
+    else if (isPrintable(ch)) out += ch;
+    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
+  }
+  return `${out}"`;
+}
+
+/** dryRun's refusal, with the values printed as Go prints a []string. */
+export function dryRunNotSupported(values: unknown[]): FieldError {
+  const shown = `[]string{${values.map((v) => goQuote(String(v))).join(', ')}}`;
+  return { type: 'FieldValueNotSupported', field: 'dryRun', detail: `${shown}: supported values: "All"` };
+}
+
 /** Go's unicode.IsPrint, close enough: no control or format characters. */
 function isPrintable(ch: string): boolean {
   return !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/u.test(ch) && (ch === ' ' || !/\s/u.test(ch));
@@ -33,8 +54,9 @@ export function validateFieldManager(fieldManager: string, path = 'fieldManager'
   for (const ch of fieldManager) {
     if (!isPrintable(ch)) {
       const cp = ch.codePointAt(0)!;
-      errs.push({ type: 'FieldValueInvalid', field: path, value: fieldManager,
-        detail: `invalid character U+${cp.toString(16).toUpperCase().padStart(4, '0')} (at position ${pos})` });
+      // The value goes into the detail to print it as Go's %q does.
+      errs.push({ type: 'FieldValueInvalid', field: path,
+        detail: `${goQuote(fieldManager)}: invalid character U+${cp.toString(16).toUpperCase().padStart(4, '0')} (at position ${pos})` });
     }
     pos += Buffer.byteLength(ch, 'utf8');
   }
@@ -53,9 +75,7 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind
   }
   errs.push(...validateFieldManager(fieldManager));
   const dryRun = query.getAll('dryRun');
-  if (dryRun.some((v) => v !== 'All')) {
-    errs.push({ type: 'FieldValueNotSupported', field: 'dryRun', value: dryRun, detail: 'supported values: "All"' });
-  }
+  if (dryRun.some((v) => v !== 'All')) errs.push(dryRunNotSupported(dryRun));
   const fv = query.get('fieldValidation') ?? '';
   if (!['', 'Ignore', 'Warn', 'Strict'].includes(fv)) {
     errs.push({ type: 'FieldValueNotSupported', field: 'fieldValidation', value: fv, detail: 'supported values: "", "Ignore", "Strict", "Warn"' });

@@ -162,7 +162,7 @@ export class GenericStore {
   async create(namespace: string, body: KubeObject, scope: RequestScope): Promise<KubeObject> {
     let obj = structuredClone(body);
     this.bindNamespace(obj, namespace);
-    if (scope.fieldManager && !scope.managedFieldsRecorded) {
+    if (scope.fieldManager !== undefined && !scope.managedFieldsRecorded) {
       obj = this.fieldManager(scope.subresource ?? '').update(null, obj, scope.fieldManager);
     }
     await scope.admission.admit(this.admissionAttrs('CREATE', obj, undefined, scope));
@@ -213,7 +213,7 @@ export class GenericStore {
       if (desired.metadata.name !== name) {
         throw errors.badRequest('the name of the object does not match the name on the URL');
       }
-      if (scope.fieldManager && !scope.managedFieldsRecorded) {
+      if (scope.fieldManager !== undefined && !scope.managedFieldsRecorded) {
         desired = this.fieldManager(scope.subresource ?? '').update(current, desired, scope.fieldManager);
       }
       if (!current) {

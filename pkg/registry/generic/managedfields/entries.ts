@@ -59,7 +59,10 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
   states.sort((p, q) => compareStrings(p.operation, q.operation) || seconds(p.time) - seconds(q.time)
     || compareStrings(p.manager, q.manager) || compareStrings(p.apiVersion, q.apiVersion) || compareStrings(p.subresource, q.subresource));
   return states.map((s) => {
-    const e: ManagedFieldsEntry = { manager: s.manager, operation: s.operation, apiVersion: s.apiVersion };
+    // Go omits an empty manager name (a client that sent no User-Agent).
+    const e: ManagedFieldsEntry = s.manager ? { manager: s.manager } : {};
+    e.operation = s.operation;
+    e.apiVersion = s.apiVersion;
     if (s.time) e.time = s.time;
     e.fieldsType = 'FieldsV1';
     e.fieldsV1 = s.set.toFieldsV1();

@@ -1,0 +1,121 @@
+// fieldValidation=Strict|Warn|Ignore (default Warn) on create, update, patch and apply,
+// through HTTP: unknown and duplicate fields with upstream's messages and order, as a
+// failed request (Strict) or Warning headers (Warn); unknown fields are never stored.
+import { expect } from 'chai';
+import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+
+interface Status { code: number; reason: string; message: string }
+interface Obj { metadata: { name: string; resourceVersion: string }; data?: Record<string, string>; [k: string]: unknown }
+
+/** The texts of `Warning: 299 - "..."` headers, unescaped. */
+function warnings(res: HttpResponse<unknown>): string[] {
+  const raw = res.headers['warning'];
+  const joined = Array.isArray(raw) ? raw.join(', ') : raw ?? '';
+  return [...joined.matchAll(/299 - "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+}
+
+describe('fieldValidation', function () {
+  this.timeout(60_000);
+  let cluster: Cluster;
+  const ns = `fv-${Date.now().toString(36)}`;
+  const cms = `/api/v1/namespaces/${ns}/configmaps`;
+  const call = <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse<T>> =>
+    request<T>(`${cluster.urls[0]}${path}`, { ...cluster.credentialsFor(), method, body, headers });
+  const json = { 'Content-Type': 'application/json' };
+  // Document order: a duplicate where it repeats, an unknown field where it first appears.
+  const body = (name: string) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup","name":"${name}","labels":{"a":"1"},"unknownMeta":"x"},`
+    + '"data":{"k":"v","k":"w"},"unknown1":"u","unknownDupe":"a","unknownDupe":"b"}';
+  const expected = ['duplicate field "metadata.name"', 'unknown field "metadata.unknownMeta"', 'duplicate field "data.k"',
+    'unknown field "unknown1"', 'unknown field "unknownDupe"'];
+
+  before(async () => {
+    cluster = await startReplicas(1);
+    expect((await call('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).to.equal(201);
+  });
+  after(async () => { await cluster?.stop(); });
+
+  it('Strict create: 400 listing every problem in document order', async () => {
+    const res = await call<Status>('POST', `${cms}?fieldValidation=Strict`, body('strict'), json);
+    expect(res.status).to.equal(400);
+    expect(res.body.reason).to.equal('BadRequest');
+    expect(res.body.message).to.equal(`ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: ${expected.join(', ')}`);
+    expect((await call('GET', `${cms}/strict`)).status).to.equal(404);
+  });
+
+  it('Warn (the default) and Ignore create: Warning headers or none; unknown fields are not stored', async () => {
+    for (const [query, name, want] of [['?fieldValidation=Warn', 'warn', expected], ['', 'default', expected], ['?fieldValidation=Ignore', 'ignore', []]] as const) {
+      const res = await call<Obj>('POST', `${cms}${query}`, body(name), json);
+      expect(res.status, res.text).to.equal(201);
+      expect(warnings(res), query).to.deep.equal(want);
+      expect(res.body.data).to.deep.equal({ k: 'w' });
+      const got = await call<Obj>('GET', `${cms}/${name}`);
+      expect(Object.keys(got.body).sort()).to.deep.equal(['apiVersion', 'data', 'kind', 'metadata']);
+      expect(got.body.metadata).to.not.have.property('unknownMeta');
+    }
+  });
+
+  it('writes the header as upstream: 299 - "unknown field \\"spec.foo\\""', async () => {
+    const res = await call('POST', '/api/v1/namespaces', { metadata: { name: `${ns}-x` }, spec: { foo: 'bar' } });
+    expect(res.status).to.equal(201);
+    expect(res.headers['warning']).to.equal('299 - "unknown field \\"spec.foo\\""');
+    await call('DELETE', `/api/v1/namespaces/${ns}-x`);
+  });
+
+  it('YAML bodies: repeated keys by line, then unknown fields in sorted order', async () => {
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y1\n  name: yaml\nzeta: 1\ndata:\n  k: v\nalpha: 2\n';
+    const strict = await call<Status>('POST', `${cms}?fieldValidation=Strict`, yaml, { 'Content-Type': 'application/yaml' });
+    expect(strict.status).to.equal(400);
+    expect(strict.body.message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: yaml: unmarshal errors:\n  line 5: key "name" already set in map, unknown field "alpha", unknown field "zeta"');
+    const warn = await call('POST', cms, yaml, { 'Content-Type': 'application/yaml' });
+    expect(warn.status, warn.text).to.equal(201);
+    expect(warnings(warn)).to.deep.equal(['line 5: key "name" already set in map', 'unknown field "alpha"', 'unknown field "zeta"']);
+  });
+
+  it('update (PUT) checks the same way', async () => {
+    const got = await call<Obj>('GET', `${cms}/warn`);
+    const put = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"warn","resourceVersion":"${got.body.metadata.resourceVersion}"},"data":{"k":"1"},"extra":true}`;
+    const strict = await call<Status>('PUT', `${cms}/warn?fieldValidation=Strict`, put, json);
+    expect(strict.status).to.equal(400);
+    expect(strict.body.message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "extra"');
+    const warn = await call('PUT', `${cms}/warn`, put, json);
+    expect(warn.status, warn.text).to.equal(200);
+    expect(warnings(warn)).to.deep.equal(['unknown field "extra"']);
+  });
+
+  it('patches: duplicates in the patch, then unknown fields of the result; Strict is 422 on "patch"', async () => {
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    const patch = '{"data":{"x":"1","x":"2"},"zz":1,"aa":2}';
+    const strict = await call<Status>('PATCH', `${cms}/warn?fieldValidation=Strict`, patch, merge);
+    expect(strict.status).to.equal(422);
+    expect(strict.body.reason).to.equal('Invalid');
+    expect(strict.body.message).to.match(/^ "" is invalid: patch: Invalid value: "\{.*\}": strict decoding error: duplicate field "data.x", unknown field "aa", unknown field "zz"$/s);
+    const warn = await call<Obj>('PATCH', `${cms}/warn`, patch, merge);
+    expect(warn.status, warn.text).to.equal(200);
+    expect(warnings(warn)).to.deep.equal(['duplicate field "data.x"', 'unknown field "aa"', 'unknown field "zz"']);
+    expect(warn.body).to.not.have.property('zz');
+    const jp = '[{"op":"add","path":"/data/y","value":"1","foo":"bar"},{"op":"add","path":"/a","path":"/b","value":1}]';
+    const jpWarn = await call('PATCH', `${cms}/warn`, jp, { 'Content-Type': 'application/json-patch+json' });
+    expect(jpWarn.status, jpWarn.text).to.equal(200);
+    expect(warnings(jpWarn)).to.deep.equal(['json patch unknown field "[0].foo"', 'json patch duplicate field "[1].path"', 'unknown field "b"']);
+    const smp = await call<Status>('PATCH', `${cms}/warn?fieldValidation=Strict`, '{"data":{"z":"1"},"q":{"r":1}}', { 'Content-Type': 'application/strategic-merge-patch+json' });
+    expect(smp.status).to.equal(422);
+    expect(smp.body.message).to.equal(' "" is invalid: patch: Invalid value: "map[data:map[z:1] q:map[r:1]]": strict decoding error: unknown field "q"');
+    const ignored = await call('PATCH', `${cms}/warn?fieldValidation=Ignore`, patch, merge);
+    expect(ignored.status).to.equal(200);
+    expect(warnings(ignored)).to.deep.equal([]);
+  });
+
+  it('apply: repeated keys are a 400 for Strict and warnings for Warn', async () => {
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  k: a\n  k: b\n';
+    const apply = { 'Content-Type': 'application/apply-patch+yaml' };
+    const strict = await call<Status>('PATCH', `${cms}/applied?fieldManager=m&fieldValidation=Strict`, yaml, apply);
+    expect(strict.status).to.equal(400);
+    expect(strict.body.message).to.equal('error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "k" already set in map');
+    const warn = await call<Obj>('PATCH', `${cms}/applied?fieldManager=m`, yaml, apply);
+    expect(warn.status, warn.text).to.equal(201);
+    expect(warnings(warn)).to.deep.equal(['line 7: key "k" already set in map']);
+    expect(warn.body.data).to.deep.equal({ k: 'b' });
+    const ignore = await call('PATCH', `${cms}/applied?fieldManager=m&fieldValidation=Ignore`, yaml, apply);
+    expect(warnings(ignore)).to.deep.equal([]);
+  });
+});
