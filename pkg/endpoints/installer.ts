@@ -53,6 +53,10 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
       user: (ctx.state.user as UserInfo | undefined) ?? anonymousUser, admission,
       query: new URLSearchParams(ctx.querystring),
     };
+    // Routes exist only in the resource's own scope: no cluster-scoped kind under
+    // /namespaces/<ns>/, and no namespaced item or write without a namespace.
+    if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
+    if (def.namespaced && !info.namespace && !['list', 'watch'].includes(verb)) throw notFoundResource();
     if (def.virtual) {
       if (info.name || info.subresource) throw notFoundResource();
       return virtualCreateHandler(def.virtual)(h);
@@ -70,11 +74,6 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
     }
     // Item verbs have no route on a collection path (upstream answers 405 there).
     if (!info.name && (verb === 'update' || verb === 'patch')) throw methodNotAllowed();
-    if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
-    if (def.namespaced && !info.namespace && !['list', 'watch'].includes(verb)) {
-      // A namespaced item or write without a namespace has no route upstream.
-      throw notFoundResource();
-    }
     return handlers[verb](h);
   };
 }

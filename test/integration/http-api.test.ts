@@ -121,6 +121,11 @@ describe('HTTP API: status bodies, codes and representations', function () {
     expect(del.body).to.deep.include({ reason: 'MethodNotAllowed', code: 405 });
     const put = await call(`/api/v1/namespaces/${ns}/configmaps`, { method: 'PUT', body: cm('x') });
     expect(put.status).to.equal(405);
+    // A cluster-scoped kind has no route under a namespace, virtual or not.
+    const review = await call(`/apis/authentication.k8s.io/v1/namespaces/${ns}/tokenreviews`, { method: 'POST', body: { spec: { token: 'x' } } });
+    expect(review.status).to.equal(404);
+    const role = await call(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/clusterroles`);
+    expect(role.status).to.equal(404);
   });
 
   it('DELETE answers with a Success Status naming the object', async () => {
