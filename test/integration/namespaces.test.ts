@@ -61,6 +61,9 @@ describe('namespace termination', function () {
       [`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, { metadata: { name: 'l' } }],
     ];
     for (const [path, body] of objects) expect((await call('POST', path, body)).status, path).to.equal(201);
+    // A finalizer holds the namespace in Terminating while creates are tried.
+    const held = `/api/v1/namespaces/${ns}/configmaps/held`;
+    expect((await call('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'held', finalizers: ['example.com/hold'] } })).status).to.equal(201);
     const del = await call<Ns>('DELETE', `/api/v1/namespaces/${ns}`);
     expect(del.status, del.text).to.equal(200);
     expect(del.body.metadata.deletionTimestamp).to.be.a('string');
@@ -78,6 +81,7 @@ describe('namespace termination', function () {
       expect(refused.body.message).to.equal(`configmaps "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`);
       expect(refused.body.details?.causes).to.deep.equal([{ reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }]);
     }
+    await call('PATCH', held, '{"metadata":{"finalizers":null}}', { 'Content-Type': 'application/merge-patch+json' });
     await eventually('the namespace to go', async () => (await call('GET', `/api/v1/namespaces/${ns}`)).status === 404);
     for (const [path] of objects) {
       const list = await call<{ items: unknown[] }>('GET', path);

@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { scanJsonKeys } from './json-keys.js';
+import { decodeYamlBody } from './yaml-body.js';
+import {
+  dropUnknownFields, goValueString, jsonBodyIssues, jsonDuplicateIssues, jsonPatchOperationIssues, sortedUnknownIssues,
+  strictMessages, warningHeader, warningTexts,
+} from './index.js';
+
+const configMap = { group: '', version: 'v1', kind: 'ConfigMap' };
+const role = { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role' };
+
+describe('fieldvalidation', () => {
+  it('scans JSON keys with strict-decoder paths and repeats', () => {
+    const text = '{"a":{"b":1,"b":2},"l":[{"x":1},{"x":2,"x":3}],"s":"{\\"no\\":1}"}';
+    expect(scanJsonKeys(text).map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['a', 'a.b', 'a.b!', 'l', 'l[0].x', 'l[1].x', 'l[1].x!', 's']);
+    expect(scanJsonKeys('[{"op":"add","path":"/a","path":"/b"}]').map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['[0].op', '[0].path', '[0].path!']);
+  });
+
+  it('orders unknown and duplicate fields of a JSON body as they appear; an unknown repeat counts once', () => {
+    const text = '{"metadata":{"name":"a","name":"b","zz":1},"kind":"ConfigMap","extra":1,"extra":2,"data":{"k":"1","k":"2"}}';
+    expect(jsonBodyIssues(configMap, text, JSON.parse(text))).to.deep.equal([
+      'duplicate field "metadata.name"', 'unknown field "metadata.zz"', 'unknown field "extra"', 'duplicate field "data.k"',
+    ]);
+  });
+
+  it('walks re-encoded objects in sorted key order and reaches list items', () => {
+    const obj = { z: 1, rules: [{ verbs: ['get'], bogus: true }], a: 2 };
+    expect(sortedUnknownIssues(role, obj)).to.deep.equal(['unknown field "a"', 'unknown field "rules[0].bogus"', 'unknown field "z"']);
+  });
+
+  it('reports YAML repeats with their line and keeps the later value', () => {
+    const body = decodeYamlBody('a: 1\nb:\n  c: 1\n  c: 2\na: 3\n');
+    expect(body.value).to.deep.equal({ a: 3, b: { c: 2 } });
+    expect(body.duplicateLines).to.deep.equal(['line 4: key "c" already set in map', 'line 5: key "a" already set in map']);
+    const report = { yamlLines: body.duplicateLines, errors: ['unknown field "x"'] };
+    expect(strictMessages(report)).to.deep.equal(['yaml: unmarshal errors:\n  line 4: key "c" already set in map\n  line 5: key "a" already set in map', 'unknown field "x"']);
+    expect(warningTexts(report)).to.deep.equal(['line 4: key "c" already set in map', 'line 5: key "a" already set in map', 'unknown field "x"']);
+  });
+
+  it('checks JSON patch operations and patch bodies', () => {
+    const jp = '[{"op":"add","path":"/a","value":{"k":1,"k":2},"foo":1},{"op":"test","path":"/x","path":"/y"}]';
+    expect(jsonPatchOperationIssues(jp, JSON.parse(jp))).to.deep.equal([
+      'json patch duplicate field "[0].value.k"', 'json patch unknown field "[0].foo"', 'json patch duplicate field "[1].path"',
+    ]);
+    expect(jsonDuplicateIssues('{"spec":{"a":1,"a":2}}')).to.deep.equal(['duplicate field "spec.a"']);
+  });
+
+  it('drops undeclared fields at every depth', () => {
+    const obj = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', junk: 1 }, rules: [{ verbs: ['get'], junk: 2 }], junk: 3 };
+    dropUnknownFields(role, obj);
+    expect(obj).to.deep.equal({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r' }, rules: [{ verbs: ['get'] }] });
+  });
+
+  it('formats warnings and Go values as upstream', () => {
+    expect(warningHeader('unknown field "spec.foo"')).to.equal('299 - "unknown field \\"spec.foo\\""');
+    expect(warningHeader('a\\b')).to.equal('299 - "a\\\\b"');
+    expect(goValueString({ spec: { b: [1, 'x'], a: null }, z: true })).to.equal('map[spec:map[a:<nil> b:[1 x]] z:true]');
+  });
+});

@@ -1,0 +1,158 @@
+import { expect } from 'chai';
+import type { KubeObject } from '../../../runtime/object.js';
+import { StatusError } from '../../../runtime/errors.js';
+import { capUpdateManagers, decodeManagedFields, encodeManagedFields, managerId } from './entries.js';
+import { conflictError, printManager } from './conflict.js';
+import { FieldManager } from './manager.js';
+import { field, keyElement, parseElementKey, pathString } from './path.js';
+import { FieldSet } from './set.js';
+import { compare, merge, toFieldSet } from './typed.js';
+import { patchSchemaFor } from '../../../openapi/patch-schema.js';
+
+const cmManager = () => new FieldManager({ group: '', version: 'v1', kind: 'ConfigMap', subresource: '', ignored: [] });
+const cm = (data: Record<string, string>, meta: Record<string, unknown> = {}): Record<string, unknown> =>
+  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', ...meta }, data });
+const persisted = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, uid: 'u1', resourceVersion: '7' } });
+const fieldsOf = (o: KubeObject) => Object.fromEntries((o.metadata.managedFields ?? []).map((e) => [`${e.manager}/${e.operation}`, e.fieldsV1]));
+
+describe('managedfields', () => {
+  describe('FieldsV1', () => {
+    it('round-trips, sorts elements (fields, keys, values, indices) and marks member-with-children with "."', () => {
+      const s = FieldSet.of(
+        [field('metadata'), field('labels'), field('b')],
+        [field('metadata'), field('labels')],
+        [field('metadata'), field('labels'), field('a')],
+        [field('spec'), field('ports'), keyElement([['protocol', 'TCP'], ['containerPort', 80]])],
+        [field('spec'), field('ports'), keyElement([['protocol', 'TCP'], ['containerPort', 80]]), field('name')],
+        [field('metadata'), field('finalizers'), { kind: 'value', value: 'x' }],
+        [field('list'), { kind: 'index', index: 2 }],
+      );
+      const doc = s.toFieldsV1();
+      expect(JSON.stringify(doc)).to.equal(JSON.stringify({
+        'f:list': { 'i:2': {} },
+        'f:metadata': { 'f:finalizers': { 'v:"x"': {} }, 'f:labels': { '.': {}, 'f:a': {}, 'f:b': {} } },
+        'f:spec': { 'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:name': {} } } },
+      }));
+      expect(FieldSet.fromFieldsV1(doc).equals(s)).to.equal(true);
+      expect(() => parseElementKey('x:1')).to.throw('unknown path element tag');
+    });
+
+    it('prints paths as conflict messages do', () => {
+      expect(pathString([field('spec'), field('ports'), keyElement([['protocol', 'TCP'], ['containerPort', 80]]), field('name')]))
+        .to.equal('.spec.ports[containerPort=80,protocol="TCP"].name');
+      expect(pathString([field('metadata'), field('finalizers'), { kind: 'value', value: 'a' }])).to.equal('.metadata.finalizers[="a"]');
+      expect(pathString([field('x'), { kind: 'index', index: 3 }])).to.equal('.x[3]');
+    });
+
+    it('set algebra: difference is per node, recursiveDifference drops whole subtrees', () => {
+      const a = FieldSet.of([field('a'), field('b'), field('c')], [field('a'), field('b')], [field('d')]);
+      const b = FieldSet.of([field('a'), field('b')]);
+      expect(a.difference(b).toFieldsV1()).to.deep.equal({ 'f:a': { 'f:b': { 'f:c': {} } }, 'f:d': {} });
+      expect(a.recursiveDifference(b).toFieldsV1()).to.deep.equal({ 'f:d': {} });
+      expect(a.intersection(b).toFieldsV1()).to.deep.equal({ 'f:a': { 'f:b': {} } });
+    });
+  });
+
+  describe('typed values', () => {
+    const cmSchema = patchSchemaFor('', 'v1', 'ConfigMap');
+    it('toFieldSet owns map keys and leaves, not the named fields above them', () => {
+      expect(toFieldSet(cm({ k: 'v' }, { labels: { a: 'b' } }), cmSchema).toFieldsV1()).to.deep.equal({
+        'f:apiVersion': {}, 'f:data': { 'f:k': {} }, 'f:kind': {}, 'f:metadata': { 'f:labels': { 'f:a': {} }, 'f:name': {} },
+      });
+    });
+    it('compare reports added containers as members too', () => {
+      const c = compare({ metadata: { name: 'c' } }, cm({ k: 'v' }), cmSchema);
+      expect(c.added.toFieldsV1()).to.deep.include({ 'f:data': { '.': {}, 'f:k': {} } });
+      expect(c.modified.isEmpty()).to.equal(true);
+    });
+    it('merges keyed lists by key: configuration order, live-only items where they were', () => {
+      const saSchema = patchSchemaFor('', 'v1', 'ServiceAccount');
+      const live = { secrets: [{ name: 'a' }, { name: 'x' }, { name: 'b' }] };
+      const config = { secrets: [{ name: 'b', namespace: 'n' }, { name: 'a' }, { name: 'c' }] };
+      expect(merge(live, config, saSchema)).to.deep.equal({ secrets: [{ name: 'x' }, { name: 'b', namespace: 'n' }, { name: 'a' }, { name: 'c' }] });
+    });
+  });
+
+  describe('FieldManager', () => {
+    it('records creates against the zero value (a top-level empty struct is not a change)', () => {
+      const fm = new FieldManager({ group: '', version: 'v1', kind: 'Namespace', subresource: '', ignored: [[field('status')]] });
+      const out = fm.update(null, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', labels: { a: 'b' } }, spec: {}, status: { phase: 'Active' } }, 'm');
+      expect(fieldsOf(out)).to.deep.equal({ 'm/Update': { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } } });
+    });
+
+    it('apply: conflicts, force, shared ownership and pruning', () => {
+      const fm = cmManager();
+      const a = persisted(fm.apply(null, cm({ x: '1', y: '1' }), 'a', false));
+      expect(fieldsOf(a)).to.deep.equal({ 'a/Apply': { 'f:data': { 'f:x': {}, 'f:y': {} } } });
+      let err: unknown;
+      try { fm.apply(a, cm({ x: '2' }), 'b', false); } catch (e) { err = e; }
+      expect(err).to.be.instanceOf(StatusError);
+      expect((err as StatusError).message).to.equal('Apply failed with 1 conflict: conflict with "a": .data.x');
+      const shared = persisted(fm.apply(a, cm({ y: '1' }), 'b', false));
+      expect(fieldsOf(shared)['b/Apply']).to.deep.equal({ 'f:data': { 'f:y': {} } });
+      const dropped = fm.apply(shared, cm({}), 'a', false);
+      expect(dropped.data).to.deep.equal({ y: '1' });
+      const forced = fm.apply(shared, cm({ x: '3' }), 'b', true);
+      expect(fieldsOf(forced)).to.deep.equal({ 'a/Apply': { 'f:data': { 'f:y': {} } }, 'b/Apply': { 'f:data': { 'f:x': {} } } });
+    });
+
+    it('update: a single empty entry resets; an empty list keeps the live entries; untracked objects stay untracked', () => {
+      const fm = cmManager();
+      const live = persisted(fm.apply(null, cm({ x: '1' }), 'a', false));
+      const empty = fm.update(live, { ...structuredClone(live), metadata: { ...live.metadata, managedFields: [] } }, 'u');
+      expect(Object.keys(fieldsOf(empty))).to.deep.equal(['a/Apply']);
+      const reset = fm.update(live, { ...structuredClone(live), metadata: { ...live.metadata, managedFields: [{}] }, data: { x: '1', n: '2' } }, 'u');
+      expect(fieldsOf(reset)).to.deep.equal({ 'u/Update': { 'f:data': { 'f:n': {} } } });
+      const untracked = { ...structuredClone(live), metadata: { ...live.metadata, managedFields: undefined } };
+      expect(fm.update(untracked, { ...untracked, data: { z: '1' } }, 'u').metadata.managedFields).to.equal(undefined);
+    });
+
+    it('lets kubectl take over fields its last-applied annotation describes', () => {
+      const fm = cmManager();
+      const last = JSON.stringify(cm({ k: 'one' }, { namespace: 'ns' }));
+      const csa = persisted(fm.update(null, { ...cm({ k: 'one' }), metadata: { name: 'c', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': last } } } as KubeObject, 'kubectl-client-side-apply'));
+      expect(() => fm.apply(csa, cm({ k: 'two' }), 'someone', false)).to.throw('conflict with "kubectl-client-side-apply" using v1: .data.k');
+      const ssa = fm.apply(csa, cm({ k: 'two' }), 'kubectl', false);
+      expect(ssa.data).to.deep.equal({ k: 'two' });
+      expect(ssa.metadata.annotations!['kubectl.kubernetes.io/last-applied-configuration']).to.equal('{"apiVersion":"v1","data":{"k":"two"},"kind":"ConfigMap","metadata":{"name":"c"}}\n');
+    });
+
+    it('rejects what upstream rejects before merging', () => {
+      const fm = cmManager();
+      expect(() => fm.apply(null, { ...cm({}), kind: 'Secret' }, 'a', false)).to.throw('invalid object type: /v1, Kind=Secret');
+      expect(() => fm.apply(null, { ...cm({}), metadata: { name: 'c', managedFields: [] } }, 'a', false)).to.throw('metadata.managedFields must be nil');
+      expect(() => fm.apply(null, { ...cm({}), extra: 1 }, 'a', false)).to.throw('failed to create typed patch object (/c; /v1, Kind=ConfigMap): .extra: field not declared in schema');
+    });
+  });
+
+  describe('entries', () => {
+    it('identifies managers as upstream (no apiVersion for appliers) and prints them in messages', () => {
+      expect(managerId({ manager: 'm', operation: 'Update', apiVersion: 'v1', subresource: 'status' })).to.equal('{"manager":"m","operation":"Update","apiVersion":"v1","subresource":"status"}');
+      expect(managerId({ manager: 'm', operation: 'Apply', apiVersion: 'v1' })).to.equal('{"manager":"m","operation":"Apply"}');
+      expect(printManager('{"manager":"m","operation":"Update","apiVersion":"v1","subresource":"status"}')).to.equal('"m" with subresource "status" using v1');
+      expect(printManager('{"manager":"m","operation":"Apply"}')).to.equal('"m"');
+    });
+
+    it('folds the oldest of more than ten Update entries into ancient-changes', () => {
+      const entries = Array.from({ length: 12 }, (_, i) => ({
+        manager: `m${i}`, operation: 'Update' as const, apiVersion: 'v1', time: `2024-01-01T00:00:${String(10 + i)}Z`, fieldsType: 'FieldsV1' as const, fieldsV1: { [`f:k${i}`]: {} },
+      }));
+      const managed = decodeManagedFields(entries);
+      capUpdateManagers(managed);
+      const out = encodeManagedFields(managed);
+      expect(out).to.have.length(10);
+      const ancient = out.find((e) => e.manager === 'ancient-changes')!;
+      expect(ancient.fieldsV1).to.deep.equal({ 'f:k0': {}, 'f:k1': {}, 'f:k2': {} });
+    });
+
+    it('groups several conflicts by manager', () => {
+      const err = conflictError([
+        { managerId: '{"manager":"b","operation":"Apply"}', path: [field('data'), field('y')] },
+        { managerId: '{"manager":"a","operation":"Update","apiVersion":"v1"}', path: [field('data'), field('x')] },
+      ]);
+      expect(err.code).to.equal(409);
+      expect(err.message).to.equal('Apply failed with 2 conflicts: conflicts with "a" using v1:\n- .data.x\nconflicts with "b":\n- .data.y');
+      expect(err.details?.causes?.[0]).to.deep.equal({ reason: 'FieldManagerConflict', message: 'conflict with "a" using v1', field: '.data.x' });
+    });
+  });
+});
