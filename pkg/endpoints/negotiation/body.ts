@@ -6,23 +6,44 @@ import { errors } from '../../runtime/errors.js';
 /** Upstream's limit for request bodies (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
+/**
+ * Oversized bodies are read and discarded up to this many bytes before the 413 goes out,
+ * so a client still writing its body reads our answer instead of failing with EPIPE;
+ * beyond it the connection is cut.
+ */
+const maxDiscardBytes = 32 * 1024 * 1024;
+
 export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
+  const tooLarge = () => errors.requestEntityTooLarge(`limit is ${limit}`);
   if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    throw errors.requestEntityTooLarge(`limit is ${limit}`);
+    if (declared > maxDiscardBytes) req.socket.destroySoon();
+    else await discard(req, 0);
+    throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > limit) {
-      req.resume();
-      throw errors.requestEntityTooLarge(`limit is ${limit}`);
+      await discard(req, size);
+      throw tooLarge();
     }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** Reads the rest of the body into nothing; `alreadySeen` bytes were read before. */
+async function discard(req: IncomingMessage, alreadySeen: number): Promise<void> {
+  let seen = alreadySeen;
+  for await (const chunk of req) {
+    seen += (chunk as Buffer).length;
+    if (seen > maxDiscardBytes) {
+      req.socket.destroySoon();
+      return;
+    }
+  }
 }
 
 export function mediaTypeOf(contentType: string | undefined): string {
