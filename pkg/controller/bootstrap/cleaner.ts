@@ -8,7 +8,7 @@ import {
 } from '../../authentication/bootstrap/token.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
-import { KeyedQueue, keyOf, splitKey } from '../serviceaccount/workqueue.js';
+import { KeyedQueue, keyOf, splitKey } from '../workqueue.js';
 
 const controllerUser = {
   name: 'system:serviceaccount:kube-system:token-cleaner',

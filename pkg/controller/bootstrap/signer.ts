@@ -9,7 +9,7 @@ import {
 } from '../../authentication/bootstrap/token.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
-import { KeyedQueue } from '../serviceaccount/workqueue.js';
+import { KeyedQueue } from '../workqueue.js';
 import { computeDetachedSignature } from './jws.js';
 
 export const clusterInfoNamespace = 'kube-public';

@@ -14,7 +14,10 @@ import type { Controller } from '../manager.js';
 import {
   FinalizerDeleteDependents, FinalizerOrphanDependents, OwnershipGraph, type GraphNode, type ObjectRef,
 } from './graph.js';
-import { WorkQueue } from './workqueue.js';
+import { KeyedQueue, type RetryPolicy } from '../workqueue.js';
+
+/** Deletion work is retried until it succeeds, as upstream's controllers do. */
+const retryForever: RetryPolicy = { maxRetries: Infinity, baseDelayMs: 10 };
 
 export const controllerName = 'garbagecollector';
 
@@ -45,8 +48,8 @@ export function resourceForKind(scheme: Scheme, apiVersion: string, kind: string
 export class GarbageCollector implements Controller {
   readonly name = controllerName;
   private readonly graph = new OwnershipGraph();
-  private deleteQueue: WorkQueue | undefined;
-  private orphanQueue: WorkQueue | undefined;
+  private deleteQueue: KeyedQueue | undefined;
+  private orphanQueue: KeyedQueue | undefined;
   private handlersAdded = false;
 
   constructor(private readonly d: Pick<ServerDeps, 'scheme' | 'registry' | 'informers' | 'log'>) {}
@@ -54,8 +57,8 @@ export class GarbageCollector implements Controller {
   start(): () => void {
     const log = (what: string) => (uid: string, err: unknown) =>
       this.d.log.warn({ controller: this.name, uid, err: (err as Error).message }, what);
-    const del = new WorkQueue((uid) => this.attemptToDelete(uid), log('attempt to delete failed'));
-    const orphan = new WorkQueue((uid) => this.attemptToOrphan(uid), log('attempt to orphan failed'));
+    const del = new KeyedQueue((uid) => this.attemptToDelete(uid), log('attempt to delete failed'), retryForever);
+    const orphan = new KeyedQueue((uid) => this.attemptToOrphan(uid), log('attempt to orphan failed'), retryForever);
     this.deleteQueue = del;
     this.orphanQueue = orphan;
     const informers = this.d.scheme.storedResources().map((def) => ({ informer: this.d.informers.informerFor(def.group, def.plural) }));

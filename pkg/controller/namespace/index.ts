@@ -5,7 +5,10 @@
 import type { KubeObject } from '../../runtime/object.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
-import { WorkQueue } from '../garbagecollector/workqueue.js';
+import { KeyedQueue, type RetryPolicy } from '../workqueue.js';
+
+/** Deletion work is retried until it succeeds, as upstream's controllers do. */
+const retryForever: RetryPolicy = { maxRetries: Infinity, baseDelayMs: 10 };
 import { NamespacedResourcesDeleter, namespacedResources } from './deleter.js';
 
 export const controllerName = 'namespace';
@@ -17,7 +20,7 @@ export interface NamespaceControllerOptions {
 
 export function namespaceController(d: ServerDeps, o: NamespaceControllerOptions = {}): Controller {
   const deleter = new NamespacedResourcesDeleter(d.scheme, d.registry);
-  let queue: WorkQueue | undefined;
+  let queue: KeyedQueue | undefined;
   let handlersAdded = false;
   const namespaces = d.informers.informerFor('', 'namespaces');
   const terminating = (name: string | undefined): boolean => Boolean(name && namespaces.get('', name)?.metadata.deletionTimestamp);
@@ -25,10 +28,10 @@ export function namespaceController(d: ServerDeps, o: NamespaceControllerOptions
   return {
     name: controllerName,
     start() {
-      const q = new WorkQueue(async (name) => {
+      const q = new KeyedQueue(async (name) => {
         const waitSeconds = await deleter.sync(name);
         if (waitSeconds > 0) q.addAfter(name, o.recheckMs ?? waitSeconds * 1000);
-      }, (name, err) => d.log.warn({ controller: controllerName, namespace: name, err: (err as Error).message }, 'namespace deletion incomplete'));
+      }, (name, err) => d.log.warn({ controller: controllerName, namespace: name, err: (err as Error).message }, 'namespace deletion incomplete'), retryForever);
       queue = q;
       const enqueue = (ns: KubeObject): void => { if (ns.metadata.deletionTimestamp) queue?.add(ns.metadata.name ?? ''); };
       if (!handlersAdded) {

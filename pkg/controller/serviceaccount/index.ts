@@ -6,7 +6,7 @@ import { isPlainObject } from '../../runtime/object.js';
 import { StatusError } from '../../runtime/errors.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
-import { KeyedQueue } from './workqueue.js';
+import { KeyedQueue } from '../workqueue.js';
 
 export const defaultServiceAccountName = 'default';
 

@@ -13,7 +13,7 @@ import { TokenGenerator } from '../../serviceaccount/generator.js';
 import { readPrivateKey } from '../../serviceaccount/keys.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
-import { KeyedQueue, keyOf, splitKey } from '../serviceaccount/workqueue.js';
+import { KeyedQueue, keyOf, splitKey } from '../workqueue.js';
 
 export const serviceAccountTokenType = 'kubernetes.io/service-account-token';
 export const serviceAccountNameKey = 'kubernetes.io/service-account.name';

@@ -1,6 +1,16 @@
 // A keyed work queue (upstream's rate-limited workqueue, reduced): a key queued while
 // pending is queued once; keys are processed one at a time; a failure is retried with
 // growing delay. Controllers queue keys from informer events and reconcile each key.
+
+export interface RetryPolicy {
+  /** Retries of one key before it is dropped (until it is queued again); default 10. */
+  maxRetries?: number;
+  /** First retry delay, doubled per failure; default 5 ms. */
+  baseDelayMs?: number;
+  /** Upper bound of the retry delay; default 5 s. */
+  maxDelayMs?: number;
+}
+
 export class KeyedQueue {
   private pending = new Set<string>();
   private order: string[] = [];
@@ -12,7 +22,7 @@ export class KeyedQueue {
   constructor(
     private readonly process: (key: string) => Promise<void>,
     private readonly onError: (key: string, err: unknown) => void = () => undefined,
-    private readonly maxRetries = 10,
+    private readonly retry: RetryPolicy = {},
   ) {}
 
   add(key: string): void {
@@ -56,7 +66,8 @@ export class KeyedQueue {
           this.onError(key, err);
           const n = (this.failures.get(key) ?? 0) + 1;
           this.failures.set(key, n);
-          if (n <= this.maxRetries) this.addAfter(key, Math.min(5 * 2 ** n, 5_000));
+          const { maxRetries = 10, baseDelayMs = 5, maxDelayMs = 5_000 } = this.retry;
+          if (n <= maxRetries) this.addAfter(key, Math.min(baseDelayMs * 2 ** n, maxDelayMs));
         }
       }
     } finally {
