@@ -4,7 +4,6 @@
 // rbac.authorization.kubernetes.io/autoupdate=false. Extra permissions are never
 // removed. Replicas starting together race safely: AlreadyExists and Conflict retry.
 import type { Logger } from 'pino';
-import { AdmissionChain } from '../admission/interfaces.js';
 import { covers } from '../authorization/rbac/covers.js';
 import type { BindingObject, ClusterRoleObject, PolicyRule, Subject } from '../authorization/rbac/types.js';
 import type { GenericStore, RequestScope } from '../registry/generic/store.js';
@@ -12,11 +11,12 @@ import type { StoreRegistry } from '../registry/generic/registry.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
 import { autoUpdateAnnotation, bootstrapPolicy } from './index.js';
+import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
 
 const rbac = 'rbac.authorization.k8s.io';
 const maxAttempts = 8;
 
-const scope: RequestScope = { user: { name: 'system:apiserver', groups: ['system:masters'] }, dryRun: false, admission: new AdmissionChain() };
+const scope: RequestScope = internalScope(apiserverUser, 'kube-apiserver');
 
 /** Existing keys win; expected keys that are missing are added. */
 function merge(expected: Record<string, string> | undefined, existing: Record<string, string> | undefined): Record<string, string> | undefined {

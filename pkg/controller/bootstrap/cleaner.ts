@@ -1,6 +1,5 @@
 // The token cleaner (SPEC 5.5): bootstrap token Secrets are deleted once expired (or
 // with an expiration that cannot be read), each at its expiry time.
-import { AdmissionChain } from '../../admission/interfaces.js';
 import { StatusError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
 import {
@@ -9,6 +8,7 @@ import {
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue, keyOf, splitKey } from '../workqueue.js';
+import { internalScope } from '../../registry/generic/internal-scope.js';
 
 const controllerUser = {
   name: 'system:serviceaccount:kube-system:token-cleaner',
@@ -32,7 +32,7 @@ export function tokenCleanerController(d: ServerDeps): Controller {
     }
     d.log.info({ secret: key }, 'deleting expired bootstrap token');
     try {
-      await store.delete(namespace, name, { preconditions: { uid: s.metadata.uid } }, { user: controllerUser, dryRun: false, admission: new AdmissionChain() });
+      await store.delete(namespace, name, { preconditions: { uid: s.metadata.uid } }, internalScope(controllerUser, 'kube-controller-manager'));
     } catch (err) {
       if (err instanceof StatusError && (err.code === 404 || err.code === 409)) return;
       throw err;

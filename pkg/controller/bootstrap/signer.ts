@@ -1,7 +1,6 @@
 // The bootstrap signer (SPEC 5.5): the `kubeconfig` of ConfigMap kube-public/cluster-info
 // carries a `jws-kubeconfig-<id>` signature for every bootstrap token that may sign
 // (usage-bootstrap-signing=true, not expired); signatures of other tokens are removed.
-import { AdmissionChain } from '../../admission/interfaces.js';
 import { StatusError } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import {
@@ -11,6 +10,7 @@ import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
 import { computeDetachedSignature } from './jws.js';
+import { internalScope } from '../../registry/generic/internal-scope.js';
 
 export const clusterInfoNamespace = 'kube-public';
 export const clusterInfoName = 'cluster-info';
@@ -73,7 +73,7 @@ export function bootstrapSignerController(d: ServerDeps): Controller {
     await store.update(clusterInfoNamespace, clusterInfoName, async (current) => {
       if (!current) throw new StatusError(404, 'NotFound', `configmaps "${clusterInfoName}" not found`);
       return { ...current, data: next };
-    }, { user: controllerUser, dryRun: false, admission: new AdmissionChain() });
+    }, internalScope(controllerUser, 'kube-controller-manager'));
   };
 
   /** A token that expires must lose its signature then, without any other event. */

@@ -3,15 +3,15 @@
 // controller): selectors in order, matching roles by name, each distinct rule once.
 // Direct edits of an aggregated role's rules are overwritten on the next pass.
 import type { Logger } from 'pino';
-import { AdmissionChain } from '../../admission/interfaces.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../apis/meta/labels.js';
 import type { ClusterRoleObject, PolicyRule } from '../../authorization/rbac/types.js';
 import type { Informer } from '../../client/informer.js';
 import type { GenericStore, RequestScope } from '../../registry/generic/store.js';
 import type { Controller } from '../manager.js';
+import { internalScope } from '../../registry/generic/internal-scope.js';
 
 const user = { name: 'system:serviceaccount:kube-system:clusterrole-aggregation-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] };
-const scope: RequestScope = { user, dryRun: false, admission: new AdmissionChain() };
+const scope: RequestScope = internalScope(user, 'kube-controller-manager');
 const debounceMs = 20;
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

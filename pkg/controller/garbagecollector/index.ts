@@ -4,7 +4,6 @@
 // deleted with Orphan (finalizer orphan) first has its references removed from its
 // dependents. Fed by informers over every stored resource; owners are checked against
 // storage before anything is deleted, so a stale cache never deletes a live object.
-import { AdmissionChain } from '../../admission/interfaces.js';
 import { StatusError } from '../../runtime/errors.js';
 import type { KubeObject, OwnerReference } from '../../runtime/object.js';
 import { parseApiVersion, type ResourceDef, type Scheme } from '../../runtime/scheme.js';
@@ -15,6 +14,7 @@ import {
   FinalizerDeleteDependents, FinalizerOrphanDependents, OwnershipGraph, type GraphNode, type ObjectRef,
 } from './graph.js';
 import { KeyedQueue, type RetryPolicy } from '../workqueue.js';
+import { internalScope } from '../../registry/generic/internal-scope.js';
 
 /** Deletion work is retried until it succeeds, as upstream's controllers do. */
 const retryForever: RetryPolicy = { maxRetries: Infinity, baseDelayMs: 10 };
@@ -27,7 +27,7 @@ const gcUser = {
 };
 
 function scope(): RequestScope {
-  return { user: gcUser, dryRun: false, admission: new AdmissionChain(), fieldManager: 'kube-controller-manager' };
+  return internalScope(gcUser, 'kube-controller-manager');
 }
 
 const hasFinalizer = (o: KubeObject, f: string): boolean => (o.metadata.finalizers ?? []).includes(f);

@@ -2,13 +2,13 @@
 // serves is deleted (in the background, as upstream), what remains is counted for the
 // conditions, and once nothing is left the "kubernetes" finalizer is removed through
 // the finalize subresource (which deletes the namespace when no finalizer is left).
-import { AdmissionChain } from '../../admission/interfaces.js';
 import { StatusError } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import type { ResourceDef, Scheme } from '../../runtime/scheme.js';
 import type { RequestScope } from '../../registry/generic/store.js';
 import type { StoreRegistry } from '../../registry/generic/registry.js';
 import { conditionsFor, updateConditions, type ContentReport } from './conditions.js';
+import { internalScope } from '../../registry/generic/internal-scope.js';
 
 export const FinalizerKubernetes = 'kubernetes';
 /** Upstream waits this long before looking again at content that has finalizers. */
@@ -20,7 +20,7 @@ const controllerUser = {
 };
 
 function scope(subresource?: string): RequestScope {
-  return { user: controllerUser, dryRun: false, admission: new AdmissionChain(), subresource, fieldManager: 'kube-controller-manager' };
+  return internalScope(controllerUser, 'kube-controller-manager', { subresource });
 }
 
 function specFinalizers(ns: KubeObject): string[] {

@@ -1,12 +1,12 @@
 // The service-account controller (SPEC 5.8): every active namespace has a ServiceAccount
 // named `default`; one deleted is made again.
-import { AdmissionChain } from '../../admission/interfaces.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { isPlainObject } from '../../runtime/object.js';
 import { StatusError } from '../../runtime/errors.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
+import { internalScope } from '../../registry/generic/internal-scope.js';
 
 export const defaultServiceAccountName = 'default';
 
@@ -26,7 +26,7 @@ export function serviceAccountController(d: ServerDeps): Controller {
     const ns = namespaces.get('', namespace);
     if (!ns || !isActive(ns)) return;
     if (serviceAccounts.get(namespace, defaultServiceAccountName)) return;
-    const scope = { user: controllerUser, dryRun: false, admission: new AdmissionChain() };
+    const scope = internalScope(controllerUser, 'kube-controller-manager');
     try {
       await store.create(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: defaultServiceAccountName } }, scope);
     } catch (err) {

@@ -5,7 +5,6 @@
 // Secrets when the account is deleted; a deleted token Secret leaves the account's list.
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { AdmissionChain } from '../../admission/interfaces.js';
 import { StatusError } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { legacyClaims, legacyIssuer } from '../../serviceaccount/claims.js';
@@ -14,6 +13,7 @@ import { readPrivateKey } from '../../serviceaccount/keys.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue, keyOf, splitKey } from '../workqueue.js';
+import { internalScope } from '../../registry/generic/internal-scope.js';
 
 export const serviceAccountTokenType = 'kubernetes.io/service-account-token';
 export const serviceAccountNameKey = 'kubernetes.io/service-account.name';
@@ -42,7 +42,7 @@ export function tokensController(d: ServerDeps): Controller | undefined {
   const serviceAccounts = d.informers.informerFor('', 'serviceaccounts');
   const secretStore = d.registry.store('', 'secrets');
   const saStore = d.registry.store('', 'serviceaccounts');
-  const scope = () => ({ user: controllerUser, dryRun: false, admission: new AdmissionChain() });
+  const scope = () => internalScope(controllerUser, 'kube-controller-manager');
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
   /** Token Secrets that were deleted, by key, with the account they named. */

@@ -1,0 +1,17 @@
+// Writes the server makes on its own behalf (bootstrap objects, controllers). They are
+// recorded in managedFields under upstream's manager names, so ownership reads the same
+// as on an upstream cluster. They do not pass through the admission chain.
+import { AdmissionChain } from '../../admission/interfaces.js';
+import type { UserInfo } from '../../authentication/user.js';
+import type { RequestScope } from './store.js';
+
+export const apiserverUser: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
+
+/** `kube-apiserver` for the server's own objects, `kube-controller-manager` for controllers. */
+export type InternalManager = 'kube-apiserver' | 'kube-controller-manager';
+
+const noAdmission = new AdmissionChain();
+
+export function internalScope(user: UserInfo, fieldManager: InternalManager, extra: Partial<RequestScope> = {}): RequestScope {
+  return { user, dryRun: false, admission: noAdmission, fieldManager, ...extra };
+}
