@@ -1,21 +1,59 @@
 // Every background controller, registered by name in one list. They run only in the
 // replica that holds the controller-manager election.
 import type { ServerDeps } from '../server/deps.js';
-import type { ControllerManager } from './manager.js';
-import { garbageCollector } from './garbagecollector/index.js';
-import { namespaceController } from './namespace/index.js';
 import { bootstrapSignerController, tokenCleanerController } from './bootstrap/index.js';
+import { ClusterRoleAggregationController } from './clusterroleaggregation/index.js';
+import { garbageCollector } from './garbagecollector/index.js';
+import type { Controller, ControllerManager } from './manager.js';
+import { namespaceController } from './namespace/index.js';
+import { rootCACertPublisher } from './rootcacertpublisher/index.js';
 import { serviceAccountController } from './serviceaccount/index.js';
 import { tokensController } from './tokens/index.js';
-import { ClusterRoleAggregationController } from './clusterroleaggregation/index.js';
 
-export function registerControllers(_manager: ControllerManager, _d: ServerDeps): void {
-  _manager.register(new ClusterRoleAggregationController(_d.informers.informerFor('rbac.authorization.k8s.io', 'clusterroles'), _d.registry.store('rbac.authorization.k8s.io', 'clusterroles'), _d.log));
-  _manager.register(serviceAccountController(_d));
-  const tokens = tokensController(_d); if (tokens) _manager.register(tokens);
-  if (_d.o.enableBootstrapTokenAuth) _manager.register(bootstrapSignerController(_d));
-  if (_d.o.enableBootstrapTokenAuth) _manager.register(tokenCleanerController(_d));
-  _manager.register(namespaceController(_d));
-  _manager.register(garbageCollector(_d));
-  // Controllers are added here as they land (namespace, garbage collector, ...).
+type ControllerFactory = (d: ServerDeps) => Controller | undefined;
+
+/** Upstream's controller names; a factory returning undefined has nothing to do with these flags. */
+const controllers: Array<[name: string, factory: ControllerFactory]> = [
+  ['clusterrole-aggregation', (d) => new ClusterRoleAggregationController(
+    d.informers.informerFor('rbac.authorization.k8s.io', 'clusterroles'), d.registry.store('rbac.authorization.k8s.io', 'clusterroles'), d.log)],
+  ['serviceaccount', serviceAccountController],
+  ['serviceaccount-token', tokensController],
+  ['root-ca-cert-publisher', rootCACertPublisher],
+  ['bootstrapsigner', bootstrapSignerController],
+  ['tokencleaner', tokenCleanerController],
+  ['namespace', namespaceController],
+  ['garbagecollector', garbageCollector],
+];
+
+/** Off unless named in --controllers, as upstream. */
+const offByDefault = new Set(['bootstrapsigner', 'tokencleaner']);
+
+/**
+ * --controllers as kube-controller-manager reads it: `-name` disables, `name` enables,
+ * `*` enables everything not off by default. Bootstrap-token auth also turns on the
+ * bootstrap signer and token cleaner unless disabled, so one flag gives working tokens.
+ */
+export function controllerEnabled(name: string, d: ServerDeps): boolean {
+  const list = d.o.controllers;
+  if (list.includes(`-${name}`)) return false;
+  if (list.includes(name)) return true;
+  if (offByDefault.has(name)) return d.o.enableBootstrapTokenAuth;
+  return list.includes('*');
+}
+
+export function controllerNames(): string[] {
+  return controllers.map(([name]) => name);
+}
+
+export function registerControllers(manager: ControllerManager, d: ServerDeps): void {
+  const known = new Set(controllerNames());
+  for (const entry of d.o.controllers) {
+    const name = entry.replace(/^-/, '');
+    if (name !== '*' && !known.has(name)) throw new Error(`--controllers: "${name}" is not in the list of known controllers`);
+  }
+  for (const [name, factory] of controllers) {
+    if (!controllerEnabled(name, d)) continue;
+    const c = factory(d);
+    if (c) manager.register(c);
+  }
 }

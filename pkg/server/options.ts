@@ -29,6 +29,10 @@ export interface ServerOptions {
   serviceAccountJWKSURI?: string;
   apiAudiences: string[];
   enableBootstrapTokenAuth: boolean;
+  /** kube-controller-manager's --root-ca-file: the CA bundle published to pods (kube-root-ca.crt, token Secrets). */
+  rootCAFile?: string;
+  /** kube-controller-manager's --controllers: `*` (all on by default), `name`, `-name`. */
+  controllers: string[];
   oidcIssuerURL?: string;
   oidcClientID?: string;
   oidcCAFile?: string;
@@ -89,6 +93,8 @@ const flagSpecs: Record<string, FlagSpec> = {
   'service-account-jwks-uri': { type: 'string' },
   'api-audiences': { type: 'stringList' },
   'enable-bootstrap-token-auth': { type: 'bool' },
+  'root-ca-file': { type: 'string' },
+  'controllers': { type: 'stringList' },
   'oidc-issuer-url': { type: 'string' },
   'oidc-client-id': { type: 'string' },
   'oidc-ca-file': { type: 'string' },
@@ -178,6 +184,8 @@ export function parseOptions(argv: string[]): ServerOptions {
     serviceAccountJWKSURI: one('service-account-jwks-uri'),
     apiAudiences: list('api-audiences'),
     enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth', false),
+    rootCAFile: one('root-ca-file'),
+    controllers: parsed.values.has('controllers') ? list('controllers') : ['*'],
     oidcIssuerURL: one('oidc-issuer-url'),
     oidcClientID: one('oidc-client-id'),
     oidcCAFile: one('oidc-ca-file'),

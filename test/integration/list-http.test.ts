@@ -6,6 +6,11 @@ import { Etcd3 } from 'etcd3';
 import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
 import { startTestCluster, type TestCluster } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
 
+// These tests count every ConfigMap in their namespace, so the root-CA publisher (which
+// adds kube-root-ca.crt to each namespace) is off, as upstream runs such tests without
+// a controller manager.
+const withoutRootCA = ['--controllers=*,-root-ca-cert-publisher'];
+
 interface List { metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number }; items: Array<{ metadata: { name: string; resourceVersion: string }; data?: Record<string, string> }> }
 interface Status { kind: string; code: number; reason: string; message: string; metadata?: { continue?: string }; details?: { causes?: Array<{ field?: string; reason?: string; message?: string }>; retryAfterSeconds?: number } }
 
@@ -48,7 +53,7 @@ describe('list over HTTP (two replicas)', function () {
   const base = `/api/v1/namespaces/${ns}/configmaps`;
 
   before(async () => {
-    cluster = await startReplicas(2);
+    cluster = await startReplicas(2, { extraArgs: withoutRootCA });
     c = client(cluster);
     await seed(c, ns, 25);
   });
@@ -181,7 +186,7 @@ describe('list over HTTP: 410 after compaction, and the APIListChunking gate', f
     etcd = await startTestCluster(1);
     cluster = await startReplicas(2, {
       etcdEndpoint: etcd.endpoints[0],
-      extraArgs: (i) => (i === 1 ? ['--feature-gates=APIListChunking=false'] : []),
+      extraArgs: (i) => (i === 1 ? [...withoutRootCA, '--feature-gates=APIListChunking=false'] : withoutRootCA),
     });
     c = client(cluster);
     await seed(c, ns, 6);

@@ -7,6 +7,11 @@ import { Etcd3 } from 'etcd3';
 import { request, startReplicas, watch, HttpError, type Cluster, type WatchStream, type WatchEvent } from '../harness/index.js';
 import { startTestCluster, type TestCluster } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
 
+// These tests count every ConfigMap in their namespace, so the root-CA publisher (which
+// adds kube-root-ca.crt to each namespace) is off, as upstream runs such tests without
+// a controller manager.
+const withoutRootCA = ['--controllers=*,-root-ca-cert-publisher'];
+
 interface Obj { kind?: string; apiVersion?: string; metadata: { name?: string; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; data?: Record<string, string>; code?: number; reason?: string; message?: string }
 
 function api(cluster: Cluster) {
@@ -55,7 +60,7 @@ describe('watch over HTTP (two replicas)', function () {
   const base = `/api/v1/namespaces/${ns}/configmaps`;
 
   before(async () => {
-    cluster = await startReplicas(2);
+    cluster = await startReplicas(2, { extraArgs: withoutRootCA });
     a = api(cluster);
     expect((await a.post(0, '/api/v1/namespaces', { metadata: { name: ns } })).status).to.equal(201);
   });
@@ -209,7 +214,7 @@ describe('watch over HTTP: compaction and progress bookmarks (own etcd)', functi
 
   before(async () => {
     etcd = await startTestCluster(1, { progressNotifyInterval: '300ms' });
-    cluster = await startReplicas(2, { etcdEndpoint: etcd.endpoints[0] });
+    cluster = await startReplicas(2, { etcdEndpoint: etcd.endpoints[0], extraArgs: withoutRootCA });
     a = api(cluster);
   });
   after(async () => {

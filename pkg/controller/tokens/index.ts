@@ -3,8 +3,6 @@
 // naming an existing ServiceAccount gets a legacy token, ca.crt and namespace; one
 // naming an account that is gone (or another uid) is deleted, as are an account's token
 // Secrets when the account is deleted; a deleted token Secret leaves the account's list.
-import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { StatusError } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { legacyClaims, legacyIssuer } from '../../serviceaccount/claims.js';
@@ -14,6 +12,7 @@ import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue, keyOf, splitKey } from '../workqueue.js';
 import { internalScope } from '../../registry/generic/internal-scope.js';
+import { rootCA } from '../rootca.js';
 
 export const serviceAccountTokenType = 'kubernetes.io/service-account-token';
 export const serviceAccountNameKey = 'kubernetes.io/service-account.name';
@@ -23,15 +22,6 @@ const controllerUser = {
   name: 'system:serviceaccount:kube-system:tokens-controller',
   groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
 };
-
-/** The CA bundle pods get as ca.crt: the serving chain's CA, else the client CA bundle. */
-export function rootCA(d: ServerDeps): string {
-  const certs = d.servingCert.cert.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  const last = certs.at(-1);
-  if (certs.length > 1 && last && new X509Certificate(last).ca) return `${last}\n`;
-  if (d.clientCAFile) return readFileSync(d.clientCAFile, 'utf8');
-  return d.servingCert.cert;
-}
 
 /** Undefined without a signing key: nothing to sign legacy tokens with. */
 export function tokensController(d: ServerDeps): Controller | undefined {

@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import type { ServerDeps } from '../server/deps.js';
+import { controllerEnabled, controllerNames, registerControllers } from './index.js';
+import type { ControllerManager } from './manager.js';
+
+const deps = (controllers: string[], enableBootstrapTokenAuth = false) =>
+  ({ o: { controllers, enableBootstrapTokenAuth } }) as unknown as ServerDeps;
+
+describe('--controllers', () => {
+  it('* enables every controller except those off by default', () => {
+    const d = deps(['*']);
+    expect(controllerEnabled('garbagecollector', d)).to.equal(true);
+    expect(controllerEnabled('root-ca-cert-publisher', d)).to.equal(true);
+    expect(controllerEnabled('bootstrapsigner', d)).to.equal(false);
+    expect(controllerEnabled('tokencleaner', d)).to.equal(false);
+  });
+
+  it('-name disables and name enables, as kube-controller-manager reads the list', () => {
+    const d = deps(['*', '-root-ca-cert-publisher', 'tokencleaner']);
+    expect(controllerEnabled('root-ca-cert-publisher', d)).to.equal(false);
+    expect(controllerEnabled('tokencleaner', d)).to.equal(true);
+    expect(controllerEnabled('namespace', deps(['tokencleaner']))).to.equal(false);
+  });
+
+  it('bootstrap-token auth turns on the signer and cleaner unless disabled', () => {
+    expect(controllerEnabled('bootstrapsigner', deps(['*'], true))).to.equal(true);
+    expect(controllerEnabled('bootstrapsigner', deps(['*', '-bootstrapsigner'], true))).to.equal(false);
+  });
+
+  it('refuses an unknown name at start', () => {
+    const manager = { register: () => undefined } as unknown as ControllerManager;
+    expect(() => registerControllers(manager, deps(['*', '-nosuch']))).to.throw('--controllers: "nosuch" is not in the list of known controllers');
+    expect(controllerNames()).to.include.members(['namespace', 'garbagecollector', 'serviceaccount', 'root-ca-cert-publisher']);
+  });
+});
