@@ -53,10 +53,8 @@ test: build etcd kubectl
 	  --timeout $(TEST_TIMEOUT) --slow 2000 --forbid-only --exit "$${specs[@]}" 'dist/**/*.test.js' $(ARGS)
 
 bench: build etcd
-	@if [ -f hack/bench/run.sh ]; then bash hack/bench/run.sh $(ARGS); \
-	elif [ -f dist/hack/bench/index.js ]; then node dist/hack/bench/index.js $(ARGS); \
-	elif [ -f dist/hack/bench.js ]; then node dist/hack/bench.js $(ARGS); \
-	else echo "no benchmark yet (hack/bench/run.sh or hack/bench/index.ts)"; fi
+	node dist/hack/bench/index.js $(ARGS)
+	node dist/hack/bench/authz.js
 
 # Keeps node_modules and the extracted kubectl (_output/bin).
 clean:
