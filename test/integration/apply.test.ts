@@ -156,7 +156,8 @@ describe('server-side apply', function () {
     expect(res.status).to.equal(400);
     expect(res.body.message).to.equal('metadata.managedFields must be nil');
     res = await apply<Status>(`${cms}/bad`, 'alice', { ...cm('bad'), spec: { x: 1 } });
-    expect(res.status).to.equal(500);
+    expect(res.status).to.equal(400);
+    expect(res.body.reason).to.equal('BadRequest');
     expect(res.body.message).to.equal('failed to create typed patch object (/bad; /v1, Kind=ConfigMap): .spec: field not declared in schema');
     res = await apply<Status>(`${cms}/bad`, 'alice', cm('other'));
     expect(res.status).to.equal(400);

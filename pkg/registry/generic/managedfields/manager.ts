@@ -8,7 +8,7 @@
 import type { PatchSchema } from '../../../apis/meta/patch-schema.js';
 import { deepEqual } from '../../../apis/validation/objectmeta.js';
 import { patchSchemaFor } from '../../../openapi/patch-schema.js';
-import { errors, StatusError } from '../../../runtime/errors.js';
+import { errors } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject, type ManagedFieldsEntry } from '../../../runtime/object.js';
 import { apiVersionOf } from '../../../runtime/scheme.js';
 import { nowTimestamp } from '../names.js';
@@ -129,8 +129,9 @@ export class FieldManager {
       const name = typeof meta.name === 'string' ? meta.name : '';
       const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
       const detail = typeErrors.length === 1 ? typeErrors[0] : ['errors:', ...typeErrors.map((e) => `  ${e}`)].join('\n');
-      // Upstream surfaces this as a plain error: 500 without a reason.
-      throw new StatusError(500, '', `failed to create typed patch object (${ns}/${name}; ${this.scope.group}/${this.scope.version}, Kind=${this.scope.kind}): ${detail}`);
+      // Upstream answers this with a bare 500; it is the client's bad input, so we keep the
+      // message and answer 400 BadRequest (bad input never gets a 500 here).
+      throw errors.badRequest(`failed to create typed patch object (${ns}/${name}; ${this.scope.group}/${this.scope.version}, Kind=${this.scope.kind}): ${detail}`);
     }
     const liveValue = live ? withoutManagedFields(live) : ({ metadata: {} } as KubeObject);
     const attempt = (forced: boolean): { merged: Obj; managed: Managed } => this.applyOnce(liveValue, config, clone(managed), manager, forced);
