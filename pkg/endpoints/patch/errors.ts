@@ -23,11 +23,12 @@ export const patchErrors = {
   },
 
   /**
-   * A failure upstream returns as a plain Go error: the response is a 500 whose reason
-   * is empty (StatusReasonUnknown) and whose message is the error text.
+   * A malformed patch that upstream reports as a plain Go error (a bare 500 with the
+   * error text). It is the client's bad input, so we keep upstream's text and answer
+   * 400 BadRequest: bad input never gets a 500 here.
    */
   unknown(message: string): StatusError {
-    return new StatusError(500, '', message);
+    return errors.badRequest(message);
   },
 
   /**
