@@ -1,18 +1,9 @@
 import { expect } from 'chai';
-import { StatusError } from '../../runtime/errors.js';
 import {
   escapeFieldValue, objectMetaFields, parseFieldSelector, validateFieldSelector,
 } from './fields.js';
+import { failure } from '../../../test/harness/failure.js';
 
-function failure(fn: () => unknown): StatusError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(StatusError);
-    return e as StatusError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('fields: parseFieldSelector', () => {
   const canonical: Array<[string, string]> = [

@@ -1,18 +1,9 @@
 import { expect } from 'chai';
-import { StatusError } from '../../runtime/errors.js';
 import { applyJsonPatch } from './json-patch.js';
+import { failure } from '../../../test/harness/failure.js';
 
 type Doc = Record<string, unknown>;
 
-function failure(fn: () => unknown): StatusError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(StatusError);
-    return e as StatusError;
-  }
-  throw new Error('expected a failure');
-}
 
 const base = (): Doc => ({
   metadata: { name: 'cm', labels: { a: '1' }, finalizers: ['x', 'y', 'z'] },

@@ -1,18 +1,9 @@
 import { expect } from 'chai';
-import { StatusError } from '../../runtime/errors.js';
 import { applyMergePatch } from './merge-patch.js';
+import { failure } from '../../../test/harness/failure.js';
 
 type Doc = Record<string, unknown>;
 
-function failure(fn: () => unknown): StatusError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(StatusError);
-    return e as StatusError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('patch: JSON merge patch (RFC 7386)', () => {
   // The RFC's appendix examples whose target is an object, plus upstream's quirks.

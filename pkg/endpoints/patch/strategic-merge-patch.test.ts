@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { PatchSchema } from '../../apis/meta/patch-schema.js';
-import { StatusError } from '../../runtime/errors.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
+import { failure } from '../../../test/harness/failure.js';
 
 type Doc = Record<string, unknown>;
 type Tags = Pick<PatchSchema, 'patchStrategy' | 'patchMergeKey'>;
@@ -74,15 +74,6 @@ function pod(spec: Doc = {}, metadata: Doc = {}): Doc {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', ...metadata }, spec };
 }
 
-function failure(fn: () => unknown): StatusError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(StatusError);
-    return e as StatusError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('patch: strategic merge patch', () => {
   const cases: Array<[string, Doc, unknown, Doc]> = [
