@@ -21,7 +21,6 @@ interface ReviewStatus { authenticated?: boolean; user?: UserInfo; audiences?: s
 interface Status { kind: string; code: number; reason: string; message: string }
 
 const saIssuer = 'https://kubernetes.default.svc.cluster.local';
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until check() returns true (SPEC: changes reach every replica's cache within a second). */
