@@ -82,6 +82,8 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
     // Read now: later filters may rewrite request headers (impersonation, authentication).
     const userAgent = ctx.get('User-Agent');
     const contentType = ctx.get('Content-Type');
+    // Read now: once the response closes, the socket may be gone (remote address undefined).
+    const srcIP = remoteAddr(ctx);
     ctx.res.once('close', () => {
       const elapsed = process.hrtime.bigint() - start;
       const code = ctx.res.statusCode;
@@ -93,7 +95,7 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
         latencyMs: Number(elapsed) / 1e6,
         userAgent,
         'audit-ID': auditID(ctx),
-        srcIP: remoteAddr(ctx),
+        srcIP,
         resp: code,
         user: userName(ctx),
         ...(ctx.res.writableFinished ? {} : { aborted: true }),
