@@ -2,6 +2,8 @@
 // constructors below and turned into an HTTP response in exactly one place
 // (pkg/endpoints/filters/errors.ts), so no handler ever hand-builds a Status.
 
+import { goValue } from './gofmt.js';
+
 export type StatusReason =
   | 'BadRequest' | 'Unauthorized' | 'Forbidden' | 'NotFound' | 'AlreadyExists'
   | 'Conflict' | 'Gone' | 'Invalid' | 'ServerTimeout' | 'Timeout' | 'TooManyRequests'
@@ -109,18 +111,12 @@ export function fieldErrorMessage(e: FieldError, withField = true): string {
   const showValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported'
     || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotFound';
   let body = words;
-  if (showValue && e.value !== undefined) body += `: ${renderValue(e.value)}`;
+  if (showValue && e.value !== undefined) body += `: ${goValue(e.value)}`;
   if (e.detail) body += `: ${e.detail}`;
   parts.push(body);
   return withField ? `${e.field}: ${parts.join('')}` : parts.join('');
 }
 
-function renderValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (v === null) return 'null';
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
-}
 
 export const errors = {
   notFound(gr: GroupResource, name: string): StatusError {

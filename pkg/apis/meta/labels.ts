@@ -3,6 +3,7 @@
 // upstream's, because clients and tests match on them.
 
 import { errors } from '../../runtime/errors.js';
+import { goQuote, goStringSlice } from '../../runtime/gofmt.js';
 import { isQualifiedName, isValidLabelValue } from '../validation/names.js';
 
 // Re-exported for callers that parse selectors and validate keys together.
@@ -35,16 +36,7 @@ export interface LabelSelectorObject {
   matchExpressions?: Array<{ key: string; operator: string; values?: string[] | null }> | null;
 }
 
-// Field errors rendered the way upstream's field.Error.Error() renders them, with
-// Go's %q for strings and %#v for string slices.
-function goQuote(s: string): string {
-  return JSON.stringify(s);
-}
-
-function goStringSlice(vals: readonly string[] | null): string {
-  if (vals === null) return '[]string(nil)';
-  return `[]string{${vals.map(goQuote).join(', ')}}`;
-}
+// Field errors rendered the way upstream's field.Error.Error() renders them.
 
 function invalid(path: string, value: string, detail: string): string {
   return `${path}: Invalid value: ${value}: ${detail}`;

@@ -36,7 +36,7 @@ describe('validateObjectMeta', () => {
       { apiVersion: 'v1', kind: 'B', name: 'y', uid: '2', controller: true }] }, cluster,
     ['metadata.ownerReferences: Invalid value: [{"apiVersion":"v1","kind":"A","name":"x","uid":"1","controller":true},{"apiVersion":"v1","kind":"B","name":"y","uid":"2","controller":true}]: Only one reference can have Controller set to true. Found "true" in references for A/x and B/y']],
     ['orphan and foreground', { name: 'a', finalizers: ['orphan', 'foregroundDeletion'] }, cluster,
-      ['metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set']],
+      ['metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set']],
     ['unqualified finalizer (core rule)', { name: 'a', finalizers: ['custom'] }, { ...cluster, standardFinalizers: true },
       ['metadata.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified']],
     ['unqualified finalizer (generic rule)', { name: 'a', finalizers: ['custom'] }, cluster, []],

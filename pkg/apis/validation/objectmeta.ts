@@ -5,6 +5,7 @@ import type { ObjectMeta, OwnerReference } from '../../runtime/object.js';
 import { parseApiVersion } from '../../runtime/scheme.js';
 import { byteLength, child, forbidden, index, invalid, required, tooLong } from './field.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameValidator } from './names.js';
+import { goStringSlice } from '../../runtime/gofmt.js';
 
 export const FieldImmutableErrorMsg = 'field is immutable';
 export const TotalAnnotationSizeLimitB = 256 * 1024;
@@ -225,10 +226,6 @@ function goUnicodeRepr(ch: string): string {
   return isPrintable(ch) ? `U+${hex} '${ch}'` : `U+${hex}`;
 }
 
-/** Go's %#v of a []string, as upstream prints finalizer lists into messages. */
-export function goStringSlice(items: string[]): string {
-  return `[]string{${items.map((s) => JSON.stringify(s)).join(', ')}}`;
-}
 
 /** Structural equality of JSON values; key order does not matter, undefined equals absent. */
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -14,9 +14,9 @@ describe('RBAC validation', () => {
       'rules[0].apiGroups: Required value: resource rules must supply at least one api group',
       'rules[0].resources: Required value: resource rules must supply at least one resource']],
     ['non-resource in a Role', { verbs: ['get'], nonResourceURLs: ['/healthz'] }, true,
-      ['rules[0].nonResourceURLs: Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs']],
+      ['rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs']],
     ['mixed rule', { verbs: ['get'], nonResourceURLs: ['/healthz'], resources: ['pods'] }, false,
-      ['rules[0].nonResourceURLs: Invalid value: ["/healthz"]: rules cannot apply to both regular resources and non-resource URLs']],
+      ['rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: rules cannot apply to both regular resources and non-resource URLs']],
     ['non-resource in a ClusterRole', { verbs: ['get'], nonResourceURLs: ['/healthz'] }, false, []],
   ];
   for (const [name, rule, namespaced, want] of ruleCases) {
@@ -59,7 +59,7 @@ describe('RBAC validation', () => {
     const ref = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' };
     expect(validateRoleRefUnchanged(ref, { ...ref })).to.deep.equal([]);
     expect(render(validateRoleRefUnchanged({ ...ref, name: 'edit' }, ref))).to.deep.equal([
-      'roleRef: Invalid value: {"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"edit"}: cannot change roleRef']);
+      'roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"edit"}: cannot change roleRef']);
   });
 
   it('aggregationRule needs selectors, each valid', () => {

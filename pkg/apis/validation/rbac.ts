@@ -4,6 +4,7 @@ import type { FieldError } from '../../runtime/errors.js';
 import { child, index, invalid, notSupported, required } from './field.js';
 import { labelSelectorConvertible, validateLabelSelector, type LabelSelector } from './labelselector.js';
 import { nameIsDNSSubdomain, validateRBACName } from './names.js';
+import { GoLiteral, goQuote } from '../../runtime/gofmt.js';
 
 export const rbacGroup = 'rbac.authorization.k8s.io';
 
@@ -124,7 +125,8 @@ export function validateRoleRefUnchanged(ref: RoleRef | null | undefined, old: R
   const a = ref ?? {};
   const b = old ?? {};
   const same = (a.apiGroup ?? '') === (b.apiGroup ?? '') && (a.kind ?? '') === (b.kind ?? '') && (a.name ?? '') === (b.name ?? '');
-  return same ? [] : [invalid('roleRef', a, 'cannot change roleRef')];
+  const literal = new GoLiteral(`rbac.RoleRef{APIGroup:${goQuote(a.apiGroup ?? '')}, Kind:${goQuote(a.kind ?? '')}, Name:${goQuote(a.name ?? '')}}`);
+  return same ? [] : [invalid('roleRef', literal, 'cannot change roleRef')];
 }
 
 /** Defaulting of v1 bindings: roleRef and User/Group subjects get the RBAC group. */

@@ -31,7 +31,7 @@ describe('RBAC resources', () => {
   it('a Role may not name non-resource URLs; a ClusterRole may', () => {
     const rules = [{ verbs: ['get'], nonResourceURLs: ['/metrics'] }];
     expect(render(roles.strategy.validate({ metadata: { name: 'r', namespace: 'ns' }, rules }, {}))).to.deep.equal([
-      'rules[0].nonResourceURLs: Invalid value: ["/metrics"]: namespaced rules cannot apply to non-resource URLs']);
+      'rules[0].nonResourceURLs: Invalid value: []string{"/metrics"}: namespaced rules cannot apply to non-resource URLs']);
     expect(clusterroles.strategy.validate({ metadata: { name: 'r' }, rules }, {})).to.deep.equal([]);
   });
 
@@ -72,7 +72,7 @@ describe('RBAC resources', () => {
     const changed = structuredClone(old);
     changed.roleRef = { apiGroup: group, kind: 'ClusterRole', name: 'admin' };
     expect(render(rolebindings.strategy.validateUpdate(changed, old, {}))).to.deep.equal([
-      `roleRef: Invalid value: {"apiGroup":"${group}","kind":"ClusterRole","name":"admin"}: cannot change roleRef`]);
+      `roleRef: Invalid value: rbac.RoleRef{APIGroup:"${group}", Kind:"ClusterRole", Name:"admin"}: cannot change roleRef`]);
     const subjectsOnly = structuredClone(old);
     subjectsOnly.subjects = [{ kind: 'Group', apiGroup: group, name: 'devs' }];
     expect(rolebindings.strategy.validateUpdate(subjectsOnly, old, {})).to.deep.equal([]);
