@@ -5,6 +5,8 @@ export interface ServerOptions {
   etcdServers: string[];
   etcdPrefix: string;
   etcdCompactionIntervalMs: number;
+  /** --event-ttl: how long Events are kept (default 1h). */
+  eventTTLSeconds: number;
   securePort: number;
   bindAddress: string;
   tlsCertFile?: string;
@@ -70,6 +72,7 @@ const flagSpecs: Record<string, FlagSpec> = {
   'etcd-servers': { type: 'stringList' },
   'etcd-prefix': { type: 'string' },
   'etcd-compaction-interval': { type: 'duration' },
+  'event-ttl': { type: 'duration' },
   'secure-port': { type: 'int' },
   'bind-address': { type: 'string' },
   'tls-cert-file': { type: 'string' },
@@ -161,6 +164,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     etcdServers: list('etcd-servers'),
     etcdPrefix: one('etcd-prefix') ?? '/registry',
     etcdCompactionIntervalMs: dur('etcd-compaction-interval', 5 * 60_000),
+    eventTTLSeconds: Math.ceil(dur('event-ttl', 60 * 60_000) / 1000),
     securePort,
     bindAddress,
     tlsCertFile: tlsCert,

@@ -51,7 +51,7 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
   const storage = new EtcdStorage(client);
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
-  const registry = new StoreRegistry(scheme, storage, o.etcdPrefix);
+  const registry = new StoreRegistry(scheme, storage, o.etcdPrefix, { events: o.eventTTLSeconds });
 
   const certs = await servingCerts(o);
   let clientCAFile = o.clientCAFile;

@@ -57,8 +57,13 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
 
 export type TryUpdate = (current: KubeObject) => Promise<KubeObject | null>;
 
+export interface WriteOptions {
+  /** The object expires this many seconds after the write (events, --event-ttl). */
+  ttlSeconds?: number;
+}
+
 export interface Storage {
-  create(key: string, obj: KubeObject): Promise<KubeObject>;
+  create(key: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;
   get(key: string, opts?: GetOptions): Promise<KubeObject>;
   list(prefix: string, opts: ListOptions): Promise<ListResult>;
   /**
@@ -68,7 +73,7 @@ export interface Storage {
    * gets an object with empty metadata (create-on-update).
    */
   guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
-    ignoreNotFound?: boolean): Promise<{ object: KubeObject; created: boolean }>;
+    ignoreNotFound?: boolean, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }>;
   delete(key: string, preconditions?: Preconditions,
     validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject>;
   watch(key: string, opts: WatchOptions): Promise<WatchStream>;

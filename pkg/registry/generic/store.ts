@@ -10,7 +10,7 @@ import { errors, StatusError, type FieldError } from '../../runtime/errors.js';
 import type { KubeList, KubeObject } from '../../runtime/object.js';
 import { apiVersionOf, storageSegment, type ResourceDef } from '../../runtime/scheme.js';
 import {
-  StorageError, type ListOptions, type Preconditions, type ResourceVersionMatch, type Storage, type WatchStream,
+  StorageError, type ListOptions, type Preconditions, type ResourceVersionMatch, type Storage, type WriteOptions, type WatchStream,
 } from '../../storage/interfaces.js';
 import type { StrategyContext } from './strategy.js';
 import { generateName, nowTimestamp } from './names.js';
@@ -68,8 +68,12 @@ export class GenericStore {
   readonly keyRoot: string;
   private readonly fieldManagers = new Map<string, FieldManager>();
 
-  constructor(readonly def: ResourceDef, private readonly storage: Storage, prefix: string) {
+  /** Every write carries these; a TTL must ride on each put, or the key would lose its lease. */
+  private readonly writeOptions: WriteOptions;
+
+  constructor(readonly def: ResourceDef, private readonly storage: Storage, prefix: string, opts: WriteOptions = {}) {
     this.keyRoot = `${prefix.replace(/\/+$/, '')}/${storageSegment(def)}`;
+    this.writeOptions = opts;
   }
 
   get groupResource() {
@@ -173,7 +177,7 @@ export class GenericStore {
       const prepared = await this.prepareCreate(candidate, scope);
       if (scope.dryRun) return this.decorate(prepared);
       try {
-        const stored = await this.storage.create(this.key(namespace, prepared.metadata.name!), this.toStorage(prepared));
+        const stored = await this.storage.create(this.key(namespace, prepared.metadata.name!), this.toStorage(prepared), this.writeOptions);
         return this.decorate(stored);
       } catch (err) {
         const collided = err instanceof StorageError && err.code === 'KeyExists';
@@ -247,7 +251,7 @@ export class GenericStore {
         const exists = Boolean(stored.metadata?.uid);
         decided = await plan(exists ? stored : null);
         return decided.kind === 'write' ? this.toStorage(decided.obj) : null;
-      }, allowCreate);
+      }, allowCreate, this.writeOptions);
       const final = decided as UpdatePlan;
       if (final.kind === 'delete') {
         // The update emptied the finalizers of a terminating object: it is removed
@@ -339,7 +343,7 @@ export class GenericStore {
         const res = await this.storage.guaranteedUpdate(key, options.preconditions, async (stored) => {
           decided = await plan(this.decorate(stored));
           return decided.kind === 'mark' ? this.toStorage(decided.obj) : null;
-        });
+        }, false, this.writeOptions);
         if ((decided as DeletePlan).kind !== 'deleteNow') return { object: this.decorate(res.object), deleted: false };
       }
       if (scope.dryRun) {
@@ -386,7 +390,7 @@ export class GenericStore {
     };
     if (scope.dryRun) return { object: await mark(current), deleted: false };
     const res = await this.storage.guaranteedUpdate(key, { uid: current.metadata.uid, resourceVersion: p?.resourceVersion },
-      async (stored) => this.toStorage(await mark(this.decorate(stored))));
+      async (stored) => this.toStorage(await mark(this.decorate(stored))), false, this.writeOptions);
     return { object: this.decorate(res.object), deleted: false };
   }
 

@@ -5,12 +5,13 @@ import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse } from 'etcd3';
 import type { KubeObject } from '../../runtime/object.js';
 import {
   StorageError, type GetOptions, type ListOptions, type ListResult, type Preconditions,
-  type Storage, type TryUpdate, type WatchOptions, type WatchStream,
+  type Storage, type TryUpdate, type WriteOptions, type WatchOptions, type WatchStream,
 } from '../interfaces.js';
 import { decodeFromStorage, encodeForStorage } from './codec.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError } from './continue.js';
 import { prefixEnd } from './keys.js';
 import { startWatch } from './watch.js';
+import { LeaseManager } from './leases.js';
 
 const maxUpdateRetries = 64;
 /** How long a read for a revision etcd has not reached yet waits (upstream: 3 s). */
@@ -31,7 +32,16 @@ function parseMinRevision(rv: string | undefined, key: string): number {
 }
 
 export class EtcdStorage implements Storage {
-  constructor(readonly client: Etcd3) {}
+  private readonly leases: LeaseManager;
+
+  constructor(readonly client: Etcd3) {
+    this.leases = new LeaseManager(client);
+  }
+
+  /** 0 means no lease: the key lives until deleted. */
+  private async leaseFor(opts: WriteOptions): Promise<string | number> {
+    return opts.ttlSeconds && opts.ttlSeconds > 0 ? this.leases.leaseFor(opts.ttlSeconds) : 0;
+  }
 
   private async range(req: IRangeRequest): Promise<IRangeResponse> {
     try {
@@ -41,11 +51,11 @@ export class EtcdStorage implements Storage {
     }
   }
 
-  async create(key: string, obj: KubeObject): Promise<KubeObject> {
+  async create(key: string, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
     const k = Buffer.from(key);
     const res = await this.client.kv.txn({
       compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-      success: [{ request_put: { key: k, value: encodeForStorage(obj) } }],
+      success: [{ request_put: { key: k, value: encodeForStorage(obj), lease: await this.leaseFor(opts) } }],
       failure: [],
     });
     if (!res.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
@@ -185,7 +195,7 @@ export class EtcdStorage implements Storage {
   }
 
   async guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
-    ignoreNotFound = false): Promise<{ object: KubeObject; created: boolean }> {
+    ignoreNotFound = false, opts: WriteOptions = {}): Promise<{ object: KubeObject; created: boolean }> {
     const k = Buffer.from(key);
     let current = await this.readKv(k);
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
@@ -207,7 +217,7 @@ export class EtcdStorage implements Storage {
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
       const res = await this.client.kv.txn({
         compare: [compare],
-        success: [{ request_put: { key: k, value: encodeForStorage(updated) } }],
+        success: [{ request_put: { key: k, value: encodeForStorage(updated), lease: await this.leaseFor(opts) } }],
         failure: [{ request_range: { key: k } }],
       });
       if (res.succeeded) return { object: withRevision(updated, res.header.revision), created: !current };
