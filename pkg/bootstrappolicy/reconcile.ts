@@ -26,14 +26,22 @@ function merge(expected: Record<string, string> | undefined, existing: Record<st
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** The reconciled role, or undefined when nothing changes. */
-export function reconcileRole(existing: ClusterRoleObject, expected: ClusterRoleObject): ClusterRoleObject | undefined {
-  const out = structuredClone(existing);
+interface Meta { metadata: { labels?: Record<string, string>; annotations?: Record<string, string> } }
+
+/** Adds the expected labels and annotations to `out`; true when that changed anything. */
+function reconcileMetadata(out: Meta, existing: Meta, expected: Meta): boolean {
   let changed = false;
   const labels = merge(expected.metadata.labels, existing.metadata.labels);
   if (!same(labels, existing.metadata.labels)) { out.metadata.labels = labels; changed = true; }
   const annotations = merge(expected.metadata.annotations, existing.metadata.annotations);
   if (!same(annotations, existing.metadata.annotations)) { out.metadata.annotations = annotations; changed = true; }
+  return changed;
+}
+
+/** The reconciled role, or undefined when nothing changes. */
+export function reconcileRole(existing: ClusterRoleObject, expected: ClusterRoleObject): ClusterRoleObject | undefined {
+  const out = structuredClone(existing);
+  let changed = reconcileMetadata(out, existing, expected);
   const { missing } = covers((existing.rules ?? []) as PolicyRule[], (expected.rules ?? []) as PolicyRule[]);
   if (missing.length > 0) { out.rules = [...(existing.rules ?? []), ...missing]; changed = true; }
   const want = expected.aggregationRule?.clusterRoleSelectors ?? [];
@@ -49,11 +57,7 @@ export function reconcileRole(existing: ClusterRoleObject, expected: ClusterRole
 /** The reconciled binding, `recreate` when its roleRef must change, or undefined. */
 export function reconcileBinding(existing: BindingObject, expected: BindingObject): { obj: BindingObject; recreate: boolean } | undefined {
   const out = structuredClone(existing);
-  let changed = false;
-  const labels = merge(expected.metadata.labels, existing.metadata.labels);
-  if (!same(labels, existing.metadata.labels)) { out.metadata.labels = labels; changed = true; }
-  const annotations = merge(expected.metadata.annotations, existing.metadata.annotations);
-  if (!same(annotations, existing.metadata.annotations)) { out.metadata.annotations = annotations; changed = true; }
+  let changed = reconcileMetadata(out, existing, expected);
   const recreate = !same(existing.roleRef, expected.roleRef);
   if (recreate) { out.roleRef = structuredClone(expected.roleRef); changed = true; }
   const subjects: Subject[] = [...(existing.subjects ?? [])];

@@ -4,6 +4,7 @@
 import type { ResourceDef, Scheme, SubresourceDef, Verb } from '../../runtime/scheme.js';
 import { definitionNameForGVK } from '../schema.js';
 import type { GVKRef } from '../types.js';
+import type { JSONObject } from './definitions.js';
 
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 
@@ -311,4 +312,17 @@ export function buildPaths(scheme: Scheme): PathSpec[] {
   addDiscovery(c, scheme);
   for (const def of scheme.resources()) addResource(c, def);
   return c.result();
+}
+
+/** The `paths` object of a document, with the version's own operation and parameter shapes. */
+export function renderPaths(paths: PathSpec[], operation: (op: OperationSpec) => JSONObject,
+  param: (p: ParamSpec) => JSONObject): JSONObject {
+  const out: JSONObject = {};
+  for (const p of paths) {
+    const item: JSONObject = {};
+    for (const op of p.ops) item[op.method] = operation(op);
+    if (p.params.length) item.parameters = p.params.map(param);
+    out[p.path] = item;
+  }
+  return out;
 }

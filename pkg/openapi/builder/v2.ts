@@ -1,7 +1,7 @@
 // The Swagger 2.0 document served at /openapi/v2.
 import { definition } from '../schema.js';
 import { definitionsFor, referencedDefinitions, type JSONObject } from './definitions.js';
-import type { OperationSpec, ParamSpec, PathSpec } from './operations.js';
+import { renderPaths, type OperationSpec, type ParamSpec, type PathSpec } from './operations.js';
 
 export interface DocInfo {
   title: string;
@@ -48,13 +48,7 @@ export function rootRefs(paths: PathSpec[]): string[] {
 }
 
 export function buildV2(paths: PathSpec[], info: DocInfo): JSONObject {
-  const outPaths: JSONObject = {};
-  for (const p of paths) {
-    const item: JSONObject = {};
-    for (const op of p.ops) item[op.method] = operation(op);
-    if (p.params.length) item.parameters = p.params.map(param);
-    outPaths[p.path] = item;
-  }
+  const outPaths = renderPaths(paths, operation, param);
   return {
     definitions: definitionsFor(referencedDefinitions(rootRefs(paths)), false),
     info: { title: info.title, version: info.version },

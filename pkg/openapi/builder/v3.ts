@@ -1,7 +1,7 @@
 // The OpenAPI 3.0 documents served at /openapi/v3/<key>, one per group-version (and one
 // each for /api, /apis, /apis/<group> and /version), as upstream splits them.
 import { definitionsFor, referencedDefinitions, type JSONObject } from './definitions.js';
-import type { OperationSpec, ParamSpec, PathSpec } from './operations.js';
+import { renderPaths, type OperationSpec, type ParamSpec, type PathSpec } from './operations.js';
 import { rootRefs, type DocInfo } from './v2.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -33,13 +33,7 @@ function operation(op: OperationSpec): JSONObject {
 }
 
 function buildDoc(paths: PathSpec[], info: DocInfo): JSONObject {
-  const outPaths: JSONObject = {};
-  for (const p of paths) {
-    const item: JSONObject = {};
-    for (const op of p.ops) item[op.method] = operation(op);
-    if (p.params.length) item.parameters = p.params.map(param);
-    outPaths[p.path] = item;
-  }
+  const outPaths = renderPaths(paths, operation, param);
   return {
     components: {
       schemas: definitionsFor(referencedDefinitions(rootRefs(paths)), true),
