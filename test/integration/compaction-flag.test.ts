@@ -36,13 +36,17 @@ describe('etcd compaction driven by --etcd-compaction-interval', function () {
       await request(`${cluster.urls[i % 2]}/api/v1/namespaces/${ns}/configmaps/old`, {
         ...creds, method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { n: String(i) } }),
       });
-      const r = await request(`${cluster.urls[1]}/api/v1/namespaces/${ns}/configmaps?resourceVersion=${oldRV}&resourceVersionMatch=Exact`, creds);
+      // A watch from oldRV starts at oldRV+1, so wait until that revision is compacted too
+      // (etcd keeps the compaction revision itself).
+      const r = await request(`${cluster.urls[1]}/api/v1/namespaces/${ns}/configmaps?resourceVersion=${Number(oldRV) + 1}&resourceVersionMatch=Exact`, creds);
       if (r.status === 410) { expired = r; break; }
       expect(r.status).to.equal(200);
       await new Promise((res) => setTimeout(res, 300));
     }
     expect(expired, 'history was never compacted').to.not.equal(undefined);
     expect(expired!.body).to.deep.include({ kind: 'Status', status: 'Failure', reason: 'Expired', code: 410 });
+    const atOld = await request(`${cluster.urls[0]}/api/v1/namespaces/${ns}/configmaps?resourceVersion=${oldRV}&resourceVersionMatch=Exact`, creds);
+    expect(atOld.status).to.equal(410);
 
     const w = await watch(`${cluster.urls[0]}/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${oldRV}`, creds).catch((e: { status?: number }) => e);
     if ('status' in w && w.status === 410) return; // refused before streaming: also upstream's behaviour
