@@ -8,12 +8,9 @@ import {
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue, keyOf, splitKey } from '../workqueue.js';
-import { internalScope } from '../../registry/generic/internal-scope.js';
+import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 
-const controllerUser = {
-  name: 'system:serviceaccount:kube-system:token-cleaner',
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-};
+const controllerUser = controllerUserFor('token-cleaner');
 
 export function tokenCleanerController(d: ServerDeps): Controller {
   const secrets = d.informers.informerFor('', 'secrets');

@@ -10,17 +10,14 @@ import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
 import { computeDetachedSignature } from './jws.js';
-import { internalScope } from '../../registry/generic/internal-scope.js';
+import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 
 export const clusterInfoNamespace = 'kube-public';
 export const clusterInfoName = 'cluster-info';
 export const kubeconfigKey = 'kubeconfig';
 export const signaturePrefix = 'jws-kubeconfig-';
 
-const controllerUser = {
-  name: 'system:serviceaccount:kube-system:bootstrap-signer',
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-};
+const controllerUser = controllerUserFor('bootstrap-signer');
 
 /** Tokens that may sign, id -> secret. */
 export function signingTokens(secrets: KubeObject[], now = Date.now()): Map<string, string> {

@@ -8,9 +8,9 @@ import type { ClusterRoleObject, PolicyRule } from '../../authorization/rbac/typ
 import type { Informer } from '../../client/informer.js';
 import type { GenericStore, RequestScope } from '../../registry/generic/store.js';
 import type { Controller } from '../manager.js';
-import { internalScope } from '../../registry/generic/internal-scope.js';
+import { controllerUser, internalScope } from '../../registry/generic/internal-scope.js';
 
-const user = { name: 'system:serviceaccount:kube-system:clusterrole-aggregation-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] };
+const user = controllerUser('clusterrole-aggregation-controller');
 const scope: RequestScope = internalScope(user, 'kube-controller-manager');
 const debounceMs = 20;
 

@@ -14,17 +14,14 @@ import {
   FinalizerDeleteDependents, FinalizerOrphanDependents, OwnershipGraph, type GraphNode, type ObjectRef,
 } from './graph.js';
 import { KeyedQueue, type RetryPolicy } from '../workqueue.js';
-import { internalScope } from '../../registry/generic/internal-scope.js';
+import { controllerUser, internalScope } from '../../registry/generic/internal-scope.js';
 
 /** Deletion work is retried until it succeeds, as upstream's controllers do. */
 const retryForever: RetryPolicy = { maxRetries: Infinity, baseDelayMs: 10 };
 
 export const controllerName = 'garbagecollector';
 
-const gcUser = {
-  name: 'system:serviceaccount:kube-system:generic-garbage-collector',
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-};
+const gcUser = controllerUser('generic-garbage-collector');
 
 function scope(): RequestScope {
   return internalScope(gcUser, 'kube-controller-manager');

@@ -8,16 +8,13 @@ import type { ResourceDef, Scheme } from '../../runtime/scheme.js';
 import type { RequestScope } from '../../registry/generic/store.js';
 import type { StoreRegistry } from '../../registry/generic/registry.js';
 import { conditionsFor, updateConditions, type ContentReport } from './conditions.js';
-import { internalScope } from '../../registry/generic/internal-scope.js';
+import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 
 export const FinalizerKubernetes = 'kubernetes';
 /** Upstream waits this long before looking again at content that has finalizers. */
 export const finalizerEstimateSeconds = 15;
 
-const controllerUser = {
-  name: 'system:serviceaccount:kube-system:namespace-controller',
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-};
+const controllerUser = controllerUserFor('namespace-controller');
 
 function scope(subresource?: string): RequestScope {
   return internalScope(controllerUser, 'kube-controller-manager', { subresource });

@@ -3,7 +3,7 @@
 // Edits to it are put back; a deleted one is made again.
 import type { KubeObject } from '../../runtime/object.js';
 import { StatusError } from '../../runtime/errors.js';
-import { internalScope } from '../../registry/generic/internal-scope.js';
+import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { rootCA } from '../rootca.js';
@@ -12,10 +12,7 @@ import { KeyedQueue } from '../workqueue.js';
 export const rootCAConfigMapName = 'kube-root-ca.crt';
 export const rootCAKey = 'ca.crt';
 
-const controllerUser = {
-  name: 'system:serviceaccount:kube-system:root-ca-cert-publisher',
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-};
+const controllerUser = controllerUserFor('root-ca-cert-publisher');
 
 export function rootCACertPublisher(d: ServerDeps): Controller {
   const ca = rootCA(d);

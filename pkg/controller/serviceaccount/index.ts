@@ -6,14 +6,11 @@ import { StatusError } from '../../runtime/errors.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
-import { internalScope } from '../../registry/generic/internal-scope.js';
+import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 
 export const defaultServiceAccountName = 'default';
 
-const controllerUser = {
-  name: 'system:serviceaccount:kube-system:service-account-controller',
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-};
+const controllerUser = controllerUserFor('service-account-controller');
 
 export function serviceAccountController(d: ServerDeps): Controller {
   const namespaces = d.informers.informerFor('', 'namespaces');

@@ -11,17 +11,14 @@ import { readPrivateKey } from '../../serviceaccount/keys.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue, keyOf, splitKey } from '../workqueue.js';
-import { internalScope } from '../../registry/generic/internal-scope.js';
+import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 import { rootCA } from '../rootca.js';
 
 export const serviceAccountTokenType = 'kubernetes.io/service-account-token';
 export const serviceAccountNameKey = 'kubernetes.io/service-account.name';
 export const serviceAccountUIDKey = 'kubernetes.io/service-account.uid';
 
-const controllerUser = {
-  name: 'system:serviceaccount:kube-system:tokens-controller',
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-};
+const controllerUser = controllerUserFor('tokens-controller');
 
 /** Undefined without a signing key: nothing to sign legacy tokens with. */
 export function tokensController(d: ServerDeps): Controller | undefined {

@@ -7,6 +7,14 @@ import type { RequestScope } from './store.js';
 
 export const apiserverUser: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
 
+/** The identity a controller acts as: its kube-system service account, as upstream's controllers use. */
+export function controllerUser(name: string): UserInfo {
+  return {
+    name: `system:serviceaccount:kube-system:${name}`,
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+  };
+}
+
 /** `kube-apiserver` for the server's own objects, `kube-controller-manager` for controllers. */
 export type InternalManager = 'kube-apiserver' | 'kube-controller-manager';
 
