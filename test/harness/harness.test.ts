@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -11,20 +10,8 @@ import {
   createTestPki, kubectl, request, testEtcdClient, testEtcdEndpoint, uniquePrefix, watch, writeKubeconfig,
   HttpError, type TestPki,
 } from './index.js';
+import { alive } from './processes.js';
 
-/** Running, and not a zombie waiting for a reaper that may never come in a container. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 describe('test/harness', function () {
   this.timeout(60_000);

@@ -3,6 +3,7 @@
 // whose other end closes when we die) terminates them when we are killed.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
 
 const live = new Set<ChildProcess>();
 let hooked = false;
@@ -55,4 +56,18 @@ export function spawnTracked(command: string, args: string[], opts: SpawnOptions
     }
   };
   return { child, pid, exited, stop };
+}
+
+/** Running, and not a zombie waiting for a reaper that may never come in a container. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }

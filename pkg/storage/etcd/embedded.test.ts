@@ -1,25 +1,12 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { findEtcdBinary, startEmbeddedEtcd } from './embedded.js';
+import { alive } from '../../../test/harness/processes.js';
 
-/** Running, and not a zombie waiting for a reaper that may never come in a container. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function eventually(check: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
