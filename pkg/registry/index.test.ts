@@ -25,11 +25,11 @@ describe('buildScheme', () => {
   });
 
   it('both event groups share one storage key segment', () => {
-    // Both Event kinds are one set of objects in etcd; other groups key by <group>/<plural>.
+    // Both Event kinds are one set of objects in etcd; built-in groups key by plural alone, as upstream.
     expect(storageSegment(scheme.resource('', 'v1', 'events')!)).to.equal('events');
     expect(storageSegment(scheme.resource('events.k8s.io', 'v1', 'events')!)).to.equal('events');
     expect(storageSegment(scheme.resource('', 'v1', 'configmaps')!)).to.equal('configmaps');
-    expect(storageSegment(scheme.resource('rbac.authorization.k8s.io', 'v1', 'roles')!)).to.equal('rbac.authorization.k8s.io/roles');
-    expect(storageSegment(scheme.resource('coordination.k8s.io', 'v1', 'leases')!)).to.equal('coordination.k8s.io/leases');
+    expect(storageSegment(scheme.resource('rbac.authorization.k8s.io', 'v1', 'roles')!)).to.equal('roles');
+    expect(storageSegment(scheme.resource('coordination.k8s.io', 'v1', 'leases')!)).to.equal('leases');
   });
 });

@@ -49,9 +49,8 @@ export interface ResourceDef {
   strategy: Strategy;
   table?: TableConvertor;
   /**
-   * Storage key segment. Core resources keep upstream's short form
-   * (`/registry/configmaps/...`); other groups use `<group>/<resource>` unless upstream
-   * kept a historical short name.
+   * Storage key segment when upstream's differs from the plural (`minions` for nodes,
+   * `services/specs`, `controllers`, `ingress`); see storageSegment.
    */
   storageResource?: string;
   /** Field selectors this kind supports beyond metadata.name and metadata.namespace. */
@@ -165,7 +164,15 @@ export class Scheme {
   }
 }
 
-/** The etcd key segment of a resource: declared, else `<plural>` (core) or `<group>/<plural>`. */
+/**
+ * Groups whose objects upstream keys as `<group>/<plural>`: the extension servers'
+ * (apiextensions-apiserver, kube-aggregator) and custom resources. Every built-in group
+ * of kube-apiserver keys by the resource alone (`/registry/clusterroles/<name>`).
+ */
+const groupQualifiedStorage = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io']);
+
+/** The etcd key segment of a resource, as upstream lays out its keys. */
 export function storageSegment(def: ResourceDef): string {
-  return def.storageResource ?? (def.group ? `${def.group}/${def.plural}` : def.plural);
+  if (def.storageResource) return def.storageResource;
+  return groupQualifiedStorage.has(def.group) ? `${def.group}/${def.plural}` : def.plural;
 }

@@ -1,7 +1,7 @@
 // The APIResource entries of one group-version, built from the scheme the way upstream's
 // installer lists them: one entry per resource and one per subresource ("roles/status"),
 // sorted by name, verbs sorted, subresources without singular name or storage hash.
-import type { ResourceDef, Scheme, SubresourceDef } from '../../runtime/scheme.js';
+import { storageSegment, type ResourceDef, type Scheme, type SubresourceDef } from '../../runtime/scheme.js';
 import { storageVersionHash } from './storage-version-hash.js';
 import type { APIResource } from './types.js';
 
@@ -20,11 +20,6 @@ const foreignSubresourceKinds: Record<string, { group: string; version: string }
 
 function byName(a: APIResource, b: APIResource): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-/** Where a resource lives in etcd; the same rule the generic store uses for its keys. */
-function storageSegment(def: ResourceDef): string {
-  return def.storageResource ?? (def.group ? `${def.group}/${def.plural}` : def.plural);
 }
 
 /**
