@@ -10,6 +10,7 @@ import type { Storage } from '../storage/interfaces.js';
 import { createVersionHandler } from '../version/index.js';
 import type { PathHandler } from './app.js';
 import type { InformerFactory } from '../client/factory.js';
+import { undecodableValues } from '../storage/etcd/undecodable.js';
 import { createHealthHandler, createInformerSyncCheck, createLogCheck, createShutdownCheck, HealthRegistry, namedCheck, pingCheck } from './healthz/index.js';
 import { apiserverMetrics, createMetricsHandler } from './metrics.js';
 import type { ServerOptions } from './options.js';
@@ -30,7 +31,7 @@ export function extraEndpoints(deps: { scheme: Scheme; storage: Storage; log: Lo
   const shutdown = createShutdownCheck();
   health.addReadyzChecks(
     namedCheck('etcd-readiness', async () => { await withTimeout(deps.storage.currentRevision(), 2000); }),
-    createInformerSyncCheck(() => deps.informers.notSynced()),
+    createInformerSyncCheck(() => deps.informers.notSynced(), undecodableValues),
     shutdown,
   );
   const metrics = apiserverMetrics();

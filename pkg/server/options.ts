@@ -1,10 +1,13 @@
 // kube-apiserver's flags -> validated options. Only flag names upstream uses.
+import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 
 export interface ServerOptions {
   etcdServers: string[];
   etcdPrefix: string;
   etcdCompactionIntervalMs: number;
+  /** --storage-media-type: how built-in objects are written to etcd (reads accept all). */
+  storageMediaType: StorageMediaType;
   /** --event-ttl: how long Events are kept (default 1h). */
   eventTTLSeconds: number;
   securePort: number;
@@ -72,6 +75,7 @@ const flagSpecs: Record<string, FlagSpec> = {
   'etcd-servers': { type: 'stringList' },
   'etcd-prefix': { type: 'string' },
   'etcd-compaction-interval': { type: 'duration' },
+  'storage-media-type': { type: 'string' },
   'event-ttl': { type: 'duration' },
   'secure-port': { type: 'int' },
   'bind-address': { type: 'string' },
@@ -164,6 +168,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     etcdServers: list('etcd-servers'),
     etcdPrefix: one('etcd-prefix') ?? '/registry',
     etcdCompactionIntervalMs: dur('etcd-compaction-interval', 5 * 60_000),
+    storageMediaType: storageMediaType(one('storage-media-type')),
     eventTTLSeconds: Math.ceil(dur('event-ttl', 60 * 60_000) / 1000),
     securePort,
     bindAddress,
@@ -233,4 +238,11 @@ function validateAuthorizationFlags(modes: string[], policyFile?: string, webhoo
   }
   if (errs.length === 1) throw new Error(errs[0]);
   if (errs.length > 1) throw new Error(`[${errs.join(', ')}]`);
+}
+
+function storageMediaType(v: string | undefined): StorageMediaType {
+  if (v === undefined || v === '') return 'application/vnd.kubernetes.protobuf';
+  const t = storageMediaTypes.find((m) => m === v);
+  if (!t) throw new Error(`--storage-media-type: unsupported value "${v}": supported values: ${storageMediaTypes.map((m) => `"${m}"`).join(', ')}`);
+  return t;
 }

@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { createServer, type Server } from 'node:https';
 import { Etcd3 } from 'etcd3';
 import pino, { type Logger } from 'pino';
+import { setUndecodableLogger } from '../storage/etcd/undecodable.js';
 import { createDiscoveryHandler } from '../endpoints/discovery/index.js';
 import { setMinRequestTimeout } from '../endpoints/handlers/watch.js';
 import { buildScheme } from '../registry/index.js';
@@ -49,7 +50,8 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   }
   const client = new Etcd3({ hosts: endpoints });
   const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
-  const storage = new EtcdStorage(client);
+  const storage = new EtcdStorage(client, o.storageMediaType);
+  setUndecodableLogger((key, reason) => log.error({ key, reason }, 'unable to decode a value stored in etcd'));
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
   const registry = new StoreRegistry(scheme, storage, o.etcdPrefix, { events: o.eventTTLSeconds });
 

@@ -36,12 +36,16 @@ export function createShutdownCheck(): ShutdownCheck {
 }
 
 /** `informer-sync`: fails while any named cache (informer, watch cache) has not synced. */
-export function createInformerSyncCheck(notSynced: () => string[]): HealthCheck {
+export function createInformerSyncCheck(notSynced: () => string[],
+  undecodable: () => Array<{ key: string; reason: string }> = () => []): HealthCheck {
   return {
     name: 'informer-sync',
     check: async () => {
       const pending = notSynced();
-      if (pending.length > 0) throw new Error(`${pending.length} informers not started yet: [${pending.join(' ')}]`);
+      if (pending.length === 0) return;
+      // A damaged value keeps an informer from ever listing: name the key, not just the informer.
+      const damaged = undecodable().map((d) => `; unable to decode ${d.key}: ${d.reason}`).join('');
+      throw new Error(`${pending.length} informers not started yet: [${pending.join(' ')}]${damaged}`);
     },
   };
 }

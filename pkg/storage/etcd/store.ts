@@ -7,7 +7,8 @@ import {
   StorageError, type GetOptions, type ListOptions, type ListResult, type Preconditions,
   type Storage, type TryUpdate, type WriteOptions, type WatchOptions, type WatchStream,
 } from '../interfaces.js';
-import { decodeFromStorage, encodeForStorage } from './codec.js';
+import { decodeFromStorage, encodeForStorage, UndecodableValueError, type StorageMediaType } from './codec.js';
+import { reportUndecodable } from './undecodable.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError } from './continue.js';
 import { prefixEnd } from './keys.js';
 import { startWatch } from './watch.js';
@@ -34,8 +35,24 @@ function parseMinRevision(rv: string | undefined, key: string): number {
 export class EtcdStorage implements Storage {
   private readonly leases: LeaseManager;
 
-  constructor(readonly client: Etcd3) {
+  constructor(readonly client: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf') {
     this.leases = new LeaseManager(client);
+  }
+
+  private encode(obj: KubeObject): Buffer {
+    return encodeForStorage(obj, this.mediaType);
+  }
+
+  /** A value nothing can decode fails the read with its key and reason; it is never overwritten. */
+  private decode(kv: { key: Buffer; value: Buffer; mod_revision: string }): KubeObject {
+    try {
+      return decodeFromStorage(kv.value, kv.mod_revision);
+    } catch (err) {
+      if (!(err instanceof UndecodableValueError)) throw err;
+      const key = kv.key.toString();
+      reportUndecodable(key, err.message);
+      throw new StorageError('InvalidObj', key, `unable to decode the object stored at ${key}: ${err.message}`);
+    }
   }
 
   /** 0 means no lease: the key lives until deleted. */
@@ -55,7 +72,7 @@ export class EtcdStorage implements Storage {
     const k = Buffer.from(key);
     const res = await this.client.kv.txn({
       compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-      success: [{ request_put: { key: k, value: encodeForStorage(obj), lease: await this.leaseFor(opts) } }],
+      success: [{ request_put: { key: k, value: this.encode(obj), lease: await this.leaseFor(opts) } }],
       failure: [],
     });
     if (!res.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
@@ -81,7 +98,7 @@ export class EtcdStorage implements Storage {
         continue;
       }
       const kv = res.kvs[0];
-      return { object: kv ? decodeFromStorage(kv.value, kv.mod_revision) : undefined, revision: res.header.revision };
+      return { object: kv ? this.decode(kv) : undefined, revision: res.header.revision };
     }
   }
 
@@ -169,7 +186,7 @@ export class EtcdStorage implements Storage {
       for (let i = 0; i < res.kvs.length; i++) {
         const kv = res.kvs[i];
         lastKey = kv.key;
-        const obj = decodeFromStorage(kv.value, kv.mod_revision);
+        const obj = this.decode(kv);
         if (predicate(obj)) items.push(obj);
         if (limit > 0 && items.length >= limit) { stoppedAt = i; break; }
       }
@@ -204,7 +221,7 @@ export class EtcdStorage implements Storage {
         if (!ignoreNotFound) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
         existing = { metadata: {} };
       } else {
-        existing = decodeFromStorage(current.value, current.mod_revision);
+        existing = this.decode(current);
         checkPreconditions(key, existing, preconditions);
       }
       const updated = await tryUpdate(structuredClone(existing));
@@ -217,7 +234,7 @@ export class EtcdStorage implements Storage {
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
       const res = await this.client.kv.txn({
         compare: [compare],
-        success: [{ request_put: { key: k, value: encodeForStorage(updated), lease: await this.leaseFor(opts) } }],
+        success: [{ request_put: { key: k, value: this.encode(updated), lease: await this.leaseFor(opts) } }],
         failure: [{ request_range: { key: k } }],
       });
       if (res.succeeded) return { object: withRevision(updated, res.header.revision), created: !current };
@@ -232,7 +249,7 @@ export class EtcdStorage implements Storage {
     let current = await this.readKv(k);
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
       if (!current) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-      const existing = decodeFromStorage(current.value, current.mod_revision);
+      const existing = this.decode(current);
       checkPreconditions(key, existing, preconditions);
       if (validateDeletion) await validateDeletion(existing);
       const res = await this.client.kv.txn({

@@ -8,7 +8,8 @@ import type { IEvent } from 'etcd3';
 import type { KubeObject } from '../../runtime/object.js';
 import { AsyncQueue } from '../../util/async-queue.js';
 import { StorageError, type WatchEvent, type WatchOptions, type WatchStream } from '../interfaces.js';
-import { decodeFromStorage } from './codec.js';
+import { decodeFromStorage, UndecodableValueError } from './codec.js';
+import { reportUndecodable } from './undecodable.js';
 import { prefixEnd } from './keys.js';
 import type { EtcdStorage } from './store.js';
 import { watchRange, type RangeWatch } from './watcher/range-watch.js';
@@ -122,6 +123,18 @@ export async function startWatch(store: EtcdStorage, key: string, opts: WatchOpt
 }
 
 function toWatchEvent(ev: IEvent): WatchEvent {
+  try {
+    return decodeEvent(ev);
+  } catch (err) {
+    if (!(err instanceof UndecodableValueError)) throw err;
+    const key = ev.kv.key.toString();
+    reportUndecodable(key, err.message);
+    // As upstream's watcher: the stream ends with an error and the client relists.
+    return internalErrorEvent(`unable to decode the object stored at ${key}: ${err.message}`);
+  }
+}
+
+function decodeEvent(ev: IEvent): WatchEvent {
   if (ev.type === 'Put') {
     const obj = decodeFromStorage(ev.kv.value, ev.kv.mod_revision);
     const previous = ev.prev_kv ? decodeFromStorage(ev.prev_kv.value, ev.prev_kv.mod_revision) : undefined;

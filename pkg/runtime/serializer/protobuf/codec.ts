@@ -1,0 +1,436 @@
+// Converts between the JSON form of an API object (what the rest of the server holds) and
+// upstream's protobuf message, walking the generated descriptors. Byte-exact with
+// upstream's encoder: fields in number order, map entries sorted by key, Go value fields
+// written even when zero, pointers, slices and maps only when set. Decoding gives the JSON
+// upstream's Go structs would marshal to (omitempty honoured, structs always present).
+import protobuf from 'protobufjs/minimal.js';
+import { formatGoDuration, formatRFC3339, goZeroTimeSeconds, parseGoDuration, parseRFC3339 } from './gotime.js';
+import { messageFields, type FieldDesc, type ScalarType } from './schema.js';
+
+type Writer = protobuf.Writer;
+type Reader = protobuf.Reader;
+type Json = Record<string, unknown>;
+
+/** A JSON value that does not fit the message's field (wrong type, malformed time...). */
+export class ProtobufShapeError extends Error {}
+
+const meta = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+const apiext = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions';
+
+/** Messages whose JSON form is not their field list (custom MarshalJSON upstream). */
+interface SpecialCodec {
+  encode(w: Writer, v: unknown): void;
+  decode(r: Reader, end: number): unknown;
+  /** JSON of the Go zero value, for a value field that was never written. */
+  zero: unknown;
+}
+
+const wireOf = (t: ScalarType | 'msg'): number => {
+  switch (t) {
+    case 'string': case 'bytes': case 'msg': return 2;
+    case 'double': return 1;
+    case 'float': return 5;
+    default: return 0;
+  }
+};
+
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function jsonText(v: unknown): Buffer {
+  return Buffer.from(JSON.stringify(v));
+}
+
+function parseJsonBytes(b: Uint8Array): unknown {
+  if (b.length === 0) return null;
+  return JSON.parse(Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8'));
+}
+
+function readLen(r: Reader): number {
+  const len = r.uint32();
+  return r.pos + len;
+}
+
+function num(v: unknown, what: string): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  throw new ProtobufShapeError(`expected a number for ${what}, got ${JSON.stringify(v)}`);
+}
+
+function int64(r: Reader): number {
+  const v = r.int64() as unknown as number | { toNumber(): number };
+  return typeof v === 'number' ? v : v.toNumber();
+}
+
+function timeCodec(fractionDigits: number): SpecialCodec {
+  return {
+    zero: null,
+    encode(w, v) {
+      if (v === null || v === undefined || v === '') return;
+      if (typeof v !== 'string') throw new ProtobufShapeError(`expected an RFC 3339 time, got ${JSON.stringify(v)}`);
+      const t = parseRFC3339(v);
+      if (!t) throw new ProtobufShapeError(`parsing time ${JSON.stringify(v)} as RFC 3339`);
+      if (t.seconds === goZeroTimeSeconds && t.nanos === 0) return;
+      w.uint32(8).int64(t.seconds);
+      w.uint32(16).int32(t.nanos);
+    },
+    decode(r, end) {
+      let seconds = 0;
+      let nanos = 0;
+      let any = false;
+      while (r.pos < end) {
+        const tag = r.uint32();
+        any = true;
+        if (tag === 8) seconds = int64(r);
+        else if (tag === 16) nanos = r.int32();
+        else r.skipType(tag & 7);
+      }
+      if (!any) return null;
+      return formatRFC3339({ seconds, nanos }, fractionDigits);
+    },
+  };
+}
+
+/** A message of one repeated string (Go: a named []string) whose JSON is the array. */
+const stringListCodec: SpecialCodec = {
+  zero: null,
+  encode(w, v) {
+    if (!Array.isArray(v)) return;
+    for (const s of v) w.uint32(10).string(String(s));
+  },
+  decode(r, end) {
+    const out: string[] = [];
+    while (r.pos < end) {
+      const tag = r.uint32();
+      if (tag === 10) out.push(r.string());
+      else r.skipType(tag & 7);
+    }
+    return out;
+  },
+};
+
+/** A message holding JSON text in field 1 (FieldsV1, RawExtension, apiextensions JSON). */
+const rawJsonCodec: SpecialCodec = {
+  zero: null,
+  encode(w, v) {
+    if (v === undefined || v === null) return;
+    w.uint32(10).bytes(jsonText(v));
+  },
+  decode(r, end) {
+    let out: unknown = null;
+    while (r.pos < end) {
+      const tag = r.uint32();
+      if (tag === 10) out = parseJsonBytes(r.bytes());
+      else r.skipType(tag & 7);
+    }
+    return out;
+  },
+};
+
+/** JSON-schema unions of apiextensions: an object (field 1), else the alternative (field 2). */
+function schemaUnionCodec(pkg: string, alternative: 'bool' | 'schemas' | 'strings'): SpecialCodec {
+  const props = `${pkg}.JSONSchemaProps`;
+  return {
+    zero: null,
+    encode(w, v) {
+      if (alternative === 'bool') {
+        if (typeof v === 'boolean') { w.uint32(8).bool(v); return; }
+        w.uint32(8).bool(true);
+        if (isObj(v)) encodeNested(w, 2, props, v);
+        return;
+      }
+      if (isObj(v)) { encodeNested(w, 1, props, v); return; }
+      if (!Array.isArray(v)) return;
+      for (const item of v) {
+        if (alternative === 'strings') w.uint32(18).string(String(item));
+        else encodeNested(w, 2, props, item);
+      }
+    },
+    decode(r, end) {
+      let schema: unknown;
+      let allows = false;
+      const list: unknown[] = [];
+      while (r.pos < end) {
+        const tag = r.uint32();
+        if (alternative === 'bool' && tag === 8) allows = r.bool();
+        else if (tag === (alternative === 'bool' ? 18 : 10)) schema = decodeMessage(r, readLen(r), props);
+        else if (tag === 18 && alternative === 'strings') list.push(r.string());
+        else if (tag === 18 && alternative === 'schemas') list.push(decodeMessage(r, readLen(r), props));
+        else r.skipType(tag & 7);
+      }
+      if (schema !== undefined) return schema;
+      return alternative === 'bool' ? allows : list.length > 0 ? list : null;
+    },
+  };
+}
+
+const special = new Map<string, SpecialCodec>([
+  [`${meta}.Time`, timeCodec(0)],
+  [`${meta}.MicroTime`, timeCodec(6)],
+  [`${meta}.Duration`, {
+    zero: '0s',
+    encode(w, v) {
+      const n = typeof v === 'string' ? parseGoDuration(v) : typeof v === 'number' ? v : 0;
+      if (n === undefined) throw new ProtobufShapeError(`time: invalid duration ${JSON.stringify(v)}`);
+      w.uint32(8).int64(n);
+    },
+    decode(r, end) {
+      let n = 0;
+      while (r.pos < end) {
+        const tag = r.uint32();
+        if (tag === 8) n = int64(r); else r.skipType(tag & 7);
+      }
+      return formatGoDuration(n);
+    },
+  }],
+  [`${meta}.FieldsV1`, rawJsonCodec],
+  [`${meta}.Verbs`, stringListCodec],
+  ['k8s.io.apimachinery.pkg.runtime.RawExtension', rawJsonCodec],
+  ['k8s.io.apimachinery.pkg.api.resource.Quantity', {
+    zero: '0',
+    encode(w, v) {
+      w.uint32(10).string(v === undefined || v === null ? '0' : String(v));
+    },
+    decode(r, end) {
+      let s = '0';
+      while (r.pos < end) {
+        const tag = r.uint32();
+        if (tag === 10) s = r.string(); else r.skipType(tag & 7);
+      }
+      return s;
+    },
+  }],
+  ['k8s.io.apimachinery.pkg.util.intstr.IntOrString', {
+    zero: 0,
+    encode(w, v) {
+      const isString = typeof v === 'string';
+      w.uint32(8).int64(isString ? 1 : 0);
+      w.uint32(16).int32(isString ? 0 : num(v ?? 0, 'an int-or-string'));
+      w.uint32(26).string(isString ? v : '');
+    },
+    decode(r, end) {
+      let type = 0;
+      let intVal = 0;
+      let strVal = '';
+      while (r.pos < end) {
+        const tag = r.uint32();
+        if (tag === 8) type = int64(r);
+        else if (tag === 16) intVal = r.int32();
+        else if (tag === 26) strVal = r.string();
+        else r.skipType(tag & 7);
+      }
+      return type === 1 ? strVal : intVal;
+    },
+  }],
+]);
+for (const v of ['v1', 'v1beta1']) {
+  const pkg = `${apiext}.${v}`;
+  special.set(`${pkg}.JSON`, rawJsonCodec);
+  special.set(`${pkg}.JSONSchemaPropsOrBool`, schemaUnionCodec(pkg, 'bool'));
+  special.set(`${pkg}.JSONSchemaPropsOrArray`, schemaUnionCodec(pkg, 'schemas'));
+  special.set(`${pkg}.JSONSchemaPropsOrStringArray`, schemaUnionCodec(pkg, 'strings'));
+}
+for (const pkg of ['authentication.v1', 'authentication.v1beta1', 'authorization.v1', 'authorization.v1beta1', 'certificates.v1', 'certificates.v1beta1']) {
+  special.set(`k8s.io.api.${pkg}.ExtraValue`, stringListCodec);
+}
+
+// ---- encoding -----------------------------------------------------------------------
+
+function fieldsOf(name: string): FieldDesc[] {
+  const f = messageFields(name);
+  if (!f) throw new ProtobufShapeError(`no protobuf message ${name}`);
+  return f;
+}
+
+function encodeNested(w: Writer, field: number, type: string, v: unknown): void {
+  w.uint32((field << 3) | 2).fork();
+  encodeInto(w, type, v);
+  w.ldelim();
+}
+
+function writeScalar(w: Writer, t: ScalarType, v: unknown, what: string): void {
+  switch (t) {
+    case 'string':
+      if (typeof v !== 'string') throw new ProtobufShapeError(`expected a string for ${what}, got ${JSON.stringify(v)}`);
+      w.string(v); return;
+    case 'bytes':
+      if (typeof v !== 'string') throw new ProtobufShapeError(`expected base64 text for ${what}`);
+      w.bytes(Buffer.from(v, 'base64')); return;
+    case 'bool':
+      if (typeof v !== 'boolean') throw new ProtobufShapeError(`expected a boolean for ${what}, got ${JSON.stringify(v)}`);
+      w.bool(v); return;
+    case 'int32': w.int32(num(v, what)); return;
+    case 'uint32': w.uint32(num(v, what)); return;
+    case 'int64': w.int64(num(v, what)); return;
+    case 'uint64': w.uint64(num(v, what)); return;
+    case 'double': w.double(num(v, what)); return;
+    case 'float': w.float(num(v, what)); return;
+  }
+}
+
+const scalarZero: Record<ScalarType, unknown> = { string: '', bytes: '', bool: false, int32: 0, int64: 0, uint32: 0, uint64: 0, double: 0, float: 0 };
+
+/** Go sorts map keys bytewise; for the BMP that is UTF-16 order. */
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function encodeField(w: Writer, f: FieldDesc, v: unknown): void {
+  const tag = (f.n << 3) | wireOf(f.t);
+  if (f.r === 2) {
+    if (!isObj(v)) return;
+    for (const key of Object.keys(v).sort(byKey)) {
+      const value = v[key];
+      w.uint32((f.n << 3) | 2).fork();
+      w.uint32((1 << 3) | wireOf(f.k!));
+      writeScalar(w, f.k!, f.k === 'string' ? key : Number(key), f.j);
+      if (f.t === 'msg') encodeNested(w, 2, f.m!, value);
+      else if (value !== null && value !== undefined) {
+        w.uint32((2 << 3) | wireOf(f.t));
+        writeScalar(w, f.t, value, `${f.j}[${key}]`);
+      }
+      w.ldelim();
+    }
+    return;
+  }
+  if (f.r === 1) {
+    if (!Array.isArray(v)) return;
+    for (const item of v) {
+      if (f.t === 'msg') encodeNested(w, f.n, f.m!, item);
+      else { w.uint32(tag); writeScalar(w, f.t, item, f.j); }
+    }
+    return;
+  }
+  if (v === undefined || v === null) {
+    if (!f.a) return;
+    if (f.t === 'msg') encodeNested(w, f.n, f.m!, undefined);
+    else { w.uint32(tag); writeScalar(w, f.t, scalarZero[f.t], f.j); }
+    return;
+  }
+  if (f.t === 'msg') encodeNested(w, f.n, f.m!, v);
+  else { w.uint32(tag); writeScalar(w, f.t, v, f.j); }
+}
+
+/** Writes the fields of message `type` taken from JSON value `v` (no tag, no length). */
+export function encodeInto(w: Writer, type: string, v: unknown): void {
+  const sp = special.get(type);
+  if (sp) { sp.encode(w, v); return; }
+  const obj = isObj(v) ? v : {};
+  for (const f of fieldsOf(type)) encodeField(w, f, f.i ? obj : obj[f.j]);
+}
+
+export function encodeMessage(type: string, v: unknown): Uint8Array {
+  const w = protobuf.Writer.create();
+  encodeInto(w, type, v);
+  return w.finish();
+}
+
+// ---- decoding -----------------------------------------------------------------------
+
+interface DecodePlan { byNumber: Map<number, FieldDesc>; fields: FieldDesc[] }
+const plans = new Map<string, DecodePlan>();
+
+function planOf(type: string): DecodePlan {
+  let p = plans.get(type);
+  if (!p) {
+    const fields = fieldsOf(type);
+    p = { fields, byNumber: new Map(fields.map((f) => [f.n, f])) };
+    plans.set(type, p);
+  }
+  return p;
+}
+
+function readScalar(r: Reader, t: ScalarType): unknown {
+  switch (t) {
+    case 'string': return r.string();
+    case 'bytes': { const b = r.bytes(); return Buffer.from(b.buffer, b.byteOffset, b.length).toString('base64'); }
+    case 'bool': return r.bool();
+    case 'int32': return r.int32();
+    case 'uint32': return r.uint32();
+    case 'int64': return int64(r);
+    case 'uint64': { const v = r.uint64() as unknown as number | { toNumber(): number }; return typeof v === 'number' ? v : v.toNumber(); }
+    case 'double': return r.double();
+    case 'float': return r.float();
+  }
+}
+
+function readValue(r: Reader, f: FieldDesc): unknown {
+  return f.t === 'msg' ? decodeMessage(r, readLen(r), f.m!) : readScalar(r, f.t);
+}
+
+function readMapEntry(r: Reader, f: FieldDesc): [string, unknown] {
+  const end = readLen(r);
+  let key: unknown = f.k === 'string' ? '' : 0;
+  let value: unknown;
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag >>> 3 === 1) key = readScalar(r, f.k!);
+    else if (tag >>> 3 === 2) value = readValue(r, f);
+    else r.skipType(tag & 7);
+  }
+  if (value === undefined) value = f.t === 'msg' ? zeroOf(f.m!) : scalarZero[f.t];
+  return [String(key), value];
+}
+
+function isEmptyScalar(v: unknown): boolean {
+  return v === '' || v === 0 || v === false;
+}
+
+/** JSON of the Go zero value of a message type. */
+function zeroOf(type: string): unknown {
+  const sp = special.get(type);
+  if (sp) return sp.zero;
+  return finish({}, planOf(type), new Set());
+}
+
+/** Applies Go's JSON marshalling to what was read: zero values, omitempty, nil slices. */
+function finish(out: Json, plan: DecodePlan, seen: Set<number>): Json {
+  for (const f of plan.fields) {
+    if (f.i) {
+      if (!seen.has(f.n)) Object.assign(out, zeroOf(f.m!) as Json);
+      continue;
+    }
+    if (seen.has(f.n)) {
+      if (f.o && !f.r && f.t !== 'msg' && f.a && isEmptyScalar(out[f.j])) delete out[f.j];
+      continue;
+    }
+    if (f.r) { if (!f.o) out[f.j] = null; continue; }
+    if (!f.a) { if (!f.o) out[f.j] = null; continue; }
+    if (f.t === 'msg') out[f.j] = zeroOf(f.m!);
+    else if (!f.o) out[f.j] = scalarZero[f.t];
+  }
+  return out;
+}
+
+/** Reads message `type` from `r` up to `end` into its JSON form. */
+export function decodeMessage(r: Reader, end: number, type: string): unknown {
+  const sp = special.get(type);
+  if (sp) return sp.decode(r, end);
+  const plan = planOf(type);
+  const out: Json = {};
+  const seen = new Set<number>();
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const f = plan.byNumber.get(tag >>> 3);
+    if (!f || (tag & 7) !== wireOf(f.t) && !(f.r === 1 && (tag & 7) === 2)) { r.skipType(tag & 7); continue; }
+    seen.add(f.n);
+    if (f.r === 2) {
+      const [k, v] = readMapEntry(r, f);
+      ((out[f.j] ??= {}) as Json)[k] = v;
+    } else if (f.r === 1) {
+      const list = (out[f.j] ??= []) as unknown[];
+      if (f.t !== 'msg' && f.t !== 'string' && f.t !== 'bytes' && (tag & 7) === 2) {
+        // Packed encoding of a repeated number (accepted, never written).
+        const end2 = readLen(r);
+        while (r.pos < end2) list.push(readScalar(r, f.t));
+      } else list.push(readValue(r, f));
+    } else if (f.i) {
+      Object.assign(out, decodeMessage(r, readLen(r), f.m!) as Json);
+    } else {
+      out[f.j] = readValue(r, f);
+    }
+  }
+  return finish(out, plan, seen);
+}
+
+export function decodeBytes(bytes: Uint8Array, type: string): unknown {
+  const r = protobuf.Reader.create(bytes);
+  return decodeMessage(r, r.len, type);
+}
