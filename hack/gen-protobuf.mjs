@@ -40,7 +40,11 @@ for (const [pkg, { messages }] of Object.entries(proto)) {
     const goList = goByMessage.get(full);
     if (!goList) missingGo++;
     const byNumber = new Map((goList ?? []).filter((f) => f.protobuf).map((f) => [f.protobuf.number, f]));
-    out[full] = [...fields].sort((a, b) => a.number - b.number).map((f) => {
+    // Listed in Go struct order, the order upstream's JSON encoder writes; the codec
+    // sorts by number for the wire.
+    const goOrder = new Map((goList ?? []).filter((f) => f.protobuf).map((f, i) => [f.protobuf.number, i]));
+    const order = (f) => goOrder.get(f.number) ?? 1000 + f.number;
+    out[full] = [...fields].sort((a, b) => order(a) - order(b)).map((f) => {
       const go = byNumber.get(f.number);
       const d = { n: f.number, j: go ? go.json : f.name };
       if (f.type === 'map') {

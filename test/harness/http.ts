@@ -2,6 +2,7 @@
 // headers and a parsed body; and a reader for watch streams (one JSON event per line).
 import * as https from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { decodeWatchFrames } from '../../pkg/runtime/serializer/protobuf/watch.js';
 
 export interface TlsCredentials {
   /** PEM CA bundle to trust; without it, the server certificate is not checked. */
@@ -108,7 +109,8 @@ export class HttpError extends Error {
 }
 
 /**
- * Opens a streaming request (e.g. ?watch=1) and splits it into JSON lines. A response
+ * Opens a streaming request (e.g. ?watch=1) and splits it into JSON lines, or into
+ * length-prefixed frames (decoded to JSON form) when the server answers in protobuf. A response
  * with status 400 or more is read whole and thrown as an HttpError.
  */
 export async function watch<T = unknown>(url: string, opts: RequestOptions = {}): Promise<WatchStream<T>> {
@@ -121,16 +123,22 @@ export async function watch<T = unknown>(url: string, opts: RequestOptions = {})
   const queue: WatchEvent<T>[] = [];
   const waiters: Array<() => void> = [];
   let done = false;
-  let buf = '';
+  let buf: Buffer = Buffer.alloc(0);
   const wake = (): void => { for (const w of waiters.splice(0)) w(); };
-  res.setEncoding('utf8');
-  res.on('data', (chunk: string) => {
-    buf += chunk;
-    let nl: number;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl).trim();
-      buf = buf.slice(nl + 1);
-      if (line) queue.push(JSON.parse(line) as WatchEvent<T>);
+  const protobufFrames = /vnd\.kubernetes\.protobuf/.test(res.headers['content-type'] ?? '');
+  res.on('data', (chunk: Buffer) => {
+    buf = Buffer.concat([buf, chunk]);
+    if (protobufFrames) {
+      const { events, rest } = decodeWatchFrames(buf);
+      queue.push(...(events as WatchEvent<T>[]));
+      buf = rest;
+    } else {
+      let nl: number;
+      while ((nl = buf.indexOf(0x0a)) >= 0) {
+        const line = buf.subarray(0, nl).toString('utf8').trim();
+        buf = buf.subarray(nl + 1);
+        if (line) queue.push(JSON.parse(line) as WatchEvent<T>);
+      }
     }
     wake();
   });

@@ -171,11 +171,15 @@ describe('authorization: RBAC over HTTP (two replicas)', function () {
     expect((await post(admin, `${rbac}/clusterroles`, agg)).status).to.equal(201);
     const part = { metadata: { name: `${ns}-part`, labels: { [`${ns}/agg`]: 'true' } }, rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] }] };
     expect((await post(admin, `${rbac}/clusterroles`, part)).status).to.equal(201);
+    // Rules come back in Go's field order (verbs first), whatever order they were sent in.
+    const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : x));
+    const sameRules = (a: unknown, b: unknown) => canonical(a) === canonical(b);
     const rulesOf = async () => ((await admin(`${rbac}/clusterroles/${ns}-agg`, {})).body as { rules: unknown[] | null }).rules;
-    await waitFor(async () => JSON.stringify(await rulesOf()) === JSON.stringify(part.rules));
+    await waitFor(async () => sameRules(await rulesOf(), part.rules));
     const cur = (await admin(`${rbac}/clusterroles/${ns}-agg`)).body as Record<string, unknown>;
     expect((await admin(`${rbac}/clusterroles/${ns}-agg`, { method: 'PUT', body: { ...cur, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] } })).status).to.equal(200);
-    await waitFor(async () => JSON.stringify(await rulesOf()) === JSON.stringify(part.rules));
+    await waitFor(async () => sameRules(await rulesOf(), part.rules));
     expect((await admin(`${rbac}/clusterroles/${ns}-part`, { method: 'DELETE' })).status).to.equal(200);
     await waitFor(async () => ((await rulesOf()) ?? []).length === 0);
   });

@@ -107,9 +107,10 @@ describe('HTTP API: status bodies, codes and representations', function () {
     expect(r.body).to.deep.include({ reason: 'UnsupportedMediaType', code: 415 });
     const p = await call(`/api/v1/namespaces/${ns}/configmaps/dup`, { method: 'PATCH', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(p.status).to.equal(415);
-    const n = await call(`/api/v1/namespaces/${ns}/configmaps`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    const n = await call(`/api/v1/namespaces/${ns}/configmaps`, { headers: { accept: 'application/xml' } });
     expect(n.status).to.equal(406);
-    expect(n.body).to.deep.include({ reason: 'NotAcceptable', code: 406 });
+    expect(n.body).to.deep.include({ reason: 'NotAcceptable', code: 406,
+      message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf' });
   });
 
   it('404 for an unknown resource and 405 for a verb the resource lacks', async () => {

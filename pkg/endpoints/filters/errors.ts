@@ -4,6 +4,26 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { errors, StatusError } from '../../runtime/errors.js';
+import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
+import { negotiateResponse, protobufMediaType } from '../negotiation/media.js';
+
+/**
+ * A Status in the representation the client asked for (a protobuf client reads errors in
+ * protobuf too), JSON when nothing it accepts fits, as upstream's ErrorNegotiated.
+ */
+function writeStatus(ctx: Koa.Context, status: object): void {
+  let format = 'json';
+  try {
+    format = negotiateResponse(ctx.get('accept'), { allowTransforms: false, pretty: false, protobuf: true }).format;
+  } catch { /* 406 itself: fall back to JSON */ }
+  if (format === 'protobuf') {
+    ctx.type = protobufMediaType;
+    ctx.body = encodeObject(status as Record<string, unknown>);
+    return;
+  }
+  ctx.type = 'application/json';
+  ctx.body = `${JSON.stringify(status)}\n`;
+}
 
 export function errorFilter(log: Logger): Koa.Middleware {
   return async (ctx, next) => {
@@ -18,8 +38,7 @@ export function errorFilter(log: Logger): Koa.Middleware {
       }
       ctx.status = se.code;
       for (const [k, v] of Object.entries(se.headers)) ctx.set(k, v);
-      ctx.type = 'application/json';
-      ctx.body = `${JSON.stringify(se.toStatus())}\n`;
+      writeStatus(ctx, se.toStatus());
       ctx.state.error = se;
     }
   };

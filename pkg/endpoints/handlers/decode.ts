@@ -3,11 +3,9 @@
 import { errors } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { apiVersionOf, type ResourceDef } from '../../runtime/scheme.js';
-import { decodeBody, mediaTypeOf, readBody } from '../negotiation/body.js';
+import { decodeBody, mediaTypeOf, objectBodyMediaTypes, readBody } from '../negotiation/body.js';
 import { checkTypes } from '../../openapi/type-check.js';
 import type { HandlerScope } from './scope.js';
-
-const bodyMediaTypes = ['application/json', 'application/yaml'];
 
 export async function readRawBody(h: HandlerScope): Promise<{ raw: Buffer; mediaType: string }> {
   const raw = await readBody(h.ctx.req);
@@ -19,9 +17,7 @@ export interface BodyType { group: string; version: string; kind: string }
 
 export async function decodeObjectBody(h: HandlerScope, type?: BodyType): Promise<KubeObject> {
   const { raw, mediaType } = await readRawBody(h);
-  if (!bodyMediaTypes.includes(mediaType)) {
-    throw errors.unsupportedMediaType('application/json, application/yaml');
-  }
+  if (!objectBodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectBodyMediaTypes.join(', '));
   return toKubeObject(h.def, decodeBody(raw, mediaType), type);
 }
 

@@ -3,11 +3,17 @@ import { stringify } from 'yaml';
 import { errors } from '../../runtime/errors.js';
 import type { KubeList, KubeObject } from '../../runtime/object.js';
 import { negotiateResponse, type MediaChoice } from '../negotiation/media.js';
+import { apiVersionOf } from '../../runtime/scheme.js';
+import { canEncode, encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import type { HandlerScope } from './scope.js';
 import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
 
 export function chooseMedia(h: HandlerScope): MediaChoice {
-  return negotiateResponse(h.ctx.get('accept'), { allowTransforms: h.ctx.method === 'GET', pretty: h.query.get('pretty') === 'true' });
+  return negotiateResponse(h.ctx.get('accept'), {
+    allowTransforms: h.ctx.method === 'GET',
+    pretty: h.query.get('pretty') === 'true',
+    protobuf: canEncode(apiVersionOf(h.def.group, h.def.version), h.def.kind),
+  });
 }
 
 export function includeObjectParam(h: HandlerScope): IncludeObject {
@@ -40,7 +46,8 @@ export function transform(h: HandlerScope, media: MediaChoice, body: KubeObject 
   }
 }
 
-export function serialize(media: MediaChoice, body: unknown): string {
+export function serialize(media: MediaChoice, body: unknown): string | Buffer {
+  if (media.format === 'protobuf') return encodeObject(body as Record<string, unknown>);
   if (media.format === 'yaml') return stringify(body);
   return media.pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`;
 }

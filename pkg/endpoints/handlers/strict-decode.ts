@@ -3,7 +3,8 @@
 // duplicate fields reported per the directive, and unknown fields dropped.
 import { errors } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import { decodeBody } from '../negotiation/body.js';
+import { decodeBody, objectBodyMediaTypes } from '../negotiation/body.js';
+import { protobufMediaType } from '../negotiation/media.js';
 import {
   decodeYamlBody, dropUnknownFields, jsonBodyIssues, reportDecodeIssues, sortedUnknownIssues,
   type FieldValidation, type StrictReport, type TypeRef,
@@ -11,11 +12,9 @@ import {
 import { readRawBody, toKubeObject } from './decode.js';
 import type { HandlerScope } from './scope.js';
 
-const bodyMediaTypes = ['application/json', 'application/yaml'];
-
 export async function decodeStrictBody(h: HandlerScope, directive: FieldValidation): Promise<KubeObject> {
   const { raw, mediaType } = await readRawBody(h);
-  if (!bodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(bodyMediaTypes.join(', '));
+  if (!objectBodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectBodyMediaTypes.join(', '));
   const text = raw.toString('utf8');
   const t: TypeRef = { group: h.def.group, version: h.def.version, kind: h.def.kind };
   const report: StrictReport = { yamlLines: [], errors: [] };
@@ -29,7 +28,8 @@ export async function decodeStrictBody(h: HandlerScope, directive: FieldValidati
     }
   } else {
     obj = toKubeObject(h.def, decodeBody(raw, mediaType));
-    if (directive !== 'Ignore') report.errors = jsonBodyIssues(t, text, obj);
+    // Unknown protobuf fields are dropped by the decoder and reported by nobody, as upstream.
+    if (directive !== 'Ignore' && mediaType !== protobufMediaType) report.errors = jsonBodyIssues(t, text, obj);
   }
   reportDecodeIssues(h.ctx, directive, t, report);
   dropUnknownFields(t, obj);

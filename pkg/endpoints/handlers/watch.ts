@@ -11,6 +11,7 @@ import { initialEventsEndAnnotation } from '../../storage/etcd/watch.js';
 import { validateResourceVersionFormat } from './list.js';
 import { parseListQuery, type ListQuery } from './query.js';
 import { chooseMedia, serialize } from './response.js';
+import { encodeWatchFrame, protobufWatchContentType } from '../../runtime/serializer/protobuf/watch.js';
 import type { HandlerScope } from './scope.js';
 import { selectionFor } from './selectors.js';
 import { partialObjectMetadata, toTable } from './table.js';
@@ -73,7 +74,8 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
 
   const out = new PassThrough();
   h.ctx.status = 200;
-  h.ctx.type = media.transform === 'Table' ? 'application/json' : media.contentType;
+  h.ctx.type = media.format === 'protobuf' ? protobufWatchContentType
+    : media.transform === 'Table' ? 'application/json' : media.contentType;
   h.ctx.set('Transfer-Encoding', 'chunked');
   h.ctx.set('Cache-Control', 'no-cache, private');
   if (h.info.legacyWatchPrefix) h.ctx.set('Warning', legacyWatchWarning(Boolean(name)));
@@ -107,7 +109,8 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   };
   const send = (type: string, object: unknown) => {
     if (ended) return;
-    out.write(serialize({ ...media, format: 'json', pretty: false }, { type, object }));
+    if (media.format === 'protobuf') out.write(encodeWatchFrame(type, object as Record<string, unknown>));
+    else out.write(serialize({ ...media, format: 'json', pretty: false }, { type, object }));
   };
   const bookmarkObject = (annotations?: Record<string, string>): unknown => {
     const metadata: Record<string, unknown> = { resourceVersion: String(lastRV) };

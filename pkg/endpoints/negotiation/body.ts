@@ -2,6 +2,8 @@
 import type { IncomingMessage } from 'node:http';
 import { parseDocument } from 'yaml';
 import { errors } from '../../runtime/errors.js';
+import { decodeObject } from '../../runtime/serializer/protobuf/envelope.js';
+import { protobufMediaType } from './media.js';
 
 /** Upstream's limit for request bodies (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -54,8 +56,22 @@ export function isYamlMediaType(t: string): boolean {
   return t === 'application/yaml' || t === 'application/apply-patch+yaml' || t.endsWith('+yaml');
 }
 
-/** Parses a JSON or YAML body; syntax errors are 400 BadRequest as upstream. */
+/** Media types of create, update and DeleteOptions bodies (patches have their own). */
+export const objectBodyMediaTypes = ['application/json', 'application/yaml', protobufMediaType];
+
+/**
+ * Parses a JSON, YAML or protobuf body into its JSON form; malformed bodies are 400
+ * BadRequest as upstream. Protobuf fields the message lacks are dropped, as upstream's
+ * decoder does (fieldValidation applies to JSON and YAML only).
+ */
 export function decodeBody(raw: Buffer, mediaType: string): unknown {
+  if (mediaType === protobufMediaType) {
+    try {
+      return decodeObject(raw);
+    } catch (err) {
+      throw errors.badRequest((err as Error).message);
+    }
+  }
   const text = raw.toString('utf8');
   if (isYamlMediaType(mediaType)) {
     // The yaml package's alias-count guard stops "billion laughs" bodies.

@@ -235,10 +235,24 @@ for (const pkg of ['authentication.v1', 'authentication.v1beta1', 'authorization
 
 // ---- encoding -----------------------------------------------------------------------
 
-function fieldsOf(name: string): FieldDesc[] {
-  const f = messageFields(name);
-  if (!f) throw new ProtobufShapeError(`no protobuf message ${name}`);
-  return f;
+/** A message's fields in wire order (by number) and in JSON order (Go struct order). */
+interface MessagePlan {
+  wire: FieldDesc[];
+  json: FieldDesc[];
+  /** Field number -> position in `json`. */
+  slot: Map<number, number>;
+}
+const plans = new Map<string, MessagePlan>();
+
+function planOf(type: string): MessagePlan {
+  let p = plans.get(type);
+  if (!p) {
+    const json = messageFields(type);
+    if (!json) throw new ProtobufShapeError(`no protobuf message ${type}`);
+    p = { json, wire: [...json].sort((a, b) => a.n - b.n), slot: new Map(json.map((f, i) => [f.n, i])) };
+    plans.set(type, p);
+  }
+  return p;
 }
 
 function encodeNested(w: Writer, field: number, type: string, v: unknown): void {
@@ -313,7 +327,7 @@ export function encodeInto(w: Writer, type: string, v: unknown): void {
   const sp = special.get(type);
   if (sp) { sp.encode(w, v); return; }
   const obj = isObj(v) ? v : {};
-  for (const f of fieldsOf(type)) encodeField(w, f, f.i ? obj : obj[f.j]);
+  for (const f of planOf(type).wire) encodeField(w, f, f.i ? obj : obj[f.j]);
 }
 
 export function encodeMessage(type: string, v: unknown): Uint8Array {
@@ -323,19 +337,6 @@ export function encodeMessage(type: string, v: unknown): Uint8Array {
 }
 
 // ---- decoding -----------------------------------------------------------------------
-
-interface DecodePlan { byNumber: Map<number, FieldDesc>; fields: FieldDesc[] }
-const plans = new Map<string, DecodePlan>();
-
-function planOf(type: string): DecodePlan {
-  let p = plans.get(type);
-  if (!p) {
-    const fields = fieldsOf(type);
-    p = { fields, byNumber: new Map(fields.map((f) => [f.n, f])) };
-    plans.set(type, p);
-  }
-  return p;
-}
 
 function readScalar(r: Reader, t: ScalarType): unknown {
   switch (t) {
@@ -377,24 +378,31 @@ function isEmptyScalar(v: unknown): boolean {
 function zeroOf(type: string): unknown {
   const sp = special.get(type);
   if (sp) return sp.zero;
-  return finish({}, planOf(type), new Set());
+  return finish(planOf(type), []);
 }
 
-/** Applies Go's JSON marshalling to what was read: zero values, omitempty, nil slices. */
-function finish(out: Json, plan: DecodePlan, seen: Set<number>): Json {
-  for (const f of plan.fields) {
+/**
+ * Builds the JSON object from what was read (`values` by JSON slot, undefined when the
+ * field never came), in Go's field order and with Go's rules: zero values of Go value
+ * fields, omitempty, nil slices and pointers (null unless omitempty), inline structs.
+ */
+function finish(plan: MessagePlan, values: unknown[]): Json {
+  const out: Json = {};
+  const fields = plan.json;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    let v = values[i];
     if (f.i) {
-      if (!seen.has(f.n)) Object.assign(out, zeroOf(f.m!) as Json);
+      Object.assign(out, v === undefined ? zeroOf(f.m!) : v);
       continue;
     }
-    if (seen.has(f.n)) {
-      if (f.o && !f.r && f.t !== 'msg' && f.a && isEmptyScalar(out[f.j])) delete out[f.j];
-      continue;
-    }
-    if (f.r) { if (!f.o) out[f.j] = null; continue; }
-    if (!f.a) { if (!f.o) out[f.j] = null; continue; }
-    if (f.t === 'msg') out[f.j] = zeroOf(f.m!);
-    else if (!f.o) out[f.j] = scalarZero[f.t];
+    if (v === undefined) {
+      if (f.r || !f.a) { if (!f.o) out[f.j] = null; continue; }
+      if (f.t === 'msg') v = zeroOf(f.m!);
+      else if (f.o) continue;
+      else v = scalarZero[f.t];
+    } else if (f.o && f.a && !f.r && f.t !== 'msg' && isEmptyScalar(v)) continue;
+    out[f.j] = v;
   }
   return out;
 }
@@ -404,30 +412,27 @@ export function decodeMessage(r: Reader, end: number, type: string): unknown {
   const sp = special.get(type);
   if (sp) return sp.decode(r, end);
   const plan = planOf(type);
-  const out: Json = {};
-  const seen = new Set<number>();
+  const values: unknown[] = new Array(plan.json.length);
   while (r.pos < end) {
     const tag = r.uint32();
-    const f = plan.byNumber.get(tag >>> 3);
-    if (!f || (tag & 7) !== wireOf(f.t) && !(f.r === 1 && (tag & 7) === 2)) { r.skipType(tag & 7); continue; }
-    seen.add(f.n);
+    const slot = plan.slot.get(tag >>> 3);
+    const f = slot === undefined ? undefined : plan.json[slot];
+    if (!f || ((tag & 7) !== wireOf(f.t) && !(f.r === 1 && (tag & 7) === 2))) { r.skipType(tag & 7); continue; }
     if (f.r === 2) {
       const [k, v] = readMapEntry(r, f);
-      ((out[f.j] ??= {}) as Json)[k] = v;
+      ((values[slot!] ??= {}) as Json)[k] = v;
     } else if (f.r === 1) {
-      const list = (out[f.j] ??= []) as unknown[];
+      const list = (values[slot!] ??= []) as unknown[];
       if (f.t !== 'msg' && f.t !== 'string' && f.t !== 'bytes' && (tag & 7) === 2) {
         // Packed encoding of a repeated number (accepted, never written).
         const end2 = readLen(r);
         while (r.pos < end2) list.push(readScalar(r, f.t));
       } else list.push(readValue(r, f));
-    } else if (f.i) {
-      Object.assign(out, decodeMessage(r, readLen(r), f.m!) as Json);
     } else {
-      out[f.j] = readValue(r, f);
+      values[slot!] = readValue(r, f);
     }
   }
-  return finish(out, plan, seen);
+  return finish(plan, values);
 }
 
 export function decodeBytes(bytes: Uint8Array, type: string): unknown {

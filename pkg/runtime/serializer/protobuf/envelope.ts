@@ -61,10 +61,10 @@ export function encodeObject(obj: Record<string, unknown>): Buffer {
   return sealEnvelope(apiVersion, kind, (w) => encodeInto(w, type, obj));
 }
 
-/** Decodes an enveloped message to its JSON form, apiVersion and kind first. */
+/** Decodes an enveloped message to its JSON form, kind and apiVersion first as upstream writes them. */
 export function decodeObject(b: Uint8Array): Record<string, unknown> {
   const env = openEnvelope(b);
   const type = messageForKind(env.apiVersion, env.kind);
   if (!type) throw new ProtobufShapeError(`no kind "${env.kind}" is registered for version "${env.apiVersion}"`);
-  return { apiVersion: env.apiVersion, kind: env.kind, ...(decodeBytes(env.raw, type) as Record<string, unknown>) };
+  return { kind: env.kind, apiVersion: env.apiVersion, ...(decodeBytes(env.raw, type) as Record<string, unknown>) };
 }
