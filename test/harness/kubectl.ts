@@ -1,4 +1,5 @@
-// Runs the real kubectl v1.28 (from hack/install-kubectl.sh, or $KUBECTL_BIN).
+// Runs the real kubectl: v1.28 (hack/install-kubectl.sh, or $KUBECTL_BIN) by default,
+// v1.34 (hack/install-kubectl.sh 34, or $KUBECTL_134_BIN), which sends protobuf, on request.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,7 +11,12 @@ export interface KubectlOptions {
   /** Killed after this long; default 60 s. */
   timeoutMs?: number;
   env?: Record<string, string>;
+  /** Which kubectl: '1.28' (default) or '1.34'. */
+  version?: KubectlVersion;
 }
+
+export type KubectlVersion = '1.28' | '1.34';
+export const kubectlVersions: KubectlVersion[] = ['1.28', '1.34'];
 
 export interface KubectlResult {
   code: number;
@@ -18,16 +24,18 @@ export interface KubectlResult {
   stderr: string;
 }
 
-let binary: string | undefined;
+const binaries = new Map<KubectlVersion, string>();
 
-export function kubectlBinary(): string {
-  if (binary) return binary;
-  const fromEnv = process.env['KUBECTL_BIN'];
-  if (fromEnv) return (binary = fromEnv);
-  const installed = join(repoRoot(), '_output', 'bin', 'kubectl');
-  if (existsSync(installed)) return (binary = installed);
-  const printed = execFileSync('bash', [join(repoRoot(), 'hack', 'install-kubectl.sh')], { encoding: 'utf8' });
-  return (binary = printed.trim().split('\n').pop()!);
+export function kubectlBinary(version: KubectlVersion = '1.28'): string {
+  const known = binaries.get(version);
+  if (known) return known;
+  const minor = version.split('.')[1];
+  const fromEnv = process.env[version === '1.28' ? 'KUBECTL_BIN' : `KUBECTL_1${minor}_BIN`];
+  const installed = join(repoRoot(), '_output', 'bin', version === '1.28' ? 'kubectl' : `kubectl-${version}`);
+  const path = fromEnv || (existsSync(installed) ? installed
+    : execFileSync('bash', [join(repoRoot(), 'hack', 'install-kubectl.sh'), minor], { encoding: 'utf8' }).trim().split('\n').pop()!);
+  binaries.set(version, path);
+  return path;
 }
 
 /**
@@ -36,7 +44,7 @@ export function kubectlBinary(): string {
  */
 export function kubectl(args: string[], opts: KubectlOptions): Promise<KubectlResult> {
   const argv = [`--kubeconfig=${opts.kubeconfig}`, `--cache-dir=${join(dirname(opts.kubeconfig), '.kube-cache')}`, ...args];
-  const child = spawn(kubectlBinary(), argv, {
+  const child = spawn(kubectlBinary(opts.version), argv, {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, KUBECONFIG: opts.kubeconfig, ...(opts.env ?? {}) },
   });

@@ -1,0 +1,148 @@
+// The same kubectl scenarios with kubectl v1.28 (JSON) and v1.34 (protobuf requests and
+// responses for built-in kinds) through two replicas with RBAC: every create generator
+// for the served kinds, create token, auth can-i (with and without --list), auth
+// whoami, apply, get -w across replicas, and delete.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { expect } from 'chai';
+import { kubectl, kubectlBinary, kubectlVersions, startReplicas, type Cluster, type KubectlVersion } from '../harness/index.js';
+
+describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
+  this.timeout(300_000);
+  let cluster: Cluster;
+
+  before(async () => {
+    cluster = await startReplicas(2, {
+      authorizationMode: 'RBAC',
+      clientUsers: [{ name: 'dave', groups: [] }],
+      extraArgs: ['--controllers=*,-root-ca-cert-publisher'],
+    });
+  });
+  after(async () => { await cluster?.stop(); });
+
+  for (const version of kubectlVersions) {
+    describe(`kubectl ${version}`, () => {
+      const ns = `kv-${version.replace('.', '')}-${Date.now().toString(36)}`;
+      const k = (args: string[], replica = 0, stdin?: string, user = 'admin') =>
+        kubectl(args, { kubeconfig: cluster.kubeconfigFor(replica, user), stdin, version });
+      const ok = async (args: string[], replica = 0, stdin?: string, user = 'admin') => {
+        const r = await k(args, replica, stdin, user);
+        expect(r.code, `kubectl ${version} ${args.join(' ')}\n${r.stderr}`).to.equal(0);
+        return r.stdout;
+      };
+
+      it('reports its version and the server as v1.28', async () => {
+        const out = JSON.parse(await ok(['version', '-o', 'json']));
+        expect(out.clientVersion.gitVersion).to.match(new RegExp(`^v${version.replace('.', '\\.')}\\.`));
+        expect(out.serverVersion.gitVersion).to.match(/^v1\.28\./);
+      });
+
+      it('creates every served kind with its generator', async () => {
+        await ok(['create', 'namespace', ns]);
+        const n = ['-n', ns];
+        await ok(['create', 'configmap', 'cm', '--from-literal=a=1', ...n]);
+        await ok(['create', 'secret', 'generic', 'sec', '--from-literal=p=s3cret', ...n]);
+        await ok(['create', 'secret', 'docker-registry', 'reg', '--docker-server=r.example', '--docker-username=u', '--docker-password=p', ...n]);
+        await ok(['create', 'serviceaccount', 'builder', ...n]);
+        await ok(['create', 'role', 'reader', '--verb=get,list', '--resource=configmaps', ...n]);
+        await ok(['create', 'rolebinding', 'reader-dave', '--role=reader', '--user=dave', ...n]);
+        await ok(['create', 'clusterrole', `${ns}-viewer`, '--verb=get', '--resource=namespaces']);
+        await ok(['create', 'clusterrolebinding', `${ns}-viewer-dave`, `--clusterrole=${ns}-viewer`, '--user=dave']);
+        const names = await ok(['get', 'cm,secret,sa,role,rolebinding', '-n', ns, '-o', 'name']);
+        for (const want of ['configmap/cm', 'secret/sec', 'secret/reg', 'serviceaccount/builder',
+          'role.rbac.authorization.k8s.io/reader', 'rolebinding.rbac.authorization.k8s.io/reader-dave']) {
+          expect(names.split('\n')).to.include(want);
+        }
+        const secret = JSON.parse(await ok(['get', 'secret', 'sec', ...n, '-o', 'json'], 1));
+        expect(Buffer.from(secret.data.p, 'base64').toString()).to.equal('s3cret');
+        const crb = JSON.parse(await ok(['get', 'clusterrolebinding', `${ns}-viewer-dave`, '-o', 'json'], 1));
+        expect(crb.subjects).to.deep.equal([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'dave' }]);
+      });
+
+      it(version === '1.34' ? 'sends and reads protobuf for built-in kinds' : 'sends and reads JSON', async () => {
+        const r = await k(['create', 'configmap', 'wire', '--from-literal=a=1', '-n', ns, '-v=8']);
+        expect(r.code, r.stderr).to.equal(0);
+        // -v=8 prints the request's headers, then the response's (v1.28 as lines, v1.34 as structured log).
+        const [sent, got] = [...r.stderr.slice(r.stderr.indexOf('POST')).matchAll(/Content-Type: ([^\s;]+)/g)].map((m) => m[1]);
+        const want = version === '1.34' ? 'application/vnd.kubernetes.protobuf' : 'application/json';
+        expect(sent).to.equal(want);
+        expect(got).to.equal(want);
+      });
+
+      it('create token gives a token that authenticates on the other replica', async () => {
+        const token = (await ok(['create', 'token', 'builder', '-n', ns, '--duration=10m'])).trim();
+        expect(token.split('.')).to.have.length(3);
+        // A kubeconfig without a client certificate, so the token is what authenticates.
+        const who = await ok(['auth', 'whoami', '-o', 'json', `--token=${token}`], 1, undefined, 'anonymous');
+        expect(JSON.parse(who).status.userInfo.username).to.equal(`system:serviceaccount:${ns}:builder`);
+      });
+
+      it('auth can-i with and without --list, and auth whoami', async () => {
+        expect((await ok(['auth', 'can-i', 'list', 'configmaps', '-n', ns], 0, undefined, 'dave')).trim()).to.equal('yes');
+        const no = await k(['auth', 'can-i', 'delete', 'configmaps', '-n', ns], 0, undefined, 'dave');
+        expect(no.code).to.equal(1);
+        expect(no.stdout.trim()).to.equal('no');
+        const list = await ok(['auth', 'can-i', '--list', '-n', ns], 1, undefined, 'dave');
+        expect(list).to.match(/^configmaps\s+\[\]\s+\[\]\s+\[get list\]$/m);
+        expect(list).to.match(/^namespaces\s+\[\]\s+\[\]\s+\[get\]$/m);
+        const whoami = await ok(['auth', 'whoami'], 1, undefined, 'dave');
+        expect(whoami).to.match(/Username\s+dave/);
+      });
+
+      it('apply creates, then updates, a multi-document manifest', async () => {
+        const manifest = (v: string) => [
+          `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\n  namespace: ${ns}\ndata:\n  v: "${v}"\n`,
+          `apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: applied\n  namespace: ${ns}\nrules:\n- apiGroups: [""]\n  resources: ["secrets"]\n  verbs: ["${v === 'one' ? 'get' : 'list'}"]\n`,
+        ].join('---\n');
+        expect(await ok(['apply', '-f', '-'], 0, manifest('one'))).to.match(/configmap\/applied created/);
+        expect(await ok(['apply', '-f', '-'], 1, manifest('two'))).to.match(/configmap\/applied configured/);
+        const role = JSON.parse(await ok(['get', 'role', 'applied', '-n', ns, '-o', 'json']));
+        expect(role.rules[0].verbs).to.deep.equal(['list']);
+        expect(await ok(['apply', '--server-side', '-f', '-'], 0, manifest('three'))).to.match(/configmap\/applied serverside-applied/);
+        expect(JSON.parse(await ok(['get', 'cm', 'applied', '-n', ns, '-o', 'json'], 1)).data.v).to.equal('three');
+      });
+
+      it('get -w on one replica shows changes made through the other', async () => {
+        const kubeconfig = cluster.kubeconfigFor(1);
+        const child = spawn(kubectlBinary(version as KubectlVersion), [
+          `--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dirname(kubeconfig), `.kube-cache-${version}`)}`,
+          'get', 'cm', '-n', ns, '-w', '--output-watch-events', '--field-selector=metadata.name=watched',
+        ], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+        child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+        const waitFor = async (re: RegExp) => {
+          const deadline = Date.now() + 20_000;
+          while (!re.test(out)) {
+            if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${re} in kubectl output:\n${out}\nstderr:\n${err}`);
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        };
+        try {
+          await new Promise((r) => setTimeout(r, 1500));
+          await ok(['create', 'configmap', 'watched', '-n', ns, '--from-literal=v=one']);
+          await waitFor(/^ADDED\s+watched\s+1\s/m);
+          await ok(['patch', 'configmap', 'watched', '-n', ns, '-p', '{"data":{"w":"two"}}']);
+          await waitFor(/^MODIFIED\s+watched\s+2\s/m);
+          await ok(['delete', 'configmap', 'watched', '-n', ns]);
+          await waitFor(/^DELETED\s+watched\s+2\s/m);
+        } finally {
+          child.kill('SIGTERM');
+        }
+      });
+
+      it('delete removes objects, and the namespace with its contents', async () => {
+        expect(await ok(['delete', 'rolebinding', 'reader-dave', '-n', ns])).to.match(/rolebinding.rbac.authorization.k8s.io "reader-dave" deleted/);
+        const gone = await k(['get', 'rolebinding', 'reader-dave', '-n', ns], 1);
+        expect(gone.code).to.equal(1);
+        expect(gone.stderr).to.match(/Error from server \(NotFound\): rolebindings.rbac.authorization.k8s.io "reader-dave" not found/);
+        await ok(['delete', 'clusterrolebinding', `${ns}-viewer-dave`]);
+        await ok(['delete', 'clusterrole', `${ns}-viewer`]);
+        await ok(['delete', 'namespace', ns, '--wait=true', '--timeout=60s']);
+        const nsGone = await k(['get', 'namespace', ns], 1);
+        expect(nsGone.stderr).to.match(/NotFound/);
+      });
+    });
+  }
+});
