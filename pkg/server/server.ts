@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:https';
 import { Etcd3 } from 'etcd3';
 import pino, { type Logger } from 'pino';
 import { setUndecodableLogger } from '../storage/etcd/undecodable.js';
+import { legacyKeyMoves, migrateKeyPrefixes } from '../storage/etcd/migrate-keys.js';
 import { createDiscoveryHandler } from '../endpoints/discovery/index.js';
 import { setMinRequestTimeout } from '../endpoints/handlers/watch.js';
 import { buildScheme } from '../registry/index.js';
@@ -67,6 +68,8 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   bindAccessReviews(scheme, authz);
   const admission = authz.guard(await buildAdmission(deps));
 
+  const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
+  if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
   await ensureSystemNamespaces(registry);
   await reconcileBootstrapPolicy(registry, log);
   informers.start();
@@ -110,3 +113,4 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
     },
   };
 }
+
