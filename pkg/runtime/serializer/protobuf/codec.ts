@@ -3,12 +3,10 @@
 // upstream's encoder: fields in number order, map entries sorted by key, Go value fields
 // written even when zero, pointers, slices and maps only when set. Decoding gives the JSON
 // upstream's Go structs would marshal to (omitempty honoured, structs always present).
-import protobuf from 'protobufjs/minimal.js';
+import { Reader, Writer } from './wire.js';
 import { formatGoDuration, formatRFC3339, goZeroTimeSeconds, parseGoDuration, parseRFC3339 } from './gotime.js';
 import { messageFields, type FieldDesc, type ScalarType } from './schema.js';
 
-type Writer = protobuf.Writer;
-type Reader = protobuf.Reader;
 type Json = Record<string, unknown>;
 
 /** A JSON value that does not fit the message's field (wrong type, malformed time...). */
@@ -40,9 +38,9 @@ function jsonText(v: unknown): Buffer {
   return Buffer.from(JSON.stringify(v));
 }
 
-function parseJsonBytes(b: Uint8Array): unknown {
+function parseJsonBytes(b: Buffer): unknown {
   if (b.length === 0) return null;
-  return JSON.parse(Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8'));
+  return JSON.parse(b.toString('utf8'));
 }
 
 function readLen(r: Reader): number {
@@ -56,10 +54,6 @@ function num(v: unknown, what: string): number {
   throw new ProtobufShapeError(`expected a number for ${what}, got ${JSON.stringify(v)}`);
 }
 
-function int64(r: Reader): number {
-  const v = r.int64() as unknown as number | { toNumber(): number };
-  return typeof v === 'number' ? v : v.toNumber();
-}
 
 function timeCodec(fractionDigits: number): SpecialCodec {
   return {
@@ -80,7 +74,7 @@ function timeCodec(fractionDigits: number): SpecialCodec {
       while (r.pos < end) {
         const tag = r.uint32();
         any = true;
-        if (tag === 8) seconds = int64(r);
+        if (tag === 8) seconds = r.int64();
         else if (tag === 16) nanos = r.int32();
         else r.skipType(tag & 7);
       }
@@ -177,7 +171,7 @@ const special = new Map<string, SpecialCodec>([
       let n = 0;
       while (r.pos < end) {
         const tag = r.uint32();
-        if (tag === 8) n = int64(r); else r.skipType(tag & 7);
+        if (tag === 8) n = r.int64(); else r.skipType(tag & 7);
       }
       return formatGoDuration(n);
     },
@@ -213,7 +207,7 @@ const special = new Map<string, SpecialCodec>([
       let strVal = '';
       while (r.pos < end) {
         const tag = r.uint32();
-        if (tag === 8) type = int64(r);
+        if (tag === 8) type = r.int64();
         else if (tag === 16) intVal = r.int32();
         else if (tag === 26) strVal = r.string();
         else r.skipType(tag & 7);
@@ -233,33 +227,69 @@ for (const pkg of ['authentication.v1', 'authentication.v1beta1', 'authorization
   special.set(`k8s.io.api.${pkg}.ExtraValue`, stringListCodec);
 }
 
-// ---- encoding -----------------------------------------------------------------------
+// ---- compiled plans ---------------------------------------------------------------
+
+/** A field with what the hot loops need precomputed. */
+interface Field extends FieldDesc {
+  /** Position in the message's JSON order. */
+  slot: number;
+  /** The field's tag (number and wire type) as written. */
+  tag: number;
+  /** Message type of the field or map value, resolved on first use. */
+  child?: Plan;
+}
 
 /** A message's fields in wire order (by number) and in JSON order (Go struct order). */
-interface MessagePlan {
-  wire: FieldDesc[];
-  json: FieldDesc[];
-  /** Field number -> position in `json`. */
-  slot: Map<number, number>;
+interface Plan {
+  name: string;
+  special?: SpecialCodec;
+  wire: Field[];
+  json: Field[];
+  /** Field number -> field (sparse). */
+  byNumber: Array<Field | undefined>;
 }
-const plans = new Map<string, MessagePlan>();
+const plans = new Map<string, Plan>();
 
-function planOf(type: string): MessagePlan {
+function planOf(type: string): Plan {
   let p = plans.get(type);
-  if (!p) {
-    const json = messageFields(type);
-    if (!json) throw new ProtobufShapeError(`no protobuf message ${type}`);
-    p = { json, wire: [...json].sort((a, b) => a.n - b.n), slot: new Map(json.map((f, i) => [f.n, i])) };
-    plans.set(type, p);
+  if (p) return p;
+  const sp = special.get(type);
+  if (sp) {
+    p = { name: type, special: sp, wire: [], json: [], byNumber: [] };
+  } else {
+    const desc = messageFields(type);
+    if (!desc) throw new ProtobufShapeError(`no protobuf message ${type}`);
+    const json: Field[] = desc.map((f, slot) => ({ ...f, slot, tag: (f.n << 3) | (f.r === 2 ? 2 : wireOf(f.t)) }));
+    const byNumber: Array<Field | undefined> = [];
+    for (const f of json) byNumber[f.n] = f;
+    p = { name: type, wire: [...json].sort((a, b) => a.n - b.n), json, byNumber };
   }
+  plans.set(type, p);
   return p;
 }
+
+function childOf(f: Field): Plan {
+  return f.child ??= planOf(f.m!);
+}
+
+// ---- encoding -----------------------------------------------------------------------
 
 function encodeNested(w: Writer, field: number, type: string, v: unknown): void {
   w.uint32((field << 3) | 2).fork();
   encodeInto(w, type, v);
   w.ldelim();
 }
+
+function encodePlan(w: Writer, plan: Plan, v: unknown): void {
+  if (plan.special) { plan.special.encode(w, v); return; }
+  const obj = isObj(v) ? v : emptyObject;
+  const fields = plan.wire;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    encodeField(w, f, f.i ? obj : obj[f.j]);
+  }
+}
+const emptyObject: Json = Object.freeze({}) as Json;
 
 function writeScalar(w: Writer, t: ScalarType, v: unknown, what: string): void {
   switch (t) {
@@ -286,16 +316,23 @@ const scalarZero: Record<ScalarType, unknown> = { string: '', bytes: '', bool: f
 /** Go sorts map keys bytewise; for the BMP that is UTF-16 order. */
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function encodeField(w: Writer, f: FieldDesc, v: unknown): void {
-  const tag = (f.n << 3) | wireOf(f.t);
+function writeMessage(w: Writer, tag: number, plan: Plan, v: unknown): void {
+  w.uint32(tag).fork();
+  encodePlan(w, plan, v);
+  w.ldelim();
+}
+
+function encodeField(w: Writer, f: Field, v: unknown): void {
   if (f.r === 2) {
     if (!isObj(v)) return;
-    for (const key of Object.keys(v).sort(byKey)) {
+    const keys = Object.keys(v);
+    if (keys.length > 1) keys.sort(byKey);
+    for (const key of keys) {
       const value = v[key];
-      w.uint32((f.n << 3) | 2).fork();
+      w.uint32(f.tag).fork();
       w.uint32((1 << 3) | wireOf(f.k!));
       writeScalar(w, f.k!, f.k === 'string' ? key : Number(key), f.j);
-      if (f.t === 'msg') encodeNested(w, 2, f.m!, value);
+      if (f.t === 'msg') writeMessage(w, 18, childOf(f), value);
       else if (value !== null && value !== undefined) {
         w.uint32((2 << 3) | wireOf(f.t));
         writeScalar(w, f.t, value, `${f.j}[${key}]`);
@@ -306,32 +343,32 @@ function encodeField(w: Writer, f: FieldDesc, v: unknown): void {
   }
   if (f.r === 1) {
     if (!Array.isArray(v)) return;
-    for (const item of v) {
-      if (f.t === 'msg') encodeNested(w, f.n, f.m!, item);
-      else { w.uint32(tag); writeScalar(w, f.t, item, f.j); }
+    if (f.t === 'msg') {
+      const child = childOf(f);
+      for (let i = 0; i < v.length; i++) writeMessage(w, f.tag, child, v[i]);
+    } else {
+      for (let i = 0; i < v.length; i++) { w.uint32(f.tag); writeScalar(w, f.t, v[i], f.j); }
     }
     return;
   }
   if (v === undefined || v === null) {
     if (!f.a) return;
-    if (f.t === 'msg') encodeNested(w, f.n, f.m!, undefined);
-    else { w.uint32(tag); writeScalar(w, f.t, scalarZero[f.t], f.j); }
+    if (f.t === 'msg') writeMessage(w, f.tag, childOf(f), undefined);
+    else { w.uint32(f.tag); writeScalar(w, f.t, scalarZero[f.t], f.j); }
     return;
   }
-  if (f.t === 'msg') encodeNested(w, f.n, f.m!, v);
-  else { w.uint32(tag); writeScalar(w, f.t, v, f.j); }
+  if (f.t === 'msg') writeMessage(w, f.tag, childOf(f), v);
+  else if (f.t === 'string' && typeof v === 'string') w.uint32(f.tag).string(v);
+  else { w.uint32(f.tag); writeScalar(w, f.t, v, f.j); }
 }
 
 /** Writes the fields of message `type` taken from JSON value `v` (no tag, no length). */
 export function encodeInto(w: Writer, type: string, v: unknown): void {
-  const sp = special.get(type);
-  if (sp) { sp.encode(w, v); return; }
-  const obj = isObj(v) ? v : {};
-  for (const f of planOf(type).wire) encodeField(w, f, f.i ? obj : obj[f.j]);
+  encodePlan(w, planOf(type), v);
 }
 
 export function encodeMessage(type: string, v: unknown): Uint8Array {
-  const w = protobuf.Writer.create();
+  const w = Writer.create();
   encodeInto(w, type, v);
   return w.finish();
 }
@@ -341,22 +378,26 @@ export function encodeMessage(type: string, v: unknown): Uint8Array {
 function readScalar(r: Reader, t: ScalarType): unknown {
   switch (t) {
     case 'string': return r.string();
-    case 'bytes': { const b = r.bytes(); return Buffer.from(b.buffer, b.byteOffset, b.length).toString('base64'); }
+    case 'bytes': return r.bytes().toString('base64');
     case 'bool': return r.bool();
     case 'int32': return r.int32();
     case 'uint32': return r.uint32();
-    case 'int64': return int64(r);
-    case 'uint64': { const v = r.uint64() as unknown as number | { toNumber(): number }; return typeof v === 'number' ? v : v.toNumber(); }
+    case 'int64': return r.int64();
+    case 'uint64': return r.uint64();
     case 'double': return r.double();
     case 'float': return r.float();
   }
 }
 
-function readValue(r: Reader, f: FieldDesc): unknown {
-  return f.t === 'msg' ? decodeMessage(r, readLen(r), f.m!) : readScalar(r, f.t);
+function readValue(r: Reader, f: Field): unknown {
+  if (f.t === 'msg') {
+    const end = readLen(r);
+    return decodePlan(r, end, childOf(f));
+  }
+  return f.t === 'string' ? r.string() : readScalar(r, f.t);
 }
 
-function readMapEntry(r: Reader, f: FieldDesc): [string, unknown] {
+function readMapEntry(r: Reader, f: Field): [string, unknown] {
   const end = readLen(r);
   let key: unknown = f.k === 'string' ? '' : 0;
   let value: unknown;
@@ -366,7 +407,7 @@ function readMapEntry(r: Reader, f: FieldDesc): [string, unknown] {
     else if (tag >>> 3 === 2) value = readValue(r, f);
     else r.skipType(tag & 7);
   }
-  if (value === undefined) value = f.t === 'msg' ? zeroOf(f.m!) : scalarZero[f.t];
+  if (value === undefined) value = f.t === 'msg' ? zeroOf(childOf(f)) : scalarZero[f.t];
   return [String(key), value];
 }
 
@@ -375,10 +416,9 @@ function isEmptyScalar(v: unknown): boolean {
 }
 
 /** JSON of the Go zero value of a message type. */
-function zeroOf(type: string): unknown {
-  const sp = special.get(type);
-  if (sp) return sp.zero;
-  return finish(planOf(type), []);
+function zeroOf(plan: Plan): unknown {
+  if (plan.special) return plan.special.zero;
+  return finish(plan, []);
 }
 
 /**
@@ -386,19 +426,19 @@ function zeroOf(type: string): unknown {
  * field never came), in Go's field order and with Go's rules: zero values of Go value
  * fields, omitempty, nil slices and pointers (null unless omitempty), inline structs.
  */
-function finish(plan: MessagePlan, values: unknown[]): Json {
+function finish(plan: Plan, values: unknown[]): Json {
   const out: Json = {};
   const fields = plan.json;
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i];
     let v = values[i];
     if (f.i) {
-      Object.assign(out, v === undefined ? zeroOf(f.m!) : v);
+      Object.assign(out, v === undefined ? zeroOf(childOf(f)) : v);
       continue;
     }
     if (v === undefined) {
       if (f.r || !f.a) { if (!f.o) out[f.j] = null; continue; }
-      if (f.t === 'msg') v = zeroOf(f.m!);
+      if (f.t === 'msg') v = zeroOf(childOf(f));
       else if (f.o) continue;
       else v = scalarZero[f.t];
     } else if (f.o && f.a && !f.r && f.t !== 'msg' && isEmptyScalar(v)) continue;
@@ -407,35 +447,38 @@ function finish(plan: MessagePlan, values: unknown[]): Json {
   return out;
 }
 
-/** Reads message `type` from `r` up to `end` into its JSON form. */
-export function decodeMessage(r: Reader, end: number, type: string): unknown {
-  const sp = special.get(type);
-  if (sp) return sp.decode(r, end);
-  const plan = planOf(type);
+function decodePlan(r: Reader, end: number, plan: Plan): unknown {
+  if (plan.special) return plan.special.decode(r, end);
   const values: unknown[] = new Array(plan.json.length);
+  const byNumber = plan.byNumber;
   while (r.pos < end) {
     const tag = r.uint32();
-    const slot = plan.slot.get(tag >>> 3);
-    const f = slot === undefined ? undefined : plan.json[slot];
-    if (!f || ((tag & 7) !== wireOf(f.t) && !(f.r === 1 && (tag & 7) === 2))) { r.skipType(tag & 7); continue; }
+    const f = byNumber[tag >>> 3];
+    if (f === undefined || (tag !== f.tag && !(f.r === 1 && (tag & 7) === 2))) { r.skipType(tag & 7); continue; }
+    const slot = f.slot;
     if (f.r === 2) {
       const [k, v] = readMapEntry(r, f);
-      ((values[slot!] ??= {}) as Json)[k] = v;
+      ((values[slot] ??= {}) as Json)[k] = v;
     } else if (f.r === 1) {
-      const list = (values[slot!] ??= []) as unknown[];
+      const list = (values[slot] ??= []) as unknown[];
       if (f.t !== 'msg' && f.t !== 'string' && f.t !== 'bytes' && (tag & 7) === 2) {
         // Packed encoding of a repeated number (accepted, never written).
         const end2 = readLen(r);
         while (r.pos < end2) list.push(readScalar(r, f.t));
       } else list.push(readValue(r, f));
     } else {
-      values[slot!] = readValue(r, f);
+      values[slot] = readValue(r, f);
     }
   }
   return finish(plan, values);
 }
 
+/** Reads message `type` from `r` up to `end` into its JSON form. */
+export function decodeMessage(r: Reader, end: number, type: string): unknown {
+  return decodePlan(r, end, planOf(type));
+}
+
 export function decodeBytes(bytes: Uint8Array, type: string): unknown {
-  const r = protobuf.Reader.create(bytes);
+  const r = Reader.create(bytes);
   return decodeMessage(r, r.len, type);
 }

@@ -1,6 +1,6 @@
 // upstream's protobuf envelope: the magic "k8s\0", then a runtime.Unknown carrying the
 // object's apiVersion and kind beside the object's own message bytes.
-import protobuf from 'protobufjs/minimal.js';
+import { Reader, Writer } from './wire.js';
 import { decodeBytes, encodeInto, ProtobufShapeError } from './codec.js';
 import { messageForKind } from './schema.js';
 
@@ -15,7 +15,7 @@ export function hasProtobufMagic(b: Uint8Array): boolean {
 /** Splits an enveloped body; ProtobufShapeError when it is not one. */
 export function openEnvelope(b: Uint8Array): Envelope {
   if (!hasProtobufMagic(b)) throw new ProtobufShapeError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
-  const r = protobuf.Reader.create(b.subarray(4));
+  const r = Reader.create(b.subarray(4));
   let apiVersion = '';
   let kind = '';
   let raw: Uint8Array = new Uint8Array(0);
@@ -36,8 +36,8 @@ export function openEnvelope(b: Uint8Array): Envelope {
 }
 
 /** Wraps message bytes produced by `write` in the envelope. */
-export function sealEnvelope(apiVersion: string, kind: string, write: (w: protobuf.Writer) => void): Buffer {
-  const w = protobuf.Writer.create();
+export function sealEnvelope(apiVersion: string, kind: string, write: (w: Writer) => void): Buffer {
+  const w = Writer.create();
   w.uint32(10).fork().uint32(10).string(apiVersion).uint32(18).string(kind).ldelim();
   w.uint32(18).fork();
   write(w);

@@ -1,13 +1,13 @@
 // The protobuf watch stream (application/vnd.kubernetes.protobuf;stream=watch): each
 // event a 4-byte big-endian length, then a meta.v1.WatchEvent without envelope whose
 // object is a RawExtension holding the enveloped object.
-import protobuf from 'protobufjs/minimal.js';
+import { Reader, Writer } from './wire.js';
 import { encodeObject, decodeObject } from './envelope.js';
 
 export const protobufWatchContentType = 'application/vnd.kubernetes.protobuf;stream=watch';
 
 export function encodeWatchFrame(type: string, object: Record<string, unknown>): Buffer {
-  const w = protobuf.Writer.create();
+  const w = Writer.create();
   w.uint32(10).string(type);
   w.uint32(18).fork().uint32(10).bytes(encodeObject(object)).ldelim();
   const msg = w.finish();
@@ -24,7 +24,7 @@ export function decodeWatchFrames(buf: Buffer): { events: Array<{ type: string; 
   while (buf.length - off >= 4) {
     const len = buf.readUInt32BE(off);
     if (buf.length - off - 4 < len) break;
-    const r = protobuf.Reader.create(buf.subarray(off + 4, off + 4 + len));
+    const r = Reader.create(buf.subarray(off + 4, off + 4 + len));
     let type = '';
     let raw: Uint8Array = new Uint8Array(0);
     while (r.pos < r.len) {
