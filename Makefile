@@ -57,6 +57,7 @@ test: build etcd kubectl
 bench: build etcd
 	node dist/hack/bench/index.js $(ARGS)
 	node dist/hack/bench/authz.js
+	node dist/hack/bench/protobuf.js
 
 # Keeps node_modules and the extracted kubectl (_output/bin).
 clean:

@@ -38,13 +38,13 @@ export function openEnvelope(b: Uint8Array): Envelope {
 /** Wraps message bytes produced by `write` in the envelope. */
 export function sealEnvelope(apiVersion: string, kind: string, write: (w: Writer) => void): Buffer {
   const w = Writer.create();
+  w.raw(protobufMagic);
   w.uint32(10).fork().uint32(10).string(apiVersion).uint32(18).string(kind).ldelim();
   w.uint32(18).fork();
   write(w);
   w.ldelim();
   w.uint32(26).string('').uint32(34).string('');
-  const body = w.finish();
-  return Buffer.concat([protobufMagic, body]);
+  return w.finish();
 }
 
 /** Whether upstream has a protobuf form for this kind. */

@@ -9,8 +9,24 @@ export interface Timestamp { seconds: number; nanos: number }
 
 const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
+/**
+ * Objects repeat the same few timestamps (creation, managedFields, conditions): both
+ * directions are cached, bounded so a stream of distinct times cannot grow them.
+ */
+const cacheLimit = 4096;
+const parsed = new Map<string, Timestamp | undefined>();
+const formatted = new Map<number, string>();
+
 /** Parses an RFC 3339 timestamp (any offset, up to nanoseconds); undefined if malformed. */
 export function parseRFC3339(text: string): Timestamp | undefined {
+  if (parsed.has(text)) return parsed.get(text);
+  const t = parseUncached(text);
+  if (parsed.size >= cacheLimit) parsed.clear();
+  parsed.set(text, t);
+  return t;
+}
+
+function parseUncached(text: string): Timestamp | undefined {
   const m = rfc3339.exec(text);
   if (!m) return undefined;
   const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
@@ -25,6 +41,17 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /** Go's UTC RFC 3339 form; `fractionDigits` 6 for MicroTime. */
 export function formatRFC3339(t: Timestamp, fractionDigits = 0): string {
+  if (fractionDigits !== 0) return formatUncached(t, fractionDigits);
+  let s = formatted.get(t.seconds);
+  if (s === undefined) {
+    s = formatUncached(t, 0);
+    if (formatted.size >= cacheLimit) formatted.clear();
+    formatted.set(t.seconds, s);
+  }
+  return s;
+}
+
+function formatUncached(t: Timestamp, fractionDigits: number): string {
   const d = new Date(t.seconds * 1000);
   const base = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
   if (fractionDigits === 0) return `${base}Z`;

@@ -154,8 +154,9 @@ export class Writer {
     return this;
   }
 
+  /** The bytes written; a view of the writer's buffer (the writer is not reused). */
   finish(): Buffer {
-    return Buffer.from(this.buf.subarray(0, this.pos));
+    return this.buf.subarray(0, this.pos);
   }
 }
 

@@ -1,0 +1,251 @@
+// Benchmark: JSON against protobuf on the wire, each beside raw etcd3 doing the
+// equivalent against the same etcd in the same run (ratios, never absolute targets):
+//   GET of one object, C concurrent clients      vs  etcd get of its key
+//   LIST of N objects                            vs  one etcd range + parse of every value
+//   watch fan-out: W watchers, writes via the other replica, write -> delivery latency
+//                                                 vs  W etcd watchers on a key prefix
+//   codec: encode and decode of an N-item list (JSON.stringify/parse vs our protobuf codec)
+// Run: `make bench` or `node dist/hack/bench/protobuf.js [--objects=10000] [--gets=3000]
+// [--concurrency=16] [--watchers=100] [--writes=50]`. Everything stays on 127.0.0.1.
+import { Agent, request as httpsRequest } from 'node:https';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Etcd3 } from 'etcd3';
+import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
+import { prefixEnd } from '../../pkg/storage/etcd/keys.js';
+import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
+import { decodeObject, encodeObject } from '../../pkg/runtime/serializer/protobuf/envelope.js';
+import { decodeWatchFrames } from '../../pkg/runtime/serializer/protobuf/watch.js';
+import { startReplicas, type TlsCredentials } from '../../test/harness/index.js';
+
+const arg = (name: string, def: number): number => {
+  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
+  return a ? Number(a.split('=')[1]) : def;
+};
+const objects = arg('objects', 10_000);
+const gets = arg('gets', 3000);
+const concurrency = arg('concurrency', 16);
+const watchers = arg('watchers', 100);
+const writes = arg('writes', 50);
+const listRuns = arg('list-runs', 5);
+
+const pb = 'application/vnd.kubernetes.protobuf';
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const p = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+
+function client(base: string, creds: TlsCredentials) {
+  const agent = new Agent({ keepAlive: true, ca: creds.ca, cert: creds.cert, key: creds.key, maxSockets: 64 });
+  const call = (path: string, accept: string, method = 'GET', body?: Buffer, contentType?: string): Promise<{ status: number; body: Buffer }> => new Promise((resolve, reject) => {
+    const u = new URL(path, base);
+    const req = httpsRequest({ method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent,
+      headers: { Accept: accept, ...(body ? { 'Content-Type': contentType!, 'Content-Length': String(body.length) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  /** A watch whose events (decoded from JSON lines or protobuf frames) reach onEvent with their arrival time. */
+  const watch = (path: string, accept: string, onEvent: (name: string, at: number) => void) => new Promise<() => void>((resolve, reject) => {
+    const u = new URL(path, base);
+    const req = httpsRequest({ method: 'GET', hostname: u.hostname, port: u.port, path: u.pathname + u.search,
+      agent: new Agent({ ca: creds.ca, cert: creds.cert, key: creds.key }), headers: { Accept: accept } }, (res) => {
+      let buf: Buffer = Buffer.alloc(0);
+      const proto = /protobuf/.test(res.headers['content-type'] ?? '');
+      res.on('data', (c: Buffer) => {
+        const at = now();
+        buf = Buffer.concat([buf, c]);
+        if (proto) {
+          const { events, rest } = decodeWatchFrames(buf);
+          buf = rest;
+          for (const ev of events) onEvent((ev.object.metadata as { name: string }).name, at);
+        } else {
+          let nl: number;
+          while ((nl = buf.indexOf(0x0a)) >= 0) {
+            const line = buf.subarray(0, nl).toString();
+            buf = buf.subarray(nl + 1);
+            if (line.trim()) onEvent((JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name, at);
+          }
+        }
+      });
+      resolve(() => req.destroy());
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return { call, watch, close: () => agent.destroy() };
+}
+
+async function pool(n: number, c: number, task: (i: number) => Promise<void>): Promise<number[]> {
+  const lat: number[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: c }, async () => {
+    while (next < n) {
+      const i = next++;
+      const t = now();
+      await task(i);
+      lat.push(now() - t);
+    }
+  }));
+  return lat;
+}
+
+interface Row { name: string; json: number; protobuf: number; etcd: number; unit: string }
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'bench-pb-etcd-'));
+  const etcd = await startEmbeddedEtcd({ dataDir });
+  const prefix = `/bench-pb-${Date.now().toString(36)}`;
+  const cluster = await startReplicas(2, { etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, extraArgs: ['--controllers=*,-root-ca-cert-publisher'] });
+  const raw = new Etcd3({ hosts: etcd.endpoint, grpcOptions: { 'grpc.max_receive_message_length': 256 * 1024 * 1024 } });
+  const creds = cluster.credentialsFor();
+  const a = client(cluster.urls[0], creds);
+  const b = client(cluster.urls[1], creds);
+  const rows: Row[] = [];
+  try {
+    const ns = 'bench';
+    await a.call('/api/v1/namespaces', 'application/json', 'POST', Buffer.from(JSON.stringify({ metadata: { name: ns } })), 'application/json');
+    const obj = (j: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(j).padStart(6, '0')}`, namespace: ns,
+      uid: `00000000-0000-0000-0000-${String(j).padStart(12, '0')}`, creationTimestamp: '2024-01-01T00:00:00Z', labels: { app: 'bench', shard: String(j % 16) } },
+    data: { key: `value-${j}`, other: 'x'.repeat(800) } });
+    // Seeded in the server's default storage encoding (protobuf); a JSON mirror is the raw side.
+    const keyRoot = `${prefix}/configmaps/${ns}/`;
+    const rawRoot = `${prefix}-raw/configmaps/${ns}/`;
+    for (let i = 0; i < objects; i += 64) {
+      const ops = [];
+      for (let j = i; j < Math.min(objects, i + 64); j++) {
+        const o = obj(j);
+        ops.push({ request_put: { key: Buffer.from(`${keyRoot}${o.metadata.name}`), value: encodeForStorage(o, pb) } });
+        ops.push({ request_put: { key: Buffer.from(`${rawRoot}${o.metadata.name}`), value: Buffer.from(JSON.stringify(o)) } });
+      }
+      await raw.kv.txn({ compare: [], success: ops, failure: [] });
+    }
+    const listPath = `/api/v1/namespaces/${ns}/configmaps`;
+    console.log(`bench: ${objects} ConfigMaps of ~1 KB, ${gets} GETs at C=${concurrency}, ${watchers} watchers x ${writes} writes`);
+
+    // --- GET ---
+    const getRow = async (accept: string) => {
+      const lat = await pool(gets, concurrency, async (i) => {
+        const r = await a.call(`${listPath}/cm-${String(i % objects).padStart(6, '0')}`, accept);
+        if (r.status !== 200) throw new Error(`get: ${r.status}`);
+        if (accept === pb) decodeObject(r.body); else JSON.parse(r.body.toString());
+      });
+      return p(lat, 0.5);
+    };
+    const getEtcd = p(await pool(gets, concurrency, async (i) => {
+      const v = await raw.get(`${rawRoot}cm-${String(i % objects).padStart(6, '0')}`).buffer();
+      JSON.parse(v!.toString());
+    }), 0.5);
+    rows.push({ name: 'GET one object, p50', json: await getRow('application/json'), protobuf: await getRow(pb), etcd: getEtcd, unit: 'ms' });
+
+    // --- LIST ---
+    const listRow = async (accept: string) => {
+      const t: number[] = [];
+      for (let i = 0; i < listRuns; i++) {
+        const s = now();
+        const r = await b.call(listPath, accept);
+        if (r.status !== 200) throw new Error(`list: ${r.status}`);
+        const n = accept === pb ? (decodeObject(r.body).items as unknown[]).length : (JSON.parse(r.body.toString()) as { items: unknown[] }).items.length;
+        if (n !== objects) throw new Error(`list returned ${n}`);
+        t.push(now() - s);
+      }
+      return p(t, 0.5);
+    };
+    const listEtcd: number[] = [];
+    for (let i = 0; i < listRuns; i++) {
+      const s = now();
+      const kb = Buffer.from(rawRoot);
+      const r = await raw.kv.range({ key: kb, range_end: prefixEnd(kb) });
+      for (const kv of r.kvs) JSON.parse(kv.value.toString());
+      listEtcd.push(now() - s);
+    }
+    rows.push({ name: `LIST ${objects}, p50`, json: await listRow('application/json'), protobuf: await listRow(pb), etcd: p(listEtcd, 0.5), unit: 'ms' });
+
+    // --- watch fan-out ---
+    const fanOut = async (accept: string, tag: string) => {
+      const wns = `watch-${tag}`;
+      await a.call('/api/v1/namespaces', 'application/json', 'POST', Buffer.from(JSON.stringify({ metadata: { name: wns } })), 'application/json');
+      const started = new Map<string, number>();
+      const lat: number[] = [];
+      let seen = 0;
+      const stops = [];
+      for (let i = 0; i < watchers; i++) {
+        stops.push(await b.watch(`/api/v1/namespaces/${wns}/configmaps?watch=1&resourceVersion=0`, accept, (name, at) => {
+          const s = started.get(name);
+          if (s !== undefined) { lat.push(at - s); seen++; }
+        }));
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      for (let i = 0; i < writes; i++) {
+        const name = `w-${i}`;
+        started.set(name, now());
+        const before = seen;
+        const r = await a.call(`/api/v1/namespaces/${wns}/configmaps`, accept, 'POST', encodeObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { i: String(i) } }), pb);
+        if (r.status !== 201) throw new Error(`create: ${r.status}`);
+        const deadline = now() + 10_000;
+        while (seen < before + watchers && now() < deadline) await new Promise((res) => setTimeout(res, 1));
+      }
+      for (const s of stops) s();
+      return p(lat, 0.5);
+    };
+    const rawFan = async () => {
+      const root = `${prefix}-rawwatch/`;
+      const started = new Map<string, number>();
+      const lat: number[] = [];
+      let seen = 0;
+      const ws = [];
+      for (let i = 0; i < watchers; i++) {
+        const w = await raw.watch().prefix(root).create();
+        w.on('put', (kv) => { const s = started.get(kv.key.toString()); JSON.parse(kv.value.toString()); if (s !== undefined) { lat.push(now() - s); seen++; } });
+        ws.push(w);
+      }
+      for (let i = 0; i < writes; i++) {
+        const key = `${root}w-${i}`;
+        started.set(key, now());
+        const before = seen;
+        await raw.put(key).value(JSON.stringify({ metadata: { name: `w-${i}` }, data: { i: String(i) } }));
+        const deadline = now() + 10_000;
+        while (seen < before + watchers && now() < deadline) await new Promise((res) => setTimeout(res, 1));
+      }
+      for (const w of ws) await w.cancel();
+      return p(lat, 0.5);
+    };
+    rows.push({ name: `watch ${watchers} watchers, p50`, json: await fanOut('application/json', 'json'), protobuf: await fanOut(pb, 'pb'), etcd: await rawFan(), unit: 'ms' });
+
+    // --- codec ---
+    const list = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '1' }, items: Array.from({ length: objects }, (_, j) => obj(j)) };
+    const time = (f: () => void) => { f(); const t: number[] = []; for (let i = 0; i < 5; i++) { const s = now(); f(); t.push(now() - s); } return p(t, 0.5); };
+    let jsonText = '';
+    let pbBytes: Buffer = Buffer.alloc(0);
+    const encJ = time(() => { jsonText = JSON.stringify(list); });
+    const encP = time(() => { pbBytes = encodeObject(list); });
+    const decJ = time(() => JSON.parse(jsonText));
+    const decP = time(() => decodeObject(pbBytes));
+    rows.push({ name: `encode ${objects}-item list`, json: encJ, protobuf: encP, etcd: NaN, unit: 'ms' });
+    rows.push({ name: `decode ${objects}-item list`, json: decJ, protobuf: decP, etcd: NaN, unit: 'ms' });
+    console.log(`sizes: JSON ${jsonText.length} bytes, protobuf ${pbBytes.length} bytes`);
+
+    console.log('');
+    console.log(`${'measure'.padEnd(30)} ${'JSON'.padStart(10)} ${'protobuf'.padStart(10)} ${'etcd3'.padStart(10)} ${'JSON/etcd'.padStart(10)} ${'pb/etcd'.padStart(10)} ${'pb/JSON'.padStart(9)}`);
+    for (const r of rows) {
+      const f = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(2)}`).padStart(10);
+      const ratio = (x: number, y: number) => (Number.isNaN(y) ? '-' : `${(x / y).toFixed(2)}x`).padStart(10);
+      console.log(`${r.name.padEnd(30)} ${f(r.json)} ${f(r.protobuf)} ${f(r.etcd)} ${ratio(r.json, r.etcd)} ${ratio(r.protobuf, r.etcd)} ${`${(r.protobuf / r.json).toFixed(2)}x`.padStart(9)}`);
+    }
+  } finally {
+    a.close();
+    b.close();
+    raw.close();
+    await cluster.stop();
+    await etcd.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(() => process.exit(0), (err: Error) => {
+  console.error(err);
+  process.exit(1);
+});
