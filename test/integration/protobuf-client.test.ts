@@ -119,6 +119,20 @@ describe('protobuf-only client', function () {
     expect(missing, 'served resources with no body to test with').to.deep.equal([]);
   });
 
+  it('watch bookmarks come as protobuf frames', async () => {
+    const list = decoded(await pbCall(`/api/v1/namespaces/${ns}/configmaps`));
+    const w = await watch(`${base}/api/v1/namespaces/${ns}/configmaps?watch=1&allowWatchBookmarks=true&timeoutSeconds=2&resourceVersion=${list.metadata.resourceVersion}`, {
+      ...cluster.credentialsFor('admin'), headers: { Accept: pb },
+    });
+    const created = await pbCall(`/api/v1/namespaces/${ns}/configmaps`, 'POST', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bm' } });
+    const rv = decoded(created).metadata.resourceVersion;
+    expect((await w.next()).type).to.equal('ADDED');
+    const bookmark = await w.next(5000);
+    expect(bookmark.type).to.equal('BOOKMARK');
+    expect(bookmark.object).to.deep.equal({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: rv, creationTimestamp: null } });
+    w.close();
+  });
+
   it('answers virtual creates in protobuf', async () => {
     const review = await pbCall('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', 'POST', {
       apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',

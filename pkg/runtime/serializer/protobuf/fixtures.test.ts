@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeObject, encodeObject } from './envelope.js';
+import { decodeWatchFrames, encodeWatchFrame } from './watch.js';
 
 const dir = join(process.cwd(), '../shared/fixtures/protobuf');
 /**
@@ -27,4 +28,19 @@ describe('protobuf codec against upstream fixtures', () => {
       else expect(encodeObject(json).toString('hex')).to.equal(bytes.toString('hex'));
     });
   }
+
+  it('the watch stream: frames decode to the JSON stream upstream sent for the same watch, and re-encode to its bytes', function () {
+    if (!existsSync(join(dir, 'watch-configmaps.stream'))) this.skip();
+    const bytes = readFileSync(join(dir, 'watch-configmaps.stream'));
+    const json = readFileSync(join(dir, 'watch-configmaps.json-stream.txt'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const { events, rest } = decodeWatchFrames(bytes);
+    expect(rest.length).to.equal(0);
+    // The protobuf capture also holds the bookmark sent as the watch timed out.
+    expect(events.map((e) => e.type)).to.deep.equal(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK']);
+    expect(events.slice(0, 3)).to.deep.equal(json);
+    const bookmark = { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: json[2].object.metadata.resourceVersion } };
+    expect(events[3].object).to.deep.equal({ ...bookmark, metadata: { ...bookmark.metadata, creationTimestamp: null } });
+    const again = Buffer.concat([...json, { type: 'BOOKMARK', object: bookmark }].map((e) => encodeWatchFrame(e.type, e.object)));
+    expect(again.toString('hex')).to.equal(bytes.toString('hex'));
+  });
 });
