@@ -36,7 +36,7 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 
 function parseJsonBytes(b: Buffer): unknown {
   if (b.length === 0) return null;
-  return JSON.parse(b.toString('utf8'));
+  return JSON.parse((b as Buffer & { utf8Slice(s: number, e: number): string }).utf8Slice(0, b.length));
 }
 
 function readLen(r: Reader): number {
@@ -246,6 +246,8 @@ interface Plan {
   byNumber: Array<Field | undefined>;
   /** The generated decoder (see compileDecoder), made on first use. */
   decode?: (r: Reader, end: number) => unknown;
+  /** The generated encoder (see compileEncoder), made on first use. */
+  encode?: (w: Writer, v: unknown) => void;
 }
 const plans = new Map<string, Plan>();
 
@@ -280,15 +282,51 @@ function encodeNested(w: Writer, field: number, type: string, v: unknown): void 
 }
 
 function encodePlan(w: Writer, plan: Plan, v: unknown): void {
-  if (plan.special) { plan.special.encode(w, v); return; }
-  const obj = isObj(v) ? v : emptyObject;
-  const fields = plan.wire;
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i];
-    encodeField(w, f, f.i ? obj : obj[f.j]);
-  }
+  (plan.encode ??= compileEncoder(plan))(w, v);
 }
 const emptyObject: Json = Object.freeze({}) as Json;
+
+/**
+ * Generates an encoder for one message: its fields in number order with constant
+ * property names, strings and nested messages written inline; everything else
+ * (maps, other scalars, absent value fields) goes through encodeField's rules.
+ */
+function compileEncoder(plan: Plan): (w: Writer, v: unknown) => void {
+  if (plan.special) {
+    const sp = plan.special;
+    return (w, v) => sp.encode(w, v);
+  }
+  const lines: string[] = ['const o = H.obj(v);', 'let x;'];
+  plan.wire.forEach((f) => {
+    const i = plan.json.indexOf(f);
+    const get = f.i ? 'o' : `o[${JSON.stringify(f.j)}]`;
+    lines.push(`x = ${get};`);
+    if (!f.r && f.t === 'msg') {
+      lines.push(`if (x != null || ${f.a ? 'true' : 'false'}) { w.uint32(${f.tag}).fork(); H.enc(w, F[${i}], x); w.ldelim(); }`);
+    } else if (!f.r && f.t === 'string') {
+      lines.push(`if (typeof x === 'string') w.uint32(${f.tag}).string(x); else H.field(w, F[${i}], x);`);
+    } else if (f.r === 1 && f.t === 'msg') {
+      lines.push(`if (Array.isArray(x)) for (let k = 0; k < x.length; k++) { w.uint32(${f.tag}).fork(); H.enc(w, F[${i}], x[k]); w.ldelim(); }`);
+    } else {
+      lines.push(`H.field(w, F[${i}], x);`);
+    }
+  });
+  const fn = new Function('w', 'v', 'F', 'H', lines.join('\n')) as (w: Writer, v: unknown, F: Field[], H: EncodeHelpers) => void;
+  const fields = plan.json;
+  return (w, v) => fn(w, v, fields, encodeHelpers);
+}
+
+interface EncodeHelpers {
+  obj(v: unknown): Json;
+  enc(w: Writer, f: Field, v: unknown): void;
+  field(w: Writer, f: Field, v: unknown): void;
+}
+
+const encodeHelpers: EncodeHelpers = {
+  obj: (v) => (isObj(v) ? v : emptyObject),
+  enc: (w, f, v) => encodePlan(w, childOf(f), v),
+  field: encodeField,
+};
 
 function writeScalar(w: Writer, t: ScalarType, v: unknown, what: string): void {
   switch (t) {
