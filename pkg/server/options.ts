@@ -8,6 +8,10 @@ export interface ServerOptions {
   etcdCompactionIntervalMs: number;
   /** --storage-media-type: how built-in objects are written to etcd (reads accept all). */
   storageMediaType: StorageMediaType;
+  /** --watch-cache: serve watches from one shared etcd watch per resource (default true). */
+  watchCache: boolean;
+  /** --default-watch-cache-size: events each resource's watch cache keeps for resuming watches. */
+  defaultWatchCacheSize: number;
   /** --event-ttl: how long Events are kept (default 1h). */
   eventTTLSeconds: number;
   securePort: number;
@@ -76,6 +80,8 @@ const flagSpecs: Record<string, FlagSpec> = {
   'etcd-prefix': { type: 'string' },
   'etcd-compaction-interval': { type: 'duration' },
   'storage-media-type': { type: 'string' },
+  'watch-cache': { type: 'bool' },
+  'default-watch-cache-size': { type: 'int' },
   'event-ttl': { type: 'duration' },
   'secure-port': { type: 'int' },
   'bind-address': { type: 'string' },
@@ -169,6 +175,8 @@ export function parseOptions(argv: string[]): ServerOptions {
     etcdPrefix: one('etcd-prefix') ?? '/registry',
     etcdCompactionIntervalMs: dur('etcd-compaction-interval', 5 * 60_000),
     storageMediaType: storageMediaType(one('storage-media-type')),
+    watchCache: bool('watch-cache', true),
+    defaultWatchCacheSize: watchCacheSize(one('default-watch-cache-size')),
     eventTTLSeconds: Math.ceil(dur('event-ttl', 60 * 60_000) / 1000),
     securePort,
     bindAddress,
@@ -245,4 +253,15 @@ function storageMediaType(v: string | undefined): StorageMediaType {
   const t = storageMediaTypes.find((m) => m === v);
   if (!t) throw new Error(`--storage-media-type: unsupported value "${v}": supported values: ${storageMediaTypes.map((m) => `"${m}"`).join(', ')}`);
   return t;
+}
+
+/**
+ * Upstream's default is 100 events, with caches that grow under load; ours do not grow,
+ * so the default keeps more. 0 turns the cache off, as upstream.
+ */
+function watchCacheSize(v: string | undefined): number {
+  if (v === undefined) return 1024;
+  const n = parseIntFlag('default-watch-cache-size', v);
+  if (n < 0) throw new Error(`--default-watch-cache-size: must be 0 or more, got ${n}`);
+  return n;
 }

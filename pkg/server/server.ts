@@ -13,6 +13,8 @@ import { setMinRequestTimeout } from '../endpoints/handlers/watch.js';
 import { buildScheme } from '../registry/index.js';
 import { StoreRegistry } from '../registry/generic/registry.js';
 import { EtcdStorage } from '../storage/etcd/store.js';
+import { CachedStorage } from '../storage/cacher/index.js';
+import { storageSegment } from '../runtime/scheme.js';
 import { startCompactor } from '../storage/etcd/compactor.js';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
@@ -51,9 +53,13 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   }
   const client = new Etcd3({ hosts: endpoints });
   const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
-  const storage = new EtcdStorage(client, o.storageMediaType);
-  setUndecodableLogger((key, reason) => log.error({ key, reason }, 'unable to decode a value stored in etcd'));
+  const etcdStorage = new EtcdStorage(client, o.storageMediaType);
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
+  const storage = o.watchCache && o.defaultWatchCacheSize > 0
+    ? new CachedStorage(etcdStorage, client, scheme.storedResources().map((d) => `${o.etcdPrefix}/${storageSegment(d)}/`),
+      { capacity: o.defaultWatchCacheSize, maxPending: 10_000 })
+    : etcdStorage;
+  setUndecodableLogger((key, reason) => log.error({ key, reason }, 'unable to decode a value stored in etcd'));
   const registry = new StoreRegistry(scheme, storage, o.etcdPrefix, { events: o.eventTTLSeconds });
 
   const certs = await servingCerts(o);
@@ -107,6 +113,7 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
       informers.stop();
       extra.stop();
       compactor.stop();
+      if (storage instanceof CachedStorage) storage.stop();
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
       client.close();
       if (embedded) await embedded.stop();

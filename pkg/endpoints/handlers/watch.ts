@@ -60,6 +60,9 @@ export function validateWatchOptions(q: ListQuery): void {
   validateResourceVersionFormat(q.resourceVersion);
 }
 
+/** Encoded frames per stored event object, for as long as some watcher holds the object. */
+const sharedFrames = new WeakMap<object, Map<string, string | Buffer>>();
+
 export async function watchHandler(h: HandlerScope): Promise<void> {
   const q = parseListQuery(h.query);
   validateWatchOptions(q);
@@ -107,10 +110,25 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
         return decorated;
     }
   };
+  const frame = (type: string, object: unknown): string | Buffer => (media.format === 'protobuf'
+    ? encodeWatchFrame(type, object as Record<string, unknown>)
+    : serialize({ ...media, format: 'json', pretty: false }, { type, object }));
   const send = (type: string, object: unknown) => {
+    if (!ended) out.write(frame(type, object));
+  };
+  // Watchers of one resource share the cache's event objects: a frame encoded for one is
+  // reused by every other watcher of the same version and format (upstream's cacher
+  // encodes each event once per format too).
+  const frameKey = `${media.format}|${apiVersion}`;
+  const sendObject = (type: string, object: KubeObject) => {
     if (ended) return;
-    if (media.format === 'protobuf') out.write(encodeWatchFrame(type, object as Record<string, unknown>));
-    else out.write(serialize({ ...media, format: 'json', pretty: false }, { type, object }));
+    if (media.transform !== 'none') { out.write(frame(type, encodeObject(object))); return; }
+    let frames = sharedFrames.get(object);
+    if (!frames) { frames = new Map(); sharedFrames.set(object, frames); }
+    const key = `${frameKey}|${type}`;
+    let f = frames.get(key);
+    if (f === undefined) { f = frame(type, encodeObject(object)); frames.set(key, f); }
+    out.write(f);
   };
   const bookmarkObject = (annotations?: Record<string, string>): unknown => {
     const metadata: Record<string, unknown> = { resourceVersion: String(lastRV) };
@@ -147,10 +165,10 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     if (initialDone) advance(ev.object.metadata.resourceVersion);
     const now = matches(h.store.decorate(ev.object));
     const before = ev.previous ? matches(h.store.decorate(ev.previous)) : false;
-    if (ev.type === 'ADDED') { if (now) send('ADDED', encodeObject(ev.object)); return; }
-    if (ev.type === 'DELETED') { if (before || now) send('DELETED', encodeObject(ev.object)); return; }
-    if (now && before) send('MODIFIED', encodeObject(ev.object));
-    else if (now) send('ADDED', encodeObject(ev.object));
+    if (ev.type === 'ADDED') { if (now) sendObject('ADDED', ev.object); return; }
+    if (ev.type === 'DELETED') { if (before || now) sendObject('DELETED', ev.object); return; }
+    if (now && before) sendObject('MODIFIED', ev.object);
+    else if (now) sendObject('ADDED', ev.object);
     else if (before) {
       // Leaving the selection: the previous content, at the revision of the change.
       const prev = structuredClone(ev.previous!);

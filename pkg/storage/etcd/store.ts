@@ -273,6 +273,19 @@ export class EtcdStorage implements Storage {
     return Number(res.count);
   }
 
+  /** Whether etcd compacted away the history after `revision` (a watch from it would get 410). */
+  async historyCompacted(revision: number): Promise<boolean> {
+    try {
+      await this.client.kv.range({ key: Buffer.from([0]), revision: String(revision + 1), limit: 1, keys_only: true });
+      return false;
+    } catch (err) {
+      if (/required revision has been compacted/.test((err as Error).message)) return true;
+      // A revision etcd has not reached yet is not compacted.
+      if (/future revision/.test((err as Error).message)) return false;
+      throw err;
+    }
+  }
+
   async currentRevision(): Promise<string> {
     // A range over an empty key returns just the header: the cheapest linearizable read.
     const res = await this.range({ key: Buffer.from([0]), limit: 1 });

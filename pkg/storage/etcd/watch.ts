@@ -41,7 +41,7 @@ function internalErrorEvent(message: string): WatchEvent {
   };
 }
 
-function bookmarkEvent(resourceVersion: string, annotations?: Record<string, string>): WatchEvent {
+export function bookmarkEvent(resourceVersion: string, annotations?: Record<string, string>): WatchEvent {
   const metadata: KubeObject['metadata'] = { resourceVersion };
   if (annotations) metadata.annotations = annotations;
   return { type: 'BOOKMARK', object: { metadata } };
@@ -122,7 +122,7 @@ export async function startWatch(store: EtcdStorage, key: string, opts: WatchOpt
   };
 }
 
-function toWatchEvent(ev: IEvent): WatchEvent {
+export function toWatchEvent(ev: IEvent): WatchEvent {
   try {
     return decodeEvent(ev);
   } catch (err) {

@@ -1,0 +1,111 @@
+// The watch cache over real etcd: many watchers share one etcd watch and see every
+// change in order; a watch from a revision the ring no longer covers, or asking for the
+// initial state, is served by etcd instead, with the same events; one watcher that
+// stops reading is closed without holding the others back.
+import { expect } from 'chai';
+import type { Etcd3 } from 'etcd3';
+import type { KubeObject } from '../../pkg/runtime/object.js';
+import type { WatchEvent, WatchStream } from '../../pkg/storage/interfaces.js';
+import { EtcdStorage } from '../../pkg/storage/etcd/store.js';
+import { CachedStorage } from '../../pkg/storage/cacher/index.js';
+import { testEtcdClient, uniquePrefix } from '../harness/index.js';
+
+const cm = (name: string, v = '1'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { v } } as KubeObject);
+
+function collect(w: WatchStream) {
+  const events: WatchEvent[] = [];
+  let ended = false;
+  void (async () => { for await (const ev of w) events.push(ev); ended = true; })();
+  return {
+    events,
+    get ended() { return ended; },
+    changes: () => events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`),
+  };
+}
+
+async function until(pred: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('storage: watch cache', function () {
+  this.timeout(60_000);
+  let client: Etcd3;
+  let etcd: EtcdStorage;
+  const caches: CachedStorage[] = [];
+  const cached = (root: string, capacity = 100, maxPending = 10_000) => {
+    const c = new CachedStorage(etcd, client, [root], { capacity, maxPending });
+    caches.push(c);
+    return c;
+  };
+  before(async () => { client = await testEtcdClient(); etcd = new EtcdStorage(client); });
+  after(() => { for (const c of caches) c.stop(); client?.close(); });
+
+  it('fans one etcd watch out to 50 watchers, each seeing every change in order, and a single-object watch only its object', async () => {
+    const root = `${uniquePrefix('cacher-fanout')}/configmaps/`;
+    const s = cached(root);
+    const first = await s.create(`${root}ns/a`, cm('a'));
+    const rv = first.metadata.resourceVersion!;
+    const all = await Promise.all(Array.from({ length: 50 }, () => s.watch(`${root}ns`, { recursive: true, resourceVersion: rv })));
+    const one = await s.watch(`${root}ns/b`, { recursive: false, resourceVersion: rv });
+    expect(s.cachedWatchers()[root]).to.equal(51);
+    const readers = all.map(collect);
+    const single = collect(one);
+    const want: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const o = await s.guaranteedUpdate(`${root}ns/${i % 2 ? 'a' : 'b'}`, undefined, async (cur) => ({ ...cm(i % 2 ? 'a' : 'b', String(i)), metadata: { ...cur.metadata, name: i % 2 ? 'a' : 'b', namespace: 'ns' } }), true);
+      want.push(`${o.created ? 'ADDED' : 'MODIFIED'} ${o.object.metadata.name}@${o.object.metadata.resourceVersion}`);
+    }
+    const gone = await s.delete(`${root}ns/a`);
+    want.push(`DELETED a@${Number(gone.metadata.resourceVersion) + 1}`);
+    await until(() => readers.every((r) => r.changes().length === want.length));
+    for (const r of readers) expect(r.changes().map((c) => c.replace(/@\d+$/, ''))).to.deep.equal(want.map((c) => c.replace(/@\d+$/, '')));
+    for (const r of readers) expect(r.changes().slice(0, -1)).to.deep.equal(want.slice(0, -1));
+    expect(single.changes().map((c) => c.split(' ')[1].split('@')[0])).to.satisfy((names: string[]) => names.every((n) => n === 'b'));
+    expect(single.changes()).to.have.length(5);
+    for (const w of [...all, one]) w.stop();
+    expect(s.cachedWatchers()[root]).to.equal(0);
+  });
+
+  it('resumes from any revision the ring still covers, and leaves older ones to etcd with the same events', async () => {
+    const root = `${uniquePrefix('cacher-ring')}/configmaps/`;
+    const s = cached(root, 5);
+    await s.watch(`${root}ns`, { recursive: true, resourceVersion: '' }).then((w) => w.stop()); // start the cache
+    const revs: string[] = [];
+    for (let i = 0; i < 12; i++) revs.push((await s.create(`${root}ns/c${i}`, cm(`c${i}`))).metadata.resourceVersion!);
+    await new Promise((r) => setTimeout(r, 300));
+    // Within the ring (the last 5 events): served by the cache.
+    const recent = await s.watch(`${root}ns`, { recursive: true, resourceVersion: revs[8] });
+    expect(s.cachedWatchers()[root]).to.equal(1);
+    const r1 = collect(recent);
+    await until(() => r1.changes().length === 3);
+    expect(r1.changes()).to.deep.equal([9, 10, 11].map((i) => `ADDED c${i}@${revs[i]}`));
+    // Older than the ring: etcd serves it, with every event since.
+    const old = await s.watch(`${root}ns`, { recursive: true, resourceVersion: revs[2] });
+    expect(s.cachedWatchers()[root]).to.equal(1);
+    const r2 = collect(old);
+    await until(() => r2.changes().length === 9);
+    expect(r2.changes()).to.deep.equal([3, 4, 5, 6, 7, 8, 9, 10, 11].map((i) => `ADDED c${i}@${revs[i]}`));
+    // The initial state is a consistent list from etcd.
+    const initial = collect(await s.watch(`${root}ns`, { recursive: true, sendInitialEvents: true }));
+    await until(() => initial.changes().length === 12);
+    recent.stop(); old.stop();
+  });
+
+  it('closes a watcher that stops reading; the others keep up', async () => {
+    const root = `${uniquePrefix('cacher-slow')}/configmaps/`;
+    const s = cached(root, 100, 5);
+    const start = (await s.create(`${root}ns/x`, cm('x'))).metadata.resourceVersion!;
+    const stuck = await s.watch(`${root}ns`, { recursive: true, resourceVersion: start }); // never read
+    const live = collect(await s.watch(`${root}ns`, { recursive: true, resourceVersion: start }));
+    for (let i = 0; i < 20; i++) await s.create(`${root}ns/y${i}`, cm(`y${i}`));
+    await until(() => live.changes().length === 20);
+    expect(s.cachedWatchers()[root]).to.equal(1);
+    const drained: WatchEvent[] = [];
+    for await (const ev of stuck) drained.push(ev);
+    expect(drained.length).to.be.lessThan(20);
+  });
+});
