@@ -108,4 +108,37 @@ describe('storage: watch cache', function () {
     for await (const ev of stuck) drained.push(ev);
     expect(drained.length).to.be.lessThan(20);
   });
+
+  it('serves resourceVersion=0 and NotOlderThan reads from memory, and the rest from etcd', async () => {
+    const root = `${uniquePrefix('cacher-reads')}/configmaps/`;
+    const calls: string[] = [];
+    const counting = new Proxy(etcd, { get(target, prop, recv) {
+      const v = Reflect.get(target, prop, recv) as unknown;
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => { if (prop === 'list' || prop === 'get') calls.push(String(prop)); return (v as (...a: unknown[]) => unknown).apply(target, args); };
+    } });
+    const s = new CachedStorage(counting, client, [root], { capacity: 100, maxPending: 100 });
+    caches.push(s);
+    for (const n of ['b', 'a', 'c']) await s.create(`${root}ns/${n}`, cm(n));
+    await s.create(`${root}other/z`, cm('z'));
+    const latest = (await s.create(`${root}ns/d`, cm('d'))).metadata.resourceVersion!;
+    calls.length = 0;
+    const deadline = Date.now() + 5000;
+    let any = await s.list(`${root}ns`, { resourceVersion: '0' });
+    while (any.items.length < 4 && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 20)); any = await s.list(`${root}ns`, { resourceVersion: '0' }); }
+    expect(any.items.map((o) => o.metadata.name)).to.deep.equal(['a', 'b', 'c', 'd']);
+    expect(Number(any.resourceVersion)).to.be.at.least(Number(latest));
+    const fresh = await s.list(`${root}ns`, { resourceVersion: latest, resourceVersionMatch: 'NotOlderThan', predicate: (o) => o.metadata.name !== 'b' });
+    expect(fresh.items.map((o) => o.metadata.name)).to.deep.equal(['a', 'c', 'd']);
+    expect((await s.get(`${root}ns/c`, { resourceVersion: '0' })).data).to.deep.equal({ v: '1' });
+    expect(calls).to.deep.equal([]);
+    await s.list(`${root}ns`, { resourceVersion: '0', limit: 2 });
+    await s.list(`${root}ns`, {});
+    await s.list(`${root}ns`, { resourceVersion: latest, resourceVersionMatch: 'Exact' });
+    await s.get(`${root}ns/c`);
+    expect(calls).to.deep.equal(['list', 'list', 'list', 'get']);
+    let missing: unknown;
+    try { await s.get(`${root}ns/nope`, { resourceVersion: '0' }); } catch (err) { missing = err; }
+    expect((missing as { code?: string }).code).to.equal('KeyNotFound');
+  });
 });

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import { StorageError, type ListOptions, type ListResult } from '../../pkg/storage/interfaces.js';
-import { EtcdStorage } from '../../pkg/storage/etcd/store.js';
+import { storageImpls, type ContractStorage } from './storage-impls.js';
 import { testEtcdClient, uniquePrefix } from '../harness/index.js';
 
 function cm(name: string, data: Record<string, string> = {}, labels?: Record<string, string>): KubeObject {
@@ -23,7 +23,7 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
   throw new Error('expected a rejection');
 }
 
-async function listAll(s: EtcdStorage, prefix: string, opts: ListOptions): Promise<{ pages: ListResult[]; items: KubeObject[] }> {
+async function listAll(s: ContractStorage, prefix: string, opts: ListOptions): Promise<{ pages: ListResult[]; items: KubeObject[] }> {
   const pages: ListResult[] = [];
   let cont: string | undefined;
   do {
@@ -34,16 +34,17 @@ async function listAll(s: EtcdStorage, prefix: string, opts: ListOptions): Promi
   return { pages, items: pages.flatMap((p) => p.items) };
 }
 
-describe('storage: list', function () {
+for (const impl of storageImpls) {
+describe(`storage: list [${impl.name}]`, function () {
   this.timeout(60_000);
   let client: Etcd3;
-  let s: EtcdStorage;
+  let s: ContractStorage;
   let prefix: string;
   let revs: string[];
 
   before(async () => {
     client = await testEtcdClient();
-    s = new EtcdStorage(client);
+    s = impl.make(client);
     prefix = `${uniquePrefix('storage-list')}/configmaps/ns/`;
     revs = [];
     for (let i = 0; i < 25; i++) {
@@ -52,7 +53,7 @@ describe('storage: list', function () {
       revs.push(created.metadata.resourceVersion!);
     }
   });
-  after(() => client?.close());
+  after(() => { s?.stop?.(); client?.close(); });
 
   it('chunks with limit/continue: same resourceVersion on every chunk, remainingItemCount until the last', async () => {
     const first = await s.list(prefix, { limit: 10 });
@@ -278,3 +279,4 @@ describe('storage: list', function () {
     expect(new Set(seen.map(keyOf)).size).to.equal(60);
   });
 });
+}

@@ -6,7 +6,7 @@ import { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import { StatusError } from '../../pkg/runtime/errors.js';
 import { StorageError, type WatchEvent, type WatchStream } from '../../pkg/storage/interfaces.js';
-import { EtcdStorage } from '../../pkg/storage/etcd/store.js';
+import { storageImpls, type ContractStorage } from './storage-impls.js';
 import { startTestCluster, type TestCluster } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
 import { testEtcdClient, uniquePrefix } from '../harness/index.js';
 
@@ -40,16 +40,17 @@ function reader(w: WatchStream) {
 const brief = (e: WatchEvent) => `${e.type} ${e.object.metadata.name ?? ''}@${e.object.metadata.resourceVersion ?? ''}`;
 const changes = (evs: WatchEvent[]) => evs.filter((e) => e.type !== 'BOOKMARK').map(brief);
 
-describe('storage: watch', function () {
+for (const impl of storageImpls) {
+describe(`storage: watch [${impl.name}]`, function () {
   this.timeout(60_000);
   let client: Etcd3;
-  let s: EtcdStorage;
+  let s: ContractStorage;
 
   before(async () => {
     client = await testEtcdClient();
-    s = new EtcdStorage(client);
+    s = impl.make(client);
   });
-  after(() => client?.close());
+  after(() => { s?.stop?.(); client?.close(); });
 
   it('with initial events: ADDED for the current state, an initial-events-end bookmark at the list revision, then changes', async () => {
     const p = `${uniquePrefix('watch-initial')}/cms/ns/`;
@@ -125,7 +126,7 @@ describe('storage: watch', function () {
     w.stop();
     const all = r.events.filter((e) => e.type !== 'BOOKMARK');
     const other = new Etcd3({ hosts: process.env['TEST_ETCD_ENDPOINT']! });
-    const replica = new EtcdStorage(other);
+    const replica = impl.make(other);
     try {
       for (let i = 0; i < all.length; i++) {
         const resumed = await replica.watch(p, { recursive: true, resourceVersion: all[i].object.metadata.resourceVersion });
@@ -141,19 +142,22 @@ describe('storage: watch', function () {
     }
   });
 });
+}
 
-describe('storage: progress bookmarks and compaction (own etcd)', function () {
+for (const impl of storageImpls) {
+describe(`storage: progress bookmarks and compaction (own etcd) [${impl.name}]`, function () {
   this.timeout(60_000);
   let cluster: TestCluster;
   let client: Etcd3;
-  let s: EtcdStorage;
+  let s: ContractStorage;
 
   before(async () => {
     cluster = await startTestCluster(1, { progressNotifyInterval: '300ms' });
     client = new Etcd3({ hosts: cluster.endpoints });
-    s = new EtcdStorage(client);
+    s = impl.make(client);
   });
   after(async () => {
+    s?.stop?.();
     client?.close();
     await cluster?.stop();
   });
@@ -219,3 +223,4 @@ describe('storage: progress bookmarks and compaction (own etcd)', function () {
     expect(changes(ro.events)).to.deep.equal([`ADDED c9@${compactAt}`]);
   });
 });
+}

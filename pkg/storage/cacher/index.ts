@@ -1,28 +1,60 @@
-// Storage with a watch cache per resource (upstream's cacher, the watch half): every
-// call goes to etcd except watches, which are served from the resource's WatchCache
-// when it covers the requested revision, and from etcd otherwise. Watches that ask for
-// the initial state go to etcd too (a consistent list at one revision).
+// Storage with a watch cache per resource (upstream's cacher): writes and consistent
+// reads go to etcd; reads at resourceVersion "0" (any) or NotOlderThan a revision the
+// cache has reached, and watches, are served from the resource's WatchCache when it
+// covers them, and from etcd otherwise. Paginated reads stay with etcd.
 import type { Etcd3 } from 'etcd3';
-import type {
-  GetOptions, ListOptions, ListResult, Preconditions, Storage, TryUpdate, WatchOptions, WatchStream, WriteOptions,
+import {
+  StorageError,
+  type GetOptions, type ListOptions, type ListResult, type Preconditions, type Storage, type TryUpdate,
+  type WatchOptions, type WatchStream, type WriteOptions,
 } from '../interfaces.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { WatchCache, type WatchCacheOptions } from './watch-cache.js';
 
 export class CachedStorage implements Storage {
   private caches = new Map<string, WatchCache>();
-  /** Resource roots, longest first, so `services/specs/` wins over a shorter root. */
-  private readonly roots: string[];
+  private readonly rootOf: (key: string) => string | undefined;
 
-  constructor(private readonly inner: Storage & { currentRevision(): Promise<string>; historyCompacted(rev: number): Promise<boolean> }, client: Etcd3,
-    roots: string[], opts: WatchCacheOptions) {
-    this.roots = [...new Set(roots.map((r) => (r.endsWith('/') ? r : `${r}/`)))].sort((a, b) => b.length - a.length);
-    for (const root of this.roots) this.caches.set(root, new WatchCache(client, root, opts, () => inner.currentRevision()));
+  /**
+   * `roots`: the resources' key prefixes (the server's, from the scheme), or a function
+   * naming the root of a key (tests, whose prefixes are made up per test).
+   */
+  constructor(private readonly inner: Storage & { currentRevision(): Promise<string>; historyCompacted(rev: number): Promise<boolean> },
+    private readonly client: Etcd3, roots: string[] | ((key: string) => string | undefined), private readonly opts: WatchCacheOptions) {
+    if (typeof roots === 'function') {
+      this.rootOf = roots;
+    } else {
+      // Longest first, so `services/specs/` wins over a shorter root.
+      const sorted = [...new Set(roots.map((r) => (r.endsWith('/') ? r : `${r}/`)))].sort((a, b) => b.length - a.length);
+      this.rootOf = (key) => { const k = key.endsWith('/') ? key : `${key}/`; return sorted.find((r) => k.startsWith(r)); };
+    }
   }
 
   create(key: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject> { return this.inner.create(key, obj, opts); }
-  get(key: string, opts?: GetOptions): Promise<KubeObject> { return this.inner.get(key, opts); }
-  list(prefix: string, opts: ListOptions): Promise<ListResult> { return this.inner.list(prefix, opts); }
+  async get(key: string, opts?: GetOptions): Promise<KubeObject> {
+    const cache = opts?.resourceVersion === '0' ? this.cacheFor(key) : undefined;
+    const state = cache ? await cache.read(key, false) : undefined;
+    if (!state) return this.inner.get(key, opts);
+    if (state.items.length === 0) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+    // Callers may change what they get; the cache's copy is shared.
+    return structuredClone(state.items[0]);
+  }
+
+  async list(prefix: string, opts: ListOptions): Promise<ListResult> {
+    const rv = opts.resourceVersion ?? '';
+    const match = opts.resourceVersionMatch ?? '';
+    const anyRevision = rv === '0' && match !== 'Exact';
+    const notOlder = match === 'NotOlderThan' && /^\d+$/.test(rv);
+    const cache = (anyRevision || notOlder) && !opts.limit && !opts.continue ? this.cacheFor(prefix) : undefined;
+    if (cache && (anyRevision || (await cache.revision()) >= Number(rv))) {
+      const state = await cache.read(prefix, true);
+      if (state) {
+        const items = opts.predicate ? state.items.filter(opts.predicate) : state.items;
+        return { items, resourceVersion: String(state.revision) };
+      }
+    }
+    return this.inner.list(prefix, opts);
+  }
   guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
     ignoreNotFound?: boolean, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
     return this.inner.guaranteedUpdate(key, preconditions, tryUpdate, ignoreNotFound, opts);
@@ -38,7 +70,10 @@ export class CachedStorage implements Storage {
     const cache = this.cacheFor(key);
     // A revision etcd compacted away is answered by etcd (410), as without the cache, even
     // when the ring still holds its events: clients see one behaviour whatever serves them.
-    if (cache && !opts.sendInitialEvents && /^\d*$/.test(rv) && !(rv !== '' && rv !== '0' && await this.inner.historyCompacted(Number(rv)))) {
+    if (cache && opts.sendInitialEvents && /^\d*$/.test(rv)) {
+      const stream = await cache.watch(key, opts.recursive, rv === '' ? 0 : Number(rv), true);
+      if (stream) return stream;
+    } else if (cache && /^\d*$/.test(rv) && !(rv !== '' && rv !== '0' && await this.inner.historyCompacted(Number(rv)))) {
       const stream = await cache.watch(key, opts.recursive, rv === '' ? 0 : Number(rv));
       if (stream) return stream;
     }
@@ -50,9 +85,14 @@ export class CachedStorage implements Storage {
   }
 
   private cacheFor(key: string): WatchCache | undefined {
-    const k = key.endsWith('/') ? key : `${key}/`;
-    const root = this.roots.find((r) => k.startsWith(r));
-    return root ? this.caches.get(root) : undefined;
+    const root = this.rootOf(key);
+    if (!root) return undefined;
+    let cache = this.caches.get(root);
+    if (!cache) {
+      cache = new WatchCache(this.client, root, this.opts);
+      this.caches.set(root, cache);
+    }
+    return cache;
   }
 
   /** For tests and metrics: client watches served from the cache, by resource root. */

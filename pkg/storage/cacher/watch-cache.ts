@@ -1,13 +1,17 @@
-// One resource's watch cache in this replica: a single etcd watch over the resource's
-// key range, each event decoded once, kept in a ring of recent events, and fanned out to
-// every client watch whose key matches. A watch from a revision the ring still covers
-// replays the ring and then follows live; anything else is the caller's to serve from
-// etcd directly (so correctness never depends on the cache's size).
+// One resource's watch cache in this replica: the resource's objects listed once at a
+// known revision, then a single etcd watch over its key range from the revision after;
+// each event decoded once, applied to the objects, kept in a ring of recent events, and
+// fanned out to every client watch whose key matches. A watch from a revision the ring
+// still covers replays the ring and then follows live; a watch asking for the current
+// state gets it from the objects; anything else is the caller's to serve from etcd
+// directly (so correctness never depends on the cache's size).
 import type { Etcd3 } from 'etcd3';
 import { AsyncQueue } from '../../util/async-queue.js';
+import type { KubeObject } from '../../runtime/object.js';
 import type { WatchEvent, WatchStream } from '../interfaces.js';
+import { decodeFromStorage } from '../etcd/codec.js';
 import { prefixEnd } from '../etcd/keys.js';
-import { bookmarkEvent, expiredEvent, toWatchEvent } from '../etcd/watch.js';
+import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation, toWatchEvent } from '../etcd/watch.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 
 interface CachedEvent { key: string; rev: number; event: WatchEvent }
@@ -37,24 +41,74 @@ export class WatchCache {
   /** The newest revision the cache has seen (events or progress). */
   private rev = 0;
   private watchers = new Set<Watcher>();
+  /** The resource's current objects by etcd key, as of `rev`. */
+  private objects = new Map<string, KubeObject>();
+  /** A value in the range could not be decoded: the cache serves nothing, etcd does. */
+  private unusable = false;
   private source?: RangeWatch;
   private ready?: Promise<void>;
   private stopped = false;
 
-  constructor(private readonly client: Etcd3, readonly root: string, private readonly opts: WatchCacheOptions,
-    private readonly currentRevision: () => Promise<string>) {}
+  constructor(private readonly client: Etcd3, readonly root: string, private readonly opts: WatchCacheOptions) {}
 
-  /** Starts the etcd watch on first use; resolves once the cache knows its starting revision. */
+  /**
+   * Lists the range at one revision and starts the etcd watch after it, on first use;
+   * resolves once the cache holds the objects as of that revision.
+   */
   start(): Promise<void> {
     this.ready ??= (async () => {
-      const current = Number(await this.currentRevision());
+      const k = Buffer.from(this.root);
+      const end = prefixEnd(k);
+      let revision = '';
+      let from = k;
+      this.objects.clear();
+      for (;;) {
+        const page = await this.client.kv.range({ key: from, range_end: end, limit: 1000, ...(revision ? { revision } : {}) });
+        revision ||= page.header.revision;
+        for (const kv of page.kvs) {
+          try {
+            this.objects.set(kv.key.toString(), decodeFromStorage(kv.value, kv.mod_revision));
+          } catch {
+            this.unusable = true;
+          }
+        }
+        if (!page.more || page.kvs.length === 0) break;
+        from = Buffer.concat([page.kvs[page.kvs.length - 1].key, Buffer.from([0])]);
+      }
+      const current = Number(revision);
       this.since = current;
       this.rev = current;
-      const k = Buffer.from(this.root);
-      this.source = watchRange(this.client, { key: k, rangeEnd: prefixEnd(k), startRevision: current + 1, prevKv: true, progressNotify: true });
+      this.source = watchRange(this.client, { key: k, rangeEnd: end, startRevision: current + 1, prevKv: true, progressNotify: true });
       void this.pump(this.source);
     })();
     return this.ready;
+  }
+
+  /** The revision up to which the cache has applied every change. */
+  async revision(): Promise<number> {
+    await this.start();
+    return this.rev;
+  }
+
+  /**
+   * Objects under `prefix` (or the one at an exact key) in key order, as of revision(),
+   * or undefined when the cache cannot serve reads.
+   */
+  async read(key: string, recursive: boolean): Promise<{ items: KubeObject[]; revision: number } | undefined> {
+    await this.start();
+    return this.readNow(key, recursive);
+  }
+
+  /** read() without waiting: callers that must not let an event in between use it. */
+  private readNow(key: string, recursive: boolean): { items: KubeObject[]; revision: number } | undefined {
+    if (this.unusable || this.stopped) return undefined;
+    if (!recursive) {
+      const o = this.objects.get(key);
+      return { items: o ? [o] : [], revision: this.rev };
+    }
+    const prefix = key.endsWith('/') ? key : `${key}/`;
+    const keys = [...this.objects.keys()].filter((k) => k.startsWith(prefix)).sort();
+    return { items: keys.map((k) => this.objects.get(k)!), revision: this.rev };
   }
 
   stop(): void {
@@ -67,10 +121,12 @@ export class WatchCache {
    * A watch of `key` (exact, or a prefix when `recursive`) from revision `from` (0: from
    * the cache's present); undefined when the ring no longer covers `from`.
    */
-  async watch(key: string, recursive: boolean, from: number): Promise<WatchStream | undefined> {
+  async watch(key: string, recursive: boolean, from: number, initialState = false): Promise<WatchStream | undefined> {
     await this.start();
-    if (this.stopped) return undefined;
-    const after = from === 0 ? this.rev : from;
+    if (this.stopped || (initialState && this.unusable)) return undefined;
+    // The initial state is the cache's present, which must not be older than asked for.
+    if (initialState && from > this.rev) return undefined;
+    const after = from === 0 || initialState ? this.rev : from;
     if (after < this.since) return undefined;
     const queue = new AsyncQueue<WatchEvent>();
     const prefix = recursive && !key.endsWith('/') ? `${key}/` : key;
@@ -78,8 +134,14 @@ export class WatchCache {
       key: prefix, exact: !recursive, after, queue,
       stop: () => { this.watchers.delete(w); queue.close(); },
     };
-    // Where the stream starts, so the consumer's first bookmark has a revision.
-    if (after <= this.rev) queue.push(bookmarkEvent(String(after)));
+    if (initialState) {
+      const state = this.readNow(key, recursive);
+      for (const o of state?.items ?? []) queue.push({ type: 'ADDED', object: o });
+      queue.push(bookmarkEvent(String(after), { [initialEventsEndAnnotation]: 'true' }));
+    } else if (after <= this.rev) {
+      // Where the stream starts, so the consumer's first bookmark has a revision.
+      queue.push(bookmarkEvent(String(after)));
+    }
     for (let i = this.ringStart; i < this.ring.length; i++) {
       const e = this.ring[i];
       if (e.rev > after && this.matches(w, e.key)) queue.push(e.event);
@@ -126,6 +188,9 @@ export class WatchCache {
 
   private dispatch(key: string, rev: number, event: WatchEvent): void {
     if (rev > this.rev) this.rev = rev;
+    if (event.type === 'DELETED') this.objects.delete(key);
+    else if (event.type === 'ERROR') this.unusable = true;
+    else this.objects.set(key, event.object);
     if (event.type !== 'ERROR') {
       this.ring.push({ key, rev, event });
       if (this.ring.length - this.ringStart > this.opts.capacity) {
@@ -158,5 +223,7 @@ export class WatchCache {
     this.ready = undefined;
     this.ring = [];
     this.ringStart = 0;
+    this.objects.clear();
+    this.unusable = false;
   }
 }
