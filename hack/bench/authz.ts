@@ -13,11 +13,8 @@ import type { BindingObject, RoleObject } from '../../pkg/authorization/rbac/typ
 import type { Attributes } from '../../pkg/authorization/interfaces.js';
 import { bootstrapPolicy } from '../../pkg/bootstrappolicy/index.js';
 import { startReplicas, type TlsCredentials } from '../../test/harness/index.js';
+import { arg } from './common.js';
 
-const arg = (name: string, def: number): number => {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? Number(a.split('=')[1]) : def;
-};
 const nRoles = arg('roles', 1000);
 const nDecisions = arg('decisions', 200_000);
 const samples = arg('samples', 1000);

@@ -7,18 +7,10 @@
 // Run: `make bench` (or `node dist/hack/bench/index.js [--objects=10000] [--samples=200]`).
 // Everything runs on this machine: its own etcd, two replicas on 127.0.0.1.
 import { Agent, request as httpsRequest } from 'node:https';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Etcd3 } from 'etcd3';
-import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
 import { prefixEnd } from '../../pkg/storage/etcd/keys.js';
-import { startReplicas, type TlsCredentials } from '../../test/harness/index.js';
+import type { TlsCredentials } from '../../test/harness/index.js';
+import { arg, now, runMain, withBenchCluster } from './common.js';
 
-const arg = (name: string, def: number): number => {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? Number(a.split('=')[1]) : def;
-};
 const objects = arg('objects', 10_000);
 const samples = arg('samples', 200);
 const listRuns = arg('list-runs', 7);
@@ -30,7 +22,6 @@ function stats(xs: number[]): Stats {
   return { p50: q(0.5), p90: q(0.9), p99: q(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
 }
 const ms = (n: number) => `${n.toFixed(2)} ms`;
-const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 /** A keep-alive HTTPS client, so the figures measure the server, not TLS handshakes. */
 function client(base: string, creds: TlsCredentials) {
@@ -75,19 +66,12 @@ function client(base: string, creds: TlsCredentials) {
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'bench-etcd-'));
-  const etcd = await startEmbeddedEtcd({ dataDir });
-  const prefix = `/bench-${Date.now().toString(36)}`;
-  // The raw etcd side ranges over exactly the seeded keys, so no controller may add objects
-  // (the root CA publisher would put kube-root-ca.crt in the namespace).
-  const cluster = await startReplicas(2, { etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, extraArgs: ['--controllers=*,-root-ca-cert-publisher'] });
-  // gRPC's default 4 MiB receive limit would refuse a 10,000-object range in one message.
-  const raw = new Etcd3({ hosts: etcd.endpoint, grpcOptions: { 'grpc.max_receive_message_length': 256 * 1024 * 1024 } });
+  await withBenchCluster('list', async ({ cluster, raw, prefix, etcdEndpoint, dataDir }) => {
   const creds = cluster.credentialsFor();
   const a = client(cluster.urls[0], creds);
   const b = client(cluster.urls[1], creds);
   try {
-    console.log(`bench: ${objects} ConfigMaps, ${samples} watch samples, etcd ${etcd.endpoint} (data in ${dataDir})`);
+    console.log(`bench: ${objects} ConfigMaps, ${samples} watch samples, etcd ${etcdEndpoint} (data in ${dataDir})`);
     const ns = 'bench';
     const created = await a.call('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     if (created.status !== 201) throw new Error(`create namespace: ${created.status} ${created.text}`);
@@ -205,14 +189,8 @@ async function main(): Promise<void> {
   } finally {
     a.close();
     b.close();
-    raw.close();
-    await cluster.stop();
-    await etcd.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
+  });
 }
 
-main().then(() => process.exit(0), (err: Error) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -8,21 +8,13 @@
 // Run: `make bench` or `node dist/hack/bench/protobuf.js [--objects=10000] [--gets=3000]
 // [--concurrency=16] [--watchers=100] [--writes=50]`. Everything stays on 127.0.0.1.
 import { Agent, request as httpsRequest } from 'node:https';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Etcd3 } from 'etcd3';
-import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
 import { prefixEnd } from '../../pkg/storage/etcd/keys.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
 import { decodeObject, encodeObject } from '../../pkg/runtime/serializer/protobuf/envelope.js';
 import { decodeWatchFrames } from '../../pkg/runtime/serializer/protobuf/watch.js';
-import { startReplicas, type TlsCredentials } from '../../test/harness/index.js';
+import type { TlsCredentials } from '../../test/harness/index.js';
+import { arg, now, runMain, withBenchCluster } from './common.js';
 
-const arg = (name: string, def: number): number => {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? Number(a.split('=')[1]) : def;
-};
 const objects = arg('objects', 10_000);
 const gets = arg('gets', 3000);
 const concurrency = arg('concurrency', 16);
@@ -31,7 +23,6 @@ const writes = arg('writes', 50);
 const listRuns = arg('list-runs', 5);
 
 const pb = 'application/vnd.kubernetes.protobuf';
-const now = () => Number(process.hrtime.bigint()) / 1e6;
 const p = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 
 function client(base: string, creds: TlsCredentials) {
@@ -96,11 +87,7 @@ async function pool(n: number, c: number, task: (i: number) => Promise<void>): P
 interface Row { name: string; json: number; protobuf: number; etcd: number; unit: string }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'bench-pb-etcd-'));
-  const etcd = await startEmbeddedEtcd({ dataDir });
-  const prefix = `/bench-pb-${Date.now().toString(36)}`;
-  const cluster = await startReplicas(2, { etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, extraArgs: ['--controllers=*,-root-ca-cert-publisher'] });
-  const raw = new Etcd3({ hosts: etcd.endpoint, grpcOptions: { 'grpc.max_receive_message_length': 256 * 1024 * 1024 } });
+  await withBenchCluster('protobuf', async ({ cluster, raw, prefix }) => {
   const creds = cluster.credentialsFor();
   const a = client(cluster.urls[0], creds);
   const b = client(cluster.urls[1], creds);
@@ -242,14 +229,8 @@ async function main(): Promise<void> {
   } finally {
     a.close();
     b.close();
-    raw.close();
-    await cluster.stop();
-    await etcd.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
+  });
 }
 
-main().then(() => process.exit(0), (err: Error) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -2,10 +2,8 @@
 // responses for built-in kinds) through two replicas with RBAC: every create generator
 // for the served kinds, create token, auth can-i (with and without --list), auth
 // whoami, apply, get -w across replicas, and delete.
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { expect } from 'chai';
-import { kubectl, kubectlBinary, kubectlVersions, startReplicas, type Cluster, type KubectlVersion } from '../harness/index.js';
+import { kubectl, kubectlStream, kubectlVersions, startReplicas, type Cluster } from '../harness/index.js';
 
 describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
   this.timeout(300_000);
@@ -103,22 +101,9 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
       });
 
       it('get -w on one replica shows changes made through the other', async () => {
-        const kubeconfig = cluster.kubeconfigFor(1);
-        const child = spawn(kubectlBinary(version as KubectlVersion), [
-          `--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dirname(kubeconfig), `.kube-cache-${version}`)}`,
-          'get', 'cm', '-n', ns, '-w', '--output-watch-events', '--field-selector=metadata.name=watched',
-        ], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-        child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-        const waitFor = async (re: RegExp) => {
-          const deadline = Date.now() + 20_000;
-          while (!re.test(out)) {
-            if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${re} in kubectl output:\n${out}\nstderr:\n${err}`);
-            await new Promise((r) => setTimeout(r, 100));
-          }
-        };
+        const w = kubectlStream(['get', 'cm', '-n', ns, '-w', '--output-watch-events', '--field-selector=metadata.name=watched'],
+          { kubeconfig: cluster.kubeconfigFor(1), version });
+        const waitFor = (re: RegExp) => w.waitFor(re);
         try {
           await new Promise((r) => setTimeout(r, 1500));
           await ok(['create', 'configmap', 'watched', '-n', ns, '--from-literal=v=one']);
@@ -128,7 +113,7 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
           await ok(['delete', 'configmap', 'watched', '-n', ns]);
           await waitFor(/^DELETED\s+watched\s+2\s/m);
         } finally {
-          child.kill('SIGTERM');
+          w.stop();
         }
       });
 

@@ -1,9 +1,7 @@
 // kubectl v1.28 against two replicas: `get -w` through one replica shows changes made
 // through the other, and `--chunk-size=2` lists 25 objects completely.
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { expect } from 'chai';
-import { kubectl, kubectlBinary, startReplicas, type Cluster } from '../harness/index.js';
+import { kubectl, kubectlStream, startReplicas, type Cluster } from '../harness/index.js';
 
 describe('e2e: kubectl watch and chunked lists across replicas', function () {
   this.timeout(180_000);
@@ -18,22 +16,8 @@ describe('e2e: kubectl watch and chunked lists across replicas', function () {
   after(async () => { await cluster?.stop(); });
 
   it('kubectl get cm -w on replica 1 shows a ConfigMap created and changed through replica 0', async () => {
-    const kubeconfig = cluster.kubeconfigFor(1);
-    const child = spawn(kubectlBinary(), [
-      `--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dirname(kubeconfig), '.kube-cache')}`,
-      'get', 'cm', '-n', ns, '-w', '--output-watch-events',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const waitFor = async (re: RegExp) => {
-      const deadline = Date.now() + 20_000;
-      while (!re.test(out)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${re} in kubectl output:\n${out}\nstderr:\n${err}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
+    const w = kubectlStream(['get', 'cm', '-n', ns, '-w', '--output-watch-events'], { kubeconfig: cluster.kubeconfigFor(1) });
+    const waitFor = (re: RegExp) => w.waitFor(re);
     try {
       // kube-root-ca.crt or nothing at first; kubectl prints the header once something shows.
       await new Promise((r) => setTimeout(r, 1500));
@@ -46,10 +30,10 @@ describe('e2e: kubectl watch and chunked lists across replicas', function () {
       const c = await kubectl(['delete', 'configmap', 'watched', '-n', ns], { kubeconfig: cluster.kubeconfigFor(0) });
       expect(c.code, c.stderr).to.equal(0);
       await waitFor(/^DELETED\s+watched\s+2\s/m);
-      expect(out.split('\n')[0]).to.match(/^EVENT\s+NAME\s+DATA\s+AGE$/);
-      expect(err).to.equal('');
+      expect(w.stdout().split('\n')[0]).to.match(/^EVENT\s+NAME\s+DATA\s+AGE$/);
+      expect(w.stderr()).to.equal('');
     } finally {
-      child.kill('SIGTERM');
+      w.stop();
     }
   });
 

@@ -69,3 +69,36 @@ export function kubectl(args: string[], opts: KubectlOptions): Promise<KubectlRe
     });
   });
 }
+
+/** A long-running kubectl (e.g. `get -w`) whose output is read while it runs. */
+export interface KubectlProcess {
+  /** Resolves once stdout matches; rejects after timeoutMs or if kubectl exits first. */
+  waitFor(re: RegExp, timeoutMs?: number): Promise<void>;
+  stdout(): string;
+  stderr(): string;
+  stop(): void;
+}
+
+export function kubectlStream(args: string[], opts: KubectlOptions): KubectlProcess {
+  const cacheDir = join(dirname(opts.kubeconfig), `.kube-cache-${opts.version ?? '1.28'}`);
+  const child = spawn(kubectlBinary(opts.version), [`--kubeconfig=${opts.kubeconfig}`, `--cache-dir=${cacheDir}`, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KUBECONFIG: opts.kubeconfig, ...(opts.env ?? {}) },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+  return {
+    async waitFor(re, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!re.test(out)) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${re} in kubectl output:\n${out}\nstderr:\n${err}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    stdout: () => out,
+    stderr: () => err,
+    stop: () => { child.kill('SIGTERM'); },
+  };
+}
