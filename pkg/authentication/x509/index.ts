@@ -14,8 +14,26 @@ export function parseCABundle(pem: string): X509Certificate[] {
   return blocks.map((b) => new X509Certificate(b));
 }
 
+/**
+ * Parsed chains and verdicts, kept per presented certificate object (one per TLS
+ * connection, see peerCertificateOf): upstream verifies once per handshake, not per
+ * request, and parsing alone was a fifth of a cert-authenticated request's CPU.
+ */
+const parsedChains = new WeakMap<object, X509Certificate[]>();
+const verdicts = new WeakMap<X509Certificate[], WeakMap<X509Certificate[], { from: number; until: number }>>();
+
 /** The presented chain, leaf first, as X509Certificate objects. */
 export function presentedChain(peer: PeerCertificate | undefined): X509Certificate[] {
+  if (!peer) return [];
+  let chain = parsedChains.get(peer);
+  if (!chain) {
+    chain = parseChain(peer);
+    parsedChains.set(peer, chain);
+  }
+  return chain;
+}
+
+function parseChain(peer: PeerCertificate): X509Certificate[] {
   const chain: X509Certificate[] = [];
   let cur = peer as DetailedPeerCertificate | undefined;
   const seen = new Set<string>();
@@ -25,6 +43,25 @@ export function presentedChain(peer: PeerCertificate | undefined): X509Certifica
     cur = cur.issuerCertificate;
   }
   return chain;
+}
+
+/**
+ * verifyChain, remembering a success for this chain and bundle for as long as every
+ * certificate in the chain stays valid.
+ */
+export function verifyChainCached(chain: X509Certificate[], roots: X509Certificate[], now = new Date()): string | undefined {
+  const t = now.getTime();
+  const hit = verdicts.get(chain)?.get(roots);
+  if (hit && t >= hit.from && t <= hit.until) return undefined;
+  const problem = verifyChain(chain, roots, now);
+  if (!problem) {
+    const from = Math.max(...chain.map((c) => new Date(c.validFrom).getTime()));
+    const until = Math.min(...chain.map((c) => new Date(c.validTo).getTime()));
+    let byRoots = verdicts.get(chain);
+    if (!byRoots) { byRoots = new WeakMap(); verdicts.set(chain, byRoots); }
+    byRoots.set(roots, { from, until });
+  }
+  return problem;
 }
 
 /** Verifies leaf -> intermediates -> one of the roots, for client use; returns why not, or undefined. */
@@ -67,7 +104,7 @@ export class X509Authenticator implements Authenticator {
   async authenticate(req: AuthRequest): Promise<AuthResult> {
     const chain = presentedChain(req.peerCertificate);
     if (chain.length === 0) return { decision: 'noOpinion' };
-    const problem = verifyChain(chain, this.roots);
+    const problem = verifyChainCached(chain, this.roots);
     if (problem) return { decision: 'error', message: `verifying certificate ${describeCertificate(chain[0]!)} failed: ${problem}` };
     const [cn] = subjectField(chain[0]!, 'CN');
     // Upstream's CommonNameUserConversion: a certificate without a CN names nobody.

@@ -1,16 +1,29 @@
-import type { TLSSocket } from 'node:tls';
+import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type Koa from 'koa';
 import type { Authenticator } from '../../authentication/interfaces.js';
 import { errors } from '../../runtime/errors.js';
 
+/**
+ * The client certificate of a TLS connection, read once per connection: it cannot change
+ * during one (no renegotiation), and the same object lets the x509 authenticators keep
+ * their parsed chain and verdict for every request on it.
+ */
+const peers = new WeakMap<TLSSocket, PeerCertificate | undefined>();
+
+function peerCertificateOf(socket: TLSSocket): PeerCertificate | undefined {
+  if (peers.has(socket)) return peers.get(socket);
+  const peer = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate(true) : undefined;
+  const found = peer && Object.keys(peer).length > 0 ? peer : undefined;
+  peers.set(socket, found);
+  return found;
+}
+
 export function authenticationFilter(authenticator: Authenticator): Koa.Middleware {
   return async (ctx, next) => {
-    const socket = ctx.req.socket as TLSSocket;
-    const peer = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate(true) : undefined;
     const result = await authenticator.authenticate({
       headers: ctx.req.headers,
       rawHeaders: ctx.req.rawHeaders,
-      peerCertificate: peer && Object.keys(peer).length > 0 ? peer : undefined,
+      peerCertificate: peerCertificateOf(ctx.req.socket as TLSSocket),
     });
     if (result.decision !== 'authenticated') {
       ctx.state.authError = result.decision === 'error' ? result.message : 'no credentials';
