@@ -31,6 +31,8 @@ export interface ReplicaOptions {
   /** More flags for every replica, or per replica index. Later flags win over ours. */
   extraArgs?: string[] | ((index: number) => string[]);
   env?: Record<string, string>;
+  /** Options for node itself, before the server's entry point (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
   /** Per replica; default 60 s. */
   readyTimeoutMs?: number;
 }
@@ -119,7 +121,7 @@ async function startCluster(dir: string, n: number, opts: ReplicaOptions): Promi
       const fd = openSync(r.logFile, 'a');
       let p: Tracked;
       try {
-        p = spawnTracked(process.execPath, [serverEntry, ...argsFor(r)], {
+        p = spawnTracked(process.execPath, [...(opts.nodeArgs ?? []), serverEntry, ...argsFor(r)], {
           stdio: ['ignore', fd, fd],
           env: { ...process.env, ...(opts.env ?? {}) },
         });
