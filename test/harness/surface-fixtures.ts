@@ -1,0 +1,74 @@
+// Upstream's captured answers (../shared/fixtures/surface) replayed against a resource's
+// declaration, for unit tests: an object fixture goes through defaulting, prepare,
+// validation and canonicalize as a create would; an invalid one must fail with
+// upstream's exact Status.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { errors, StatusError } from '../../pkg/runtime/errors.js';
+import type { KubeObject } from '../../pkg/runtime/object.js';
+import type { ResourceDef } from '../../pkg/runtime/scheme.js';
+import { repoRoot } from './repo.js';
+
+export function surfaceDir(): string {
+  return process.env.SURFACE_FIXTURES ?? join(repoRoot(), '..', 'shared', 'fixtures', 'surface');
+}
+
+export function readSurface(...parts: string[]): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(surfaceDir(), ...parts), 'utf8')) as Record<string, unknown>;
+}
+
+export interface ObjectFixture { request: KubeObject; response: KubeObject }
+
+export function objectFixture(name: string): ObjectFixture {
+  return {
+    request: readSurface('objects', `${name}.request.json`) as KubeObject,
+    response: readSurface('objects', `${name}.response.json`) as KubeObject,
+  };
+}
+
+export interface InvalidFixture {
+  request: { method: string; path: string; contentType: string; body: KubeObject };
+  status: number;
+  response: Record<string, unknown>;
+}
+
+export function invalidFixture(name: string): InvalidFixture {
+  return readSurface('invalid', `${name}.json`) as unknown as InvalidFixture;
+}
+
+/** What a create through the strategy stores (uid and timestamps as the store sets them). */
+export function createThrough(def: ResourceDef, body: KubeObject, namespace = 'fixtures', uid = 'uid-1'): KubeObject {
+  const obj = structuredClone(body);
+  obj.metadata ??= {};
+  if (def.namespaced) obj.metadata.namespace = namespace;
+  def.strategy.applyDefaults(obj);
+  obj.metadata.uid = uid;
+  obj.metadata.creationTimestamp = '2026-01-01T00:00:00Z';
+  def.strategy.prepareForCreate(obj, { namespace });
+  const errs = def.strategy.validate(obj, { namespace });
+  if (errs.length > 0) throw errors.invalid(def.group, def.kind, obj.metadata.name ?? '', errs);
+  def.strategy.canonicalize(obj);
+  obj.metadata.resourceVersion = '1';
+  return obj;
+}
+
+/** The Status a failing create answers with (undefined when it succeeds). */
+export function createStatus(def: ResourceDef, body: KubeObject, namespace = 'fixtures'): Record<string, unknown> | undefined {
+  try {
+    createThrough(def, body, namespace);
+    return undefined;
+  } catch (err) {
+    if (err instanceof StatusError) return err.toStatus() as unknown as Record<string, unknown>;
+    throw err;
+  }
+}
+
+/** A response without what differs on every run (uid, timestamps, resourceVersion, managedFields). */
+export function stripVolatile(o: KubeObject): KubeObject {
+  const c = structuredClone(o);
+  delete c.metadata.uid;
+  delete c.metadata.creationTimestamp;
+  delete c.metadata.resourceVersion;
+  delete c.metadata.managedFields;
+  return c;
+}
