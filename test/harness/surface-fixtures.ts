@@ -72,3 +72,23 @@ export function stripVolatile(o: KubeObject): KubeObject {
   delete c.metadata.managedFields;
   return c;
 }
+
+export interface TableFixture { columnDefinitions: Array<Record<string, unknown>>; rows: unknown[][] }
+
+export function tableFixture(name: string): TableFixture {
+  return readSurface('tables', `${name}.json`) as unknown as TableFixture;
+}
+
+/** Columns without descriptions (the fixtures do not hold them). */
+export function columnsOf(def: ResourceDef): Array<Record<string, unknown>> {
+  return (def.table?.columns ?? []).map(({ name, type, format, priority }) => ({ name, type, format, priority }));
+}
+
+/** A row's cells with the Age column (and any other named volatile column) taken from `cells`. */
+export function withVolatileCells(def: ResourceDef, want: unknown[], cells: unknown[], volatile: string[] = []): unknown[] {
+  const out = [...want];
+  (def.table?.columns ?? []).forEach((c, i) => {
+    if (c.name === 'Age' || volatile.includes(c.name)) out[i] = cells[i];
+  });
+  return out;
+}
