@@ -8,6 +8,7 @@ import { errors, StatusError } from '../../pkg/runtime/errors.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import type { ResourceDef } from '../../pkg/runtime/scheme.js';
 import { repoRoot } from './repo.js';
+import { arr, type Obj } from '../../pkg/apis/core/types.js';
 
 export function surfaceDir(): string {
   return process.env.SURFACE_FIXTURES ?? join(repoRoot(), '..', 'shared', 'fixtures', 'surface');
@@ -92,3 +93,35 @@ export function withVolatileCells(def: ResourceDef, want: unknown[], cells: unkn
   });
   return out;
 }
+
+/**
+ * Fields upstream's admission plugins added to the fixture responses, which this
+ * server's strategy does not (admission plugins are a separate piece):
+ * ServiceAccount: spec.serviceAccount(Name), the kube-api-access-* volume and its mounts;
+ * Priority: spec.priority, spec.preemptionPolicy;
+ * DefaultTolerationSeconds: the not-ready/unreachable NoExecute tolerations.
+ */
+export function withoutPodAdmissionFields(spec: Obj): void {
+  delete spec.serviceAccount;
+  delete spec.serviceAccountName;
+  delete spec.priority;
+  delete spec.preemptionPolicy;
+  const isToken = (name: unknown) => typeof name === 'string' && name.startsWith('kube-api-access-');
+  if (Array.isArray(spec.volumes)) {
+    spec.volumes = arr(spec.volumes).filter((v) => !isToken(v.name));
+    if ((spec.volumes as unknown[]).length === 0) delete spec.volumes;
+  }
+  for (const list of ['containers', 'initContainers']) {
+    for (const c of arr(spec[list])) {
+      if (!Array.isArray(c.volumeMounts)) continue;
+      c.volumeMounts = arr(c.volumeMounts).filter((m) => !isToken(m.name));
+      if ((c.volumeMounts as unknown[]).length === 0) delete c.volumeMounts;
+    }
+  }
+  if (Array.isArray(spec.tolerations)) {
+    spec.tolerations = arr(spec.tolerations).filter((t) => !(t.effect === 'NoExecute' && t.tolerationSeconds === 300
+      && ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'].includes(String(t.key))));
+    if ((spec.tolerations as unknown[]).length === 0) delete spec.tolerations;
+  }
+}
+

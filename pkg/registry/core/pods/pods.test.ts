@@ -3,42 +3,11 @@ import { fieldErrorMessage } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { arr, obj, type Obj } from '../../../apis/core/types.js';
 import {
-  createStatus, createThrough, invalidFixture, objectFixture, readSurface, stripVolatile,
+  createStatus, createThrough, invalidFixture, objectFixture, readSurface, stripVolatile, withoutPodAdmissionFields,
 } from '../../../../test/harness/surface-fixtures.js';
 import { pods } from './index.js';
 import { validateBinding } from './binding.js';
 import { podUpdateForbiddenMessage } from './strategy.js';
-
-/**
- * Fields upstream's admission plugins added to the fixture responses, which this
- * server's strategy does not (admission plugins are a separate piece):
- * ServiceAccount: spec.serviceAccount(Name), the kube-api-access-* volume and its mounts;
- * Priority: spec.priority, spec.preemptionPolicy;
- * DefaultTolerationSeconds: the not-ready/unreachable NoExecute tolerations.
- */
-export function withoutPodAdmissionFields(spec: Obj): void {
-  delete spec.serviceAccount;
-  delete spec.serviceAccountName;
-  delete spec.priority;
-  delete spec.preemptionPolicy;
-  const isToken = (name: unknown) => typeof name === 'string' && name.startsWith('kube-api-access-');
-  if (Array.isArray(spec.volumes)) {
-    spec.volumes = arr(spec.volumes).filter((v) => !isToken(v.name));
-    if ((spec.volumes as unknown[]).length === 0) delete spec.volumes;
-  }
-  for (const list of ['containers', 'initContainers']) {
-    for (const c of arr(spec[list])) {
-      if (!Array.isArray(c.volumeMounts)) continue;
-      c.volumeMounts = arr(c.volumeMounts).filter((m) => !isToken(m.name));
-      if ((c.volumeMounts as unknown[]).length === 0) delete c.volumeMounts;
-    }
-  }
-  if (Array.isArray(spec.tolerations)) {
-    spec.tolerations = arr(spec.tolerations).filter((t) => !(t.effect === 'NoExecute' && t.tolerationSeconds === 300
-      && ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'].includes(String(t.key))));
-    if ((spec.tolerations as unknown[]).length === 0) delete spec.tolerations;
-  }
-}
 
 function expected(name: string): KubeObject {
   const want = stripVolatile(objectFixture(name).response);

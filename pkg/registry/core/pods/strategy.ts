@@ -43,11 +43,8 @@ export class PodStrategy extends BaseStrategy {
       copyField(o, old, 'status');
       if (eph === undefined) delete (o.spec as Obj).ephemeralContainers;
       else (o.spec as Obj).ephemeralContainers = eph;
-    } else if (ctx.subresource === 'binding') {
-      copyField(o, old, 'status');
-      const status = obj(o.status) ?? {};
-      o.status = status;
     }
+    // pods/binding writes spec.nodeName and the PodScheduled condition together.
   }
 
   protected override validateObject(o: KubeObject): FieldError[] {
