@@ -69,7 +69,7 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
     if (info.subresource) {
       const sub = def.subresources?.find((s) => s.name === info.subresource);
       if (!sub) throw notFoundResource();
-      if (sub.create) return virtualCreateHandler(sub.create, { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind }, stores)(h);
+      if (sub.create) return virtualCreateHandler(sub.create, { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind }, stores, sub.alternateVersions)(h);
       if (sub.scale) {
         if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);
         return scaleHandler(sub.scale)(h);

@@ -22,6 +22,8 @@ export interface SubresourceDef {
   verbs: Verb[];
   /** For subresources that are operations (serviceaccounts/token): answers a POST. */
   create?: VirtualCreate;
+  /** Other versions of `group` whose `kind` bodies an operation subresource also accepts (same fields). */
+  alternateVersions?: string[];
   /** A scale subresource (autoscaling/v1 Scale) over the parent's replica fields. */
   scale?: ScaleDef;
 }

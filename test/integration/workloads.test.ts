@@ -187,7 +187,7 @@ describe('workloads over HTTP', function () {
     const again = await call<KubeObject>('GET', pdbPath);
     again.body.status = { ...(again.body.status as Obj), currentHealthy: 2, disruptionsAllowed: 1 };
     expect((await call('PUT', `${pdbPath}/status`, again.body)).status).to.equal(200);
-    const allowed = await call('POST', `${pods}/guarded/eviction`, evict);
+    const allowed = await call('POST', `${pods}/guarded/eviction`, { ...evict, apiVersion: 'policy/v1beta1' });
     expect(allowed.status).to.equal(201);
     const after = await call<KubeObject>('GET', pdbPath, undefined, {}, 1);
     expect((after.body.status as Obj).disruptionsAllowed).to.equal(0);

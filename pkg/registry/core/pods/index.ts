@@ -23,7 +23,7 @@ export const pods: ResourceDef = {
     { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
     { name: 'binding', kind: 'Binding', verbs: ['create'], create: bindingCreate(true) },
     { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
-    { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'], create: evictionCreate },
+    { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', alternateVersions: ['v1beta1'], verbs: ['create'], create: evictionCreate },
     { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
     { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
     { name: 'proxy', kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
