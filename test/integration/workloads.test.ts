@@ -195,6 +195,25 @@ describe('workloads over HTTP', function () {
     expect((await call('GET', `${pods}/guarded`)).status).to.equal(404);
   });
 
+  it('deletes a pod on a node gracefully; grace 0 removes it; an unscheduled pod goes at once', async () => {
+    const pods = collections['v1.Pod']!;
+    const first = await call<KubeObject>('DELETE', `${pods}/p-full`);
+    expect(first.status).to.equal(200);
+    expect(first.body.kind).to.equal('Pod');
+    expect(first.body.metadata.deletionGracePeriodSeconds).to.equal(30);
+    const left = Date.parse(first.body.metadata.deletionTimestamp!) - Date.now();
+    expect(left).to.be.within(20_000, 31_000);
+    expect((await call('GET', `${pods}/p-full`, undefined, {}, 1)).status).to.equal(200);
+    const now = await call<KubeObject>('DELETE', `${pods}/p-full?gracePeriodSeconds=0`, undefined, {}, 1);
+    expect(now.status).to.equal(200);
+    expect((await call('GET', `${pods}/p-full`)).status).to.equal(404);
+    expect((await call('POST', pods, { metadata: { name: 'loose' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } })).status).to.equal(201);
+    const gone = await call<KubeObject>('DELETE', `${pods}/loose`);
+    expect(gone.status).to.equal(200);
+    expect(gone.body.metadata.name).to.equal('loose');
+    expect((await call('GET', `${pods}/loose`)).status).to.equal(404);
+  });
+
   it('lists workloads in discovery with their subresources', async () => {
     const apps = await call<{ resources: Array<{ name: string; kind: string }> }>('GET', '/apis/apps/v1');
     expect(apps.body.resources.map((r) => r.name)).to.include.members(['deployments', 'deployments/scale', 'deployments/status', 'statefulsets/scale', 'replicasets/scale', 'daemonsets/status', 'controllerrevisions']);

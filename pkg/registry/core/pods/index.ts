@@ -31,6 +31,8 @@ export const pods: ResourceDef = {
   ],
   strategy: new PodStrategy(),
   table: podTable,
+  // DELETE answers with the pod, as upstream's pod storage does.
+  returnDeletedObject: true,
   selectableFields: (o) => {
     const spec = obj(o.spec) ?? {};
     const status = obj(o.status) ?? {};

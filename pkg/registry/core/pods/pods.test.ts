@@ -102,6 +102,18 @@ describe('pods', () => {
       .to.deep.equal(['spec.ephemeralContainers: Forbidden: existing ephemeral containers "debug" may not be changed\n']);
   });
 
+  it('waits the termination grace period only for pods on a node that have not finished', () => {
+    const s = pods.strategy;
+    const p = createThrough(pods, objectFixture('v1.Pod.p').request);
+    expect(s.gracePeriod!(p, undefined)).to.equal(0);
+    (p.spec as Obj).nodeName = 'n1';
+    expect(s.gracePeriod!(p, undefined)).to.equal(30);
+    expect(s.gracePeriod!(p, 5)).to.equal(5);
+    expect(s.gracePeriod!(p, 0)).to.equal(0);
+    p.status = { phase: 'Succeeded' };
+    expect(s.gracePeriod!(p, undefined)).to.equal(0);
+  });
+
   it('validates a Binding target', () => {
     expect(validateBinding({ metadata: {}, target: { kind: 'Pod', name: '' } }).map((e) => fieldErrorMessage(e))).to.deep.equal([
       'target.kind: Unsupported value: "Pod": supported values: "Node", "<empty>"',

@@ -57,6 +57,19 @@ export class PodStrategy extends BaseStrategy {
     return [...validatePodSpec(obj(o.spec), 'spec'), ...validatePodSpecUpdate(podSpec(o), podSpec(old))];
   }
 
+  /**
+   * Pods on a node wait for the kubelet: terminationGracePeriodSeconds unless the
+   * request says otherwise. Unscheduled and finished pods go at once.
+   */
+  gracePeriod(o: KubeObject, requested: number | undefined): number {
+    const spec = podSpec(o);
+    const phase = str(obj(o.status)?.phase);
+    if (!str(spec.nodeName) || phase === 'Succeeded' || phase === 'Failed') return 0;
+    if (requested !== undefined) return requested < 0 ? 1 : requested;
+    const fromSpec = spec.terminationGracePeriodSeconds;
+    return typeof fromSpec === 'number' ? (fromSpec < 0 ? 1 : fromSpec) : 30;
+  }
+
   resetFields(subresource: string): string[][] {
     if (subresource === 'status') return [['spec'], ['metadata', 'deletionTimestamp'], ['metadata', 'ownerReferences']];
     return [['status']];
