@@ -8,7 +8,9 @@ import { defaultPod, podQOSClass } from '../../../apis/core/defaults.js';
 import { validatePodSpec } from '../../../apis/core/validation.js';
 import { podSpecDiff } from '../../../apis/core/diff.js';
 import { arr, obj, str, type Obj } from '../../../apis/core/types.js';
-import { forbidden, child, index, invalid } from '../../../apis/validation/field.js';
+import { forbidden, child, index, invalid, required, dedupe } from '../../../apis/validation/field.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../../apis/validation/objectmeta.js';
+import { validatePathSegmentName } from '../../../apis/validation/names.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { deepEqual } from '../../../apis/validation/objectmeta.js';
 import { BaseStrategy, copyField } from '../../generic/base-strategy.js';
@@ -51,6 +53,16 @@ export class PodStrategy extends BaseStrategy {
     return validatePodSpec(obj(o.spec), 'spec');
   }
 
+  /** Metadata problems once each; the spec's as upstream lists them (the image check repeats). */
+  override validateUpdate(o: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
+    const meta = dedupe([
+      ...validateObjectMeta(o.metadata, { namespaced: true, nameValidator: validatePathSegmentName }),
+      ...validateObjectMetaUpdate(o.metadata, old.metadata),
+      ...this.metadataErrors(o),
+    ]);
+    return [...meta, ...this.validateObjectUpdate(o, old, ctx)];
+  }
+
   protected override validateObjectUpdate(o: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
     if (ctx.subresource === 'status' || ctx.subresource === 'binding') return [];
     if (ctx.subresource === 'ephemeralcontainers') return validateEphemeralUpdate(o, old);
@@ -84,6 +96,12 @@ export function validatePodSpecUpdate(spec: Obj, old: Obj): FieldError[] {
   }
   if (arr(spec.initContainers).length !== arr(old.initContainers).length) {
     return [forbidden('spec.initContainers', 'pod updates may not add or remove containers')];
+  }
+  // ValidateContainerUpdates: an image may change but not go (reported again after the spec's own check, as upstream).
+  for (const list of ['containers', 'initContainers']) {
+    arr(spec[list]).forEach((c, i) => {
+      if (!str(c.image)) errs.push(required(child(index(`spec.${list}`, i), 'image')));
+    });
   }
   const munged: Obj = structuredClone(old);
   for (const list of ['containers', 'initContainers']) {
