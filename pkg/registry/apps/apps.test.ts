@@ -87,6 +87,17 @@ describe('apps/v1 workloads', () => {
     ]);
   });
 
+  it('defaults StatefulSet volumeClaimTemplates as claims', () => {
+    const req = structuredClone(objectFixture('apps_v1.StatefulSet.ss').request);
+    (req.spec as Obj).volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+    const ss = createThrough(statefulsets, req);
+    expect((ss.spec as Obj).volumeClaimTemplates).to.deep.equal([{
+      metadata: { name: 'data', creationTimestamp: null },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' },
+      status: { phase: 'Pending' },
+    }]);
+  });
+
   it('declares scale for deployments, replicasets and statefulsets, not daemonsets', () => {
     for (const def of [deployments, replicasets, statefulsets]) {
       expect(def.subresources!.find((s) => s.name === 'scale')?.scale).to.deep.equal({

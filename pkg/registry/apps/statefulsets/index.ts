@@ -5,7 +5,7 @@ import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
 import { num, section, templateContainers } from '../../../apis/core/printers.js';
 import { validateTemplateForReplicas } from '../../../apis/core/template.js';
-import { obj, setDefault, str, type Obj } from '../../../apis/core/types.js';
+import { arr, obj, setDefault, str, type Obj } from '../../../apis/core/types.js';
 import { nonNegative, validateEnum, validateSelector } from '../../../apis/apps/validation.js';
 import { child, forbidden } from '../../../apis/validation/field.js';
 import { deepEqual } from '../../../apis/validation/objectmeta.js';
@@ -34,6 +34,16 @@ export class StatefulSetStrategy extends WorkloadStrategy {
     setDefault(pvc, 'whenScaled', 'Retain');
     setDefault(spec, 'replicas', 1);
     setDefault(spec, 'revisionHistoryLimit', 10);
+    // Claim templates are PersistentVolumeClaims: Go prints their zero creationTimestamp
+    // and status, and the claim defaults apply.
+    for (const pvcTemplate of arr(spec.volumeClaimTemplates)) {
+      if (!obj(pvcTemplate.metadata)) pvcTemplate.metadata = {};
+      setDefault(pvcTemplate.metadata as Obj, 'creationTimestamp', null);
+      if (!obj(pvcTemplate.spec)) pvcTemplate.spec = {};
+      setDefault(pvcTemplate.spec as Obj, 'volumeMode', 'Filesystem');
+      if (!obj(pvcTemplate.status)) pvcTemplate.status = {};
+      setDefault(pvcTemplate.status as Obj, 'phase', 'Pending');
+    }
   }
 
   protected validateSpec(o: KubeObject): FieldError[] {
