@@ -87,6 +87,17 @@ describe('apps/v1 workloads', () => {
     ]);
   });
 
+  it('validates status writes: non-negative counts, ready and available within replicas', () => {
+    const old = createThrough(replicasets, objectFixture('apps_v1.ReplicaSet.rs').request);
+    const next: KubeObject = structuredClone(old);
+    next.status = { replicas: 1, readyReplicas: 2, availableReplicas: -1 };
+    replicasets.strategy.prepareForUpdate(next, old, { subresource: 'status' });
+    expect(replicasets.strategy.validateUpdate(next, old, { subresource: 'status' }).map((e) => fieldErrorMessage(e))).to.deep.equal([
+      'status.availableReplicas: Invalid value: -1: must be greater than or equal to 0',
+      'status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas',
+    ]);
+  });
+
   it('defaults StatefulSet volumeClaimTemplates as claims', () => {
     const req = structuredClone(objectFixture('apps_v1.StatefulSet.ss').request);
     (req.spec as Obj).volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];

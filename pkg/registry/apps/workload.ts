@@ -5,7 +5,9 @@ import type { KubeObject } from '../../runtime/object.js';
 import type { ScaleDef, SubresourceDef } from '../../runtime/scheme.js';
 import { defaultPodTemplateSpec } from '../../apis/core/defaults.js';
 import { obj, type Obj } from '../../apis/core/types.js';
-import { validateSelectorImmutable } from '../../apis/apps/validation.js';
+import { nonNegative, validateSelectorImmutable } from '../../apis/apps/validation.js';
+import { invalid } from '../../apis/validation/field.js';
+import type { StrategyContext } from '../generic/strategy.js';
 import { nameIsDNSSubdomain } from '../../apis/validation/names.js';
 import { BaseStrategy } from '../generic/base-strategy.js';
 
@@ -47,7 +49,24 @@ export abstract class WorkloadStrategy extends BaseStrategy {
     return this.validateSpec(o);
   }
 
-  protected override validateObjectUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+  protected override validateObjectUpdate(o: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
+    if (ctx.subresource === 'status') return validateReplicaStatus(obj(o.status) ?? {});
     return [...this.validateSpec(o), ...validateSelectorImmutable(specOf(o), specOf(old), 'spec')];
   }
+}
+
+/**
+ * Status rules shared by Deployment, ReplicaSet and StatefulSet status writes: counts
+ * are non-negative, and none of ready/available exceeds what holds it.
+ */
+export function validateReplicaStatus(status: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [k, v] of Object.entries(status)) {
+    if (typeof v === 'number') errs.push(...nonNegative(v, `status.${k}`));
+  }
+  const n = (k: string) => (typeof status[k] === 'number' ? (status[k] as number) : 0);
+  if (n('readyReplicas') > n('replicas')) errs.push(invalid('status.readyReplicas', n('readyReplicas'), 'cannot be greater than status.replicas'));
+  if (n('availableReplicas') > n('replicas')) errs.push(invalid('status.availableReplicas', n('availableReplicas'), 'cannot be greater than status.replicas'));
+  if (n('availableReplicas') > n('readyReplicas')) errs.push(invalid('status.availableReplicas', n('availableReplicas'), 'cannot be greater than readyReplicas'));
+  return errs;
 }

@@ -49,6 +49,14 @@ export class DaemonSetStrategy extends WorkloadStrategy {
     if (gen > 0) o.metadata.annotations = { ...(o.metadata.annotations ?? {}), [templateGenerationAnnotation]: String(gen) };
   }
 
+  protected override validateObjectUpdate(o: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
+    if (ctx.subresource === 'status') {
+      const status = obj(o.status) ?? {};
+      return Object.entries(status).flatMap(([k, v]) => (typeof v === 'number' ? nonNegative(v, `status.${k}`) : []));
+    }
+    return super.validateObjectUpdate(o, old, ctx);
+  }
+
   protected validateSpec(o: KubeObject): FieldError[] {
     const spec = specOf(o);
     const errs: FieldError[] = [];

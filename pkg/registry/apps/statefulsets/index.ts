@@ -10,6 +10,7 @@ import { nonNegative, validateEnum, validateSelector } from '../../../apis/apps/
 import { child, forbidden } from '../../../apis/validation/field.js';
 import { deepEqual } from '../../../apis/validation/objectmeta.js';
 import { scaleSubresource, specOf, WorkloadStrategy } from '../workload.js';
+import type { StrategyContext } from '../../generic/strategy.js';
 
 const mutableSpecFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
 const retentionPolicies = ['Retain', 'Delete'];
@@ -71,7 +72,8 @@ export class StatefulSetStrategy extends WorkloadStrategy {
     return errs;
   }
 
-  protected override validateObjectUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+  protected override validateObjectUpdate(o: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
+    if (ctx.subresource) return super.validateObjectUpdate(o, old, ctx);
     const errs = this.validateSpec(o);
     const strip = (spec: Obj): Obj => Object.fromEntries(Object.entries(spec).filter(([k]) => !mutableSpecFields.includes(k)));
     if (!deepEqual(strip(specOf(o)), strip(specOf(old)))) {
