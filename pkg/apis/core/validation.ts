@@ -46,7 +46,12 @@ export function validatePodSpec(spec: Obj | undefined, path: string): FieldError
   if (containers.length === 0) errs.push(required(child(path, 'containers')));
   containers.forEach((c, i) => errs.push(...validateContainer(c, index(child(path, 'containers'), i), names, vols)));
   arr(spec.initContainers).forEach((c, i) => errs.push(...validateContainer(c, index(child(path, 'initContainers'), i), names, vols)));
-  arr(spec.ephemeralContainers).forEach((c, i) => errs.push(...validateContainer(c, index(child(path, 'ephemeralContainers'), i), names, vols)));
+  const regular = new Set([...containers, ...arr(spec.initContainers)].map((c) => str(c.name)));
+  arr(spec.ephemeralContainers).forEach((c, i) => {
+    const p = index(child(path, 'ephemeralContainers'), i);
+    errs.push(...validateContainer(c, p, names, vols));
+    errs.push(...ephemeralRestrictions(c, p, regular));
+  });
   errs.push(...validateEnum(spec.restartPolicy, child(path, 'restartPolicy'), restartPolicies));
   errs.push(...validateEnum(spec.dnsPolicy, child(path, 'dnsPolicy'), dnsPolicies));
   const nodeSelector = obj(spec.nodeSelector);
@@ -77,6 +82,23 @@ export function validatePodTemplateSpec(tpl: Obj | undefined, path: string): Fie
   errs.push(...validateLabels(obj(meta.labels) as Record<string, string> | undefined, child(path, 'metadata', 'labels')));
   errs.push(...validateAnnotations(obj(meta.annotations) as Record<string, string> | undefined, child(path, 'metadata', 'annotations')));
   errs.push(...validatePodSpec(obj(tpl.spec), child(path, 'spec')));
+  return errs;
+}
+
+/** Fields an ephemeral container may not set, and its target must be a container of the pod. */
+function ephemeralRestrictions(c: Obj, path: string, regular: Set<string>): FieldError[] {
+  const errs: FieldError[] = [];
+  const target = str(c.targetContainerName);
+  if (target && !regular.has(target)) errs.push(notFound(child(path, 'targetContainerName'), target));
+  for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe', 'ports', 'resizePolicy', 'restartPolicy']) {
+    const v = c[f];
+    if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) continue;
+    errs.push(forbidden(child(path, f), 'cannot be set for an Ephemeral Container'));
+  }
+  const res = obj(c.resources);
+  if (res && Object.keys(res).some((k) => Object.keys(obj(res[k]) ?? {}).length > 0)) {
+    errs.push(forbidden(child(path, 'resources'), 'cannot be set for an Ephemeral Container'));
+  }
   return errs;
 }
 

@@ -9,6 +9,12 @@ import { pods } from './index.js';
 import { validateBinding } from './binding.js';
 import { podUpdateForbiddenMessage } from './strategy.js';
 
+function createThroughNoValidate(spec: Obj): KubeObject {
+  const o: KubeObject = { metadata: { name: 'x', namespace: 'fixtures' }, spec };
+  pods.strategy.applyDefaults(o);
+  return o;
+}
+
 function expected(name: string): KubeObject {
   const want = stripVolatile(objectFixture(name).response);
   withoutPodAdmissionFields(obj(want.spec)!);
@@ -112,6 +118,16 @@ describe('pods', () => {
     expect(s.gracePeriod!(p, 0)).to.equal(0);
     p.status = { phase: 'Succeeded' };
     expect(s.gracePeriod!(p, undefined)).to.equal(0);
+  });
+
+  it('refuses ephemeral containers on create and restricted fields on them', () => {
+    const base = { name: 'c', image: 'i' };
+    const status = (spec: Obj) => pods.strategy.validate(createThroughNoValidate(spec), {}).map((e) => fieldErrorMessage(e));
+    expect(status({ containers: [base], ephemeralContainers: [{ name: 'd', image: 'i', ports: [{ containerPort: 80 }], targetContainerName: 'x' }] })).to.deep.equal([
+      'spec.ephemeralContainers[0].targetContainerName: Not found: "x"',
+      'spec.ephemeralContainers[0].ports: Forbidden: cannot be set for an Ephemeral Container',
+      'spec.ephemeralContainers: Forbidden: cannot be set on create',
+    ]);
   });
 
   it('validates a Binding target', () => {

@@ -50,7 +50,10 @@ export class PodStrategy extends BaseStrategy {
   }
 
   protected override validateObject(o: KubeObject): FieldError[] {
-    return validatePodSpec(obj(o.spec), 'spec');
+    const errs = validatePodSpec(obj(o.spec), 'spec');
+    // Ephemeral containers only come through the ephemeralcontainers subresource.
+    if (arr(podSpec(o).ephemeralContainers).length > 0) errs.push(forbidden('spec.ephemeralContainers', 'cannot be set on create'));
+    return errs;
   }
 
   /** Metadata problems once each; the spec's as upstream lists them (the image check repeats). */
