@@ -18,6 +18,7 @@ import type { HandlerScope } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
 import { virtualCreateHandler } from './handlers/virtual.js';
+import { scaleHandler } from './handlers/scale.js';
 
 type Handler = (h: HandlerScope) => Promise<void>;
 
@@ -42,6 +43,10 @@ export function notFoundResource(): StatusError {
 }
 
 export function resourceHandler(registry: Registry, admission: Admission): Koa.Middleware {
+  const stores = (group: string, plural: string): GenericStore | undefined => {
+    const d = registry.scheme.resourceInGroup(group, plural);
+    return d ? registry.storeFor(d) : undefined;
+  };
   return async (ctx, next) => {
     const info = ctx.state.requestInfo as RequestInfo | undefined;
     if (!info?.isResourceRequest) return next();
@@ -59,12 +64,16 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
     if (def.namespaced && !info.namespace && !['list', 'watch'].includes(verb)) throw notFoundResource();
     if (def.virtual) {
       if (info.name || info.subresource) throw notFoundResource();
-      return virtualCreateHandler(def.virtual)(h);
+      return virtualCreateHandler(def.virtual, undefined, stores)(h);
     }
     if (info.subresource) {
       const sub = def.subresources?.find((s) => s.name === info.subresource);
       if (!sub) throw notFoundResource();
-      if (sub.create) return virtualCreateHandler(sub.create, { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind })(h);
+      if (sub.create) return virtualCreateHandler(sub.create, { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind }, stores, sub.alternateVersions)(h);
+      if (sub.scale) {
+        if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);
+        return scaleHandler(sub.scale)(h);
+      }
       if (sub.kind !== def.kind) throw notFoundResource();
       if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);
       return handlers[verb](h);

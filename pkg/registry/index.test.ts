@@ -6,17 +6,21 @@ describe('buildScheme', () => {
   const scheme = buildScheme();
 
   it('registers groups in upstream order', () => {
-    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'coordination.k8s.io']);
+    expect(scheme.groups()).to.deep.equal(['', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'rbac.authorization.k8s.io', 'coordination.k8s.io']);
   });
 
   it('serves every declared resource', () => {
     const names = scheme.resources().map((d) => `${d.group}/${d.version}/${d.plural}`);
     expect(names).to.deep.equal([
-      '/v1/configmaps', '/v1/events', '/v1/namespaces', '/v1/secrets', '/v1/serviceaccounts',
+      '/v1/bindings', '/v1/configmaps', '/v1/events', '/v1/namespaces', '/v1/pods', '/v1/podtemplates',
+      '/v1/replicationcontrollers', '/v1/secrets', '/v1/serviceaccounts',
+      'apps/v1/controllerrevisions', 'apps/v1/daemonsets', 'apps/v1/deployments', 'apps/v1/replicasets', 'apps/v1/statefulsets',
       'events.k8s.io/v1/events',
       'authentication.k8s.io/v1/selfsubjectreviews', 'authentication.k8s.io/v1/tokenreviews',
       'authorization.k8s.io/v1/localsubjectaccessreviews', 'authorization.k8s.io/v1/selfsubjectaccessreviews',
       'authorization.k8s.io/v1/selfsubjectrulesreviews', 'authorization.k8s.io/v1/subjectaccessreviews',
+      'batch/v1/cronjobs', 'batch/v1/jobs',
+      'policy/v1/poddisruptionbudgets',
       'rbac.authorization.k8s.io/v1/clusterrolebindings', 'rbac.authorization.k8s.io/v1/clusterroles',
       'rbac.authorization.k8s.io/v1/rolebindings', 'rbac.authorization.k8s.io/v1/roles',
       'coordination.k8s.io/v1/leases',
@@ -31,5 +35,7 @@ describe('buildScheme', () => {
     expect(storageSegment(scheme.resource('', 'v1', 'configmaps')!)).to.equal('configmaps');
     expect(storageSegment(scheme.resource('rbac.authorization.k8s.io', 'v1', 'roles')!)).to.equal('roles');
     expect(storageSegment(scheme.resource('coordination.k8s.io', 'v1', 'leases')!)).to.equal('leases');
+    expect(storageSegment(scheme.resource('', 'v1', 'replicationcontrollers')!)).to.equal('controllers');
+    expect(storageSegment(scheme.resource('apps', 'v1', 'deployments')!)).to.equal('deployments');
   });
 });

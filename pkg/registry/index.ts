@@ -5,6 +5,17 @@ import { Scheme } from '../runtime/scheme.js';
 import { configmaps } from './core/configmaps/index.js';
 import { events } from './core/events/index.js';
 import { namespaces } from './core/namespaces/index.js';
+import { bindings, pods } from './core/pods/index.js';
+import { podtemplates } from './core/podtemplates/index.js';
+import { replicationcontrollers } from './core/replicationcontrollers/index.js';
+import { controllerrevisions } from './apps/controllerrevisions/index.js';
+import { daemonsets } from './apps/daemonsets/index.js';
+import { deployments } from './apps/deployments/index.js';
+import { replicasets } from './apps/replicasets/index.js';
+import { statefulsets } from './apps/statefulsets/index.js';
+import { cronjobs } from './batch/cronjobs/index.js';
+import { jobs } from './batch/jobs/index.js';
+import { poddisruptionbudgets } from './policy/poddisruptionbudgets/index.js';
 import { secrets } from './core/secrets/index.js';
 import { serviceaccounts } from './core/serviceaccounts/index.js';
 import { leases } from './coordination/leases/index.js';
@@ -26,10 +37,13 @@ export interface SchemeOptions {
 export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
-    configmaps, events, namespaces, secrets, serviceaccounts,
+    bindings, configmaps, events, namespaces, pods, podtemplates, replicationcontrollers, secrets, serviceaccounts,
+    controllerrevisions, daemonsets, deployments, replicasets, statefulsets,
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
+    cronjobs, jobs,
+    poddisruptionbudgets,
     clusterrolebindings, clusterroles, rolebindings, roles,
     leases,
   ]) {

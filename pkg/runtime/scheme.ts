@@ -4,6 +4,8 @@ import type { Strategy } from '../registry/generic/strategy.js';
 import type { TableConvertor } from './table.js';
 import type { KubeObject } from './object.js';
 import type { UserInfo } from '../authentication/user.js';
+import type { Admission } from '../admission/interfaces.js';
+import type { GenericStore } from '../registry/generic/store.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -20,6 +22,23 @@ export interface SubresourceDef {
   verbs: Verb[];
   /** For subresources that are operations (serviceaccounts/token): answers a POST. */
   create?: VirtualCreate;
+  /** Other versions of `group` whose `kind` bodies an operation subresource also accepts (same fields). */
+  alternateVersions?: string[];
+  /** A scale subresource (autoscaling/v1 Scale) over the parent's replica fields. */
+  scale?: ScaleDef;
+}
+
+/**
+ * Where a kind keeps what its autoscaling/v1 Scale shows (upstream: the scale REST of
+ * each workload; for custom resources, the CRD's scale subresource paths).
+ */
+export interface ScaleDef {
+  /** Path of the desired replicas, e.g. ['spec', 'replicas']. */
+  specReplicasPath: string[];
+  /** Path of the observed replicas, e.g. ['status', 'replicas']. */
+  statusReplicasPath: string[];
+  /** Path of the selector; a metav1.LabelSelector or a map (ReplicationController). */
+  selectorPath: string[];
 }
 
 /** Who and where, for operations that are not stored objects (reviews, token requests). */
@@ -29,6 +48,10 @@ export interface VirtualContext {
   /** Parent object's name, for subresources. */
   name: string;
   dryRun: boolean;
+  /** The request's admission chain, for operations that write stored objects (pods/binding). */
+  admission?: Admission;
+  /** Stores of served resources (preferred version), for operations that read or write them. */
+  stores?: (group: string, plural: string) => GenericStore | undefined;
 }
 
 /** Takes the decoded request object, returns the response object (usually with status filled). */

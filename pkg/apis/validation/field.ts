@@ -63,3 +63,7 @@ export function dedupe(errs: FieldError[]): FieldError[] {
 export function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
+
+export function notFound(field: string, value: unknown): FieldError {
+  return { type: 'FieldValueNotFound', field, value };
+}

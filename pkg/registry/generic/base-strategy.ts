@@ -62,7 +62,9 @@ export class BaseStrategy implements Strategy {
       if (ctx.subresource === 'status') this.keepAllButStatus(obj, old);
       else if (!ctx.subresource) copyField(obj, old, 'status');
     }
-    if (this.options.tracksGeneration && !ctx.subresource && specChanged(obj, old)) {
+    // Writes through scale change the spec too (upstream's scale REST updates the parent).
+    const specEndpoint = !ctx.subresource || ctx.subresource === 'scale';
+    if (this.options.tracksGeneration && specEndpoint && specChanged(obj, old)) {
       obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
     }
     this.prepareObjectForUpdate(obj, old, ctx);

@@ -310,6 +310,8 @@ export class GenericStore {
     const key = this.key(namespace, name);
     try {
       const current = this.decorate(await this.storage.get(key));
+      const grace = this.def.strategy.gracePeriod?.(current, options.gracePeriodSeconds) ?? 0;
+      if (grace > 0) return await this.beginGracefulDeletion(key, current, grace, options, scope);
       const finalization = this.def.strategy.finalization;
       if (finalization) {
         const res = await this.beginFinalizedDeletion(key, current, options, scope);
@@ -356,6 +358,36 @@ export class GenericStore {
     } catch (err) {
       throw this.mapError(err, name);
     }
+  }
+
+  /**
+   * Graceful deletion (pods on a node): mark with deletionTimestamp = now + grace and
+   * keep; a later delete with a shorter grace shortens it, with 0 removes the object.
+   */
+  private async beginGracefulDeletion(key: string, current: KubeObject, grace: number, options: DeleteOptions,
+    scope: RequestScope): Promise<DeleteResult> {
+    checkDeletePreconditions(this.def, current, options.preconditions);
+    const m = current.metadata;
+    if (m.deletionTimestamp && m.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds <= grace) {
+      return { object: current, deleted: false };
+    }
+    const mark = async (existing: KubeObject): Promise<KubeObject> => {
+      const attrs = this.admissionAttrs('DELETE', undefined, existing, scope);
+      await scope.admission.admit(attrs);
+      await scope.admission.validate(attrs);
+      const next = structuredClone(existing);
+      const finalizers = finalizersForDeletion(next.metadata.finalizers, options);
+      if (finalizers) next.metadata.finalizers = finalizers;
+      if (next.metadata.finalizers?.length === 0) delete next.metadata.finalizers;
+      if ((next.metadata.generation ?? 0) > 0) next.metadata.generation = (next.metadata.generation ?? 0) + 1;
+      next.metadata.deletionTimestamp = new Date(Math.floor(Date.now() / 1000) * 1000 + grace * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      next.metadata.deletionGracePeriodSeconds = grace;
+      return next;
+    };
+    if (scope.dryRun) return { object: await mark(current), deleted: false };
+    const res = await this.storage.guaranteedUpdate(key, options.preconditions,
+      async (stored) => this.toStorage(await mark(this.decorate(stored))), false, this.writeOptions);
+    return { object: this.decorate(res.object), deleted: false };
   }
 
   /**

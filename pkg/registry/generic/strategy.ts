@@ -44,6 +44,12 @@ export interface Strategy {
    * metadata.finalizers remain (on a later delete, or the update that empties them).
    */
   finalization?: DeletionFinalization;
+  /**
+   * Graceful deletion (upstream: CheckGracefulDelete): the seconds a delete with these
+   * options waits before the object goes; 0 or undefined deletes at once. While waiting
+   * the object carries deletionTimestamp (now + grace) and deletionGracePeriodSeconds.
+   */
+  gracePeriod?(obj: KubeObject, requested: number | undefined): number;
 }
 
 export interface DeletionFinalization {

@@ -1,0 +1,54 @@
+// apps/v1 controllerrevisions: immutable snapshots of a controller's template.
+import type { FieldError } from '../../../runtime/errors.js';
+import type { KubeObject } from '../../../runtime/object.js';
+import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { nonNegative } from '../../../apis/apps/validation.js';
+import { invalid, required } from '../../../apis/validation/field.js';
+import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
+import { deepEqual, FieldImmutableErrorMsg } from '../../../apis/validation/objectmeta.js';
+import { BaseStrategy } from '../../generic/base-strategy.js';
+
+export class ControllerRevisionStrategy extends BaseStrategy {
+  constructor() {
+    super({ namespaced: true, nameValidator: nameIsDNSSubdomain });
+  }
+
+  protected override validateObject(o: KubeObject): FieldError[] {
+    const errs: FieldError[] = [];
+    if (o.data === undefined || o.data === null) errs.push(required('data', 'data is mandatory'));
+    errs.push(...nonNegative(o.revision, 'revision'));
+    return errs;
+  }
+
+  protected override validateObjectUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+    const errs = this.validateObject(o);
+    if (!deepEqual(o.data, old.data)) errs.push(invalid('data', null, FieldImmutableErrorMsg));
+    return errs;
+  }
+}
+
+export const controllerRevisionTable: TableConvertor = {
+  columns: [
+    column('Name', 'string', 'Name must be unique within a namespace.'),
+    column('Controller', 'string', 'Controller of the object'),
+    column('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'),
+    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+  ],
+  cells: (o) => {
+    const owner = (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
+    return [o.metadata.name ?? '', owner ? owner.name : '<none>', typeof o.revision === 'number' ? o.revision : 0, humanAge(o.metadata.creationTimestamp)];
+  },
+};
+
+export const controllerrevisions: ResourceDef = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'ControllerRevision',
+  plural: 'controllerrevisions',
+  singular: 'controllerrevision',
+  namespaced: true,
+  verbs: [...allVerbs],
+  strategy: new ControllerRevisionStrategy(),
+  table: controllerRevisionTable,
+};

@@ -1,0 +1,41 @@
+// apps/v1 deployments (+status, +scale).
+import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { formatLabelSelector, num, section, templateContainers } from '../../../apis/core/printers.js';
+import { scaleSubresource } from '../workload.js';
+import { DeploymentStrategy } from './strategy.js';
+
+export const deploymentTable: TableConvertor = {
+  columns: [
+    column('Name', 'string', 'Name must be unique within a namespace.'),
+    column('Ready', 'string', 'Number of the pod with ready state'),
+    column('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+    column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
+    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+    column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', { priority: 1 }),
+  ],
+  cells: (o) => {
+    const spec = section(o, 'spec');
+    const status = section(o, 'status');
+    const { names, images } = templateContainers(spec.template);
+    return [o.metadata.name ?? '', `${num(status.readyReplicas)}/${num(spec.replicas)}`, num(status.updatedReplicas),
+      num(status.availableReplicas), humanAge(o.metadata.creationTimestamp), names, images, formatLabelSelector(spec.selector)];
+  },
+};
+
+export const deployments: ResourceDef = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'Deployment',
+  plural: 'deployments',
+  singular: 'deployment',
+  shortNames: ['deploy'],
+  categories: ['all'],
+  namespaced: true,
+  verbs: [...allVerbs],
+  subresources: [scaleSubresource(), { name: 'status', kind: 'Deployment', verbs: ['get', 'patch', 'update'] }],
+  strategy: new DeploymentStrategy(),
+  table: deploymentTable,
+};

@@ -1,0 +1,107 @@
+// batch/v1 jobs (+status): generated selector and controller-uid labels unless
+// spec.manualSelector, upstream's defaults and validation.
+import type { FieldError } from '../../../runtime/errors.js';
+import type { KubeObject } from '../../../runtime/object.js';
+import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { defaultPodTemplateSpec } from '../../../apis/core/defaults.js';
+import { formatLabelSelector, num, section, templateContainers } from '../../../apis/core/printers.js';
+import { obj, str, type Obj } from '../../../apis/core/types.js';
+import { defaultJobSpec, generateJobSelector, validateJobSpecWithSelector } from '../../../apis/batch/job.js';
+import { goLabelSelector } from '../../../apis/core/gofmt.js';
+import { invalid } from '../../../apis/validation/field.js';
+import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
+import { deepEqual, FieldImmutableErrorMsg } from '../../../apis/validation/objectmeta.js';
+import { BaseStrategy } from '../../generic/base-strategy.js';
+
+function specOf(o: KubeObject): Obj {
+  return obj(o.spec) ?? {};
+}
+
+export class JobStrategy extends BaseStrategy {
+  constructor() {
+    super({ namespaced: true, nameValidator: nameIsDNSSubdomain, hasStatus: true, tracksGeneration: true });
+  }
+
+  override applyDefaults(o: KubeObject): void {
+    if (!obj(o.spec)) o.spec = {};
+    const spec = o.spec as Obj;
+    if (!obj(spec.template)) spec.template = {};
+    defaultPodTemplateSpec(spec.template as Obj);
+    defaultJobSpec(spec);
+  }
+
+  protected override prepareObjectForCreate(o: KubeObject): void {
+    o.status = {};
+    const spec = specOf(o);
+    if (spec.manualSelector !== true) generateJobSelector(spec, o.metadata.name ?? '', o.metadata.uid ?? '');
+    // The Job itself carries its template's labels when it has none.
+    const tplLabels = obj(obj(obj(spec.template)?.metadata)?.labels) as Record<string, string> | undefined;
+    if (Object.keys(o.metadata.labels ?? {}).length === 0 && tplLabels && Object.keys(tplLabels).length > 0) o.metadata.labels = { ...tplLabels };
+  }
+
+  protected override validateObject(o: KubeObject): FieldError[] {
+    return validateJobSpecWithSelector(specOf(o), 'spec');
+  }
+
+  protected override validateObjectUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+    const errs = this.validateObject(o);
+    const spec = specOf(o);
+    const oldSpec = specOf(old);
+    if (!deepEqual(spec.selector, oldSpec.selector)) errs.push(invalid('spec.selector', goLabelSelector(obj(spec.selector)), FieldImmutableErrorMsg));
+    if (!deepEqual(spec.completions, oldSpec.completions)) errs.push(invalid('spec.completions', spec.completions ?? null, FieldImmutableErrorMsg));
+    if (!deepEqual(spec.completionMode, oldSpec.completionMode)) errs.push(invalid('spec.completionMode', str(spec.completionMode), FieldImmutableErrorMsg));
+    // The pod template may change only while the job is suspended (and has not started).
+    if (!deepEqual(spec.template, oldSpec.template) && !(oldSpec.suspend === true && spec.suspend === true)) {
+      errs.push(invalid('spec.template', '', FieldImmutableErrorMsg));
+    }
+    return errs;
+  }
+}
+
+function completionsCell(spec: Obj, status: Obj): string {
+  if (typeof spec.completions === 'number') return `${num(status.succeeded)}/${spec.completions}`;
+  const parallelism = num(spec.parallelism);
+  return parallelism > 1 ? `${num(status.succeeded)}/1 of ${parallelism}` : `${num(status.succeeded)}/1`;
+}
+
+function durationCell(status: Obj): string {
+  const start = str(status.startTime);
+  if (!start) return '';
+  const end = str(status.completionTime);
+  return humanAge(start, end ? Date.parse(end) : Date.now());
+}
+
+export const jobTable: TableConvertor = {
+  columns: [
+    column('Name', 'string', 'Name must be unique within a namespace.'),
+    column('Completions', 'string', 'The desired number of successfully finished pods the job should be run with.'),
+    column('Duration', 'string', 'Time required to complete the job.'),
+    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
+    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+    column('Selector', 'string', 'A label query over pods that should match the pod count.', { priority: 1 }),
+  ],
+  cells: (o) => {
+    const spec = section(o, 'spec');
+    const status = section(o, 'status');
+    const { names, images } = templateContainers(spec.template);
+    return [o.metadata.name ?? '', completionsCell(spec, status), durationCell(status), humanAge(o.metadata.creationTimestamp),
+      names, images, formatLabelSelector(spec.selector)];
+  },
+};
+
+export const jobs: ResourceDef = {
+  group: 'batch',
+  version: 'v1',
+  kind: 'Job',
+  plural: 'jobs',
+  singular: 'job',
+  categories: ['all'],
+  namespaced: true,
+  verbs: [...allVerbs],
+  subresources: [{ name: 'status', kind: 'Job', verbs: ['get', 'patch', 'update'] }],
+  strategy: new JobStrategy(),
+  table: jobTable,
+  selectableFields: (o) => ({ 'status.successful': String(num(section(o as KubeObject, 'status').succeeded)) }),
+};

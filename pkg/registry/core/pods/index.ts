@@ -1,0 +1,63 @@
+// core/v1 pods with status, binding, ephemeralcontainers (eviction: see eviction.ts),
+// and the legacy namespaced `bindings` resource.
+import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { obj, str } from '../../../apis/core/types.js';
+import { BaseStrategy } from '../../generic/base-strategy.js';
+import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
+import { bindingCreate } from './binding.js';
+import { evictionCreate } from './eviction.js';
+import { PodStrategy } from './strategy.js';
+import { podTable } from './table.js';
+
+export const pods: ResourceDef = {
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  plural: 'pods',
+  singular: 'pod',
+  shortNames: ['po'],
+  categories: ['all'],
+  namespaced: true,
+  verbs: [...allVerbs],
+  subresources: [
+    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+    { name: 'binding', kind: 'Binding', verbs: ['create'], create: bindingCreate(true) },
+    { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+    { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', alternateVersions: ['v1beta1'], verbs: ['create'], create: evictionCreate },
+    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+    { name: 'proxy', kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+    { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+  ],
+  strategy: new PodStrategy(),
+  table: podTable,
+  // DELETE answers with the pod, as upstream's pod storage does.
+  returnDeletedObject: true,
+  selectableFields: (o) => {
+    const spec = obj(o.spec) ?? {};
+    const status = obj(o.status) ?? {};
+    return {
+      'spec.nodeName': str(spec.nodeName),
+      'spec.restartPolicy': str(spec.restartPolicy),
+      'spec.schedulerName': str(spec.schedulerName),
+      'spec.serviceAccountName': str(spec.serviceAccountName),
+      'spec.hostNetwork': spec.hostNetwork === true ? 'true' : 'false',
+      'status.phase': str(status.phase),
+      'status.podIP': str(status.podIP),
+      'status.nominatedNodeName': str(status.nominatedNodeName),
+    };
+  },
+};
+
+/** POST /api/v1/namespaces/<ns>/bindings: the Binding names the pod. */
+export const bindings: ResourceDef = {
+  group: '',
+  version: 'v1',
+  kind: 'Binding',
+  plural: 'bindings',
+  singular: 'binding',
+  namespaced: true,
+  verbs: ['create'],
+  strategy: new BaseStrategy({ namespaced: true, nameValidator: nameIsDNSSubdomain }),
+  virtual: bindingCreate(false),
+};
