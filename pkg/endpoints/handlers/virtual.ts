@@ -4,7 +4,7 @@
 import { errors } from '../../runtime/errors.js';
 import type { VirtualContext, VirtualCreate } from '../../runtime/scheme.js';
 import { isPlainObject } from '../../runtime/object.js';
-import { decodeBody } from '../negotiation/body.js';
+import { decodeBody, objectBodyMediaTypes } from '../negotiation/body.js';
 import { readRawBody, toKubeObject, type BodyType } from './decode.js';
 import { parseDryRun } from './query.js';
 import { writeObject } from './response.js';
@@ -21,9 +21,7 @@ export function virtualCreateHandler(create: VirtualCreate, type?: BodyType,
     if (h.ctx.method !== 'POST') throw errors.methodNotAllowed({ group: h.def.group, resource: h.def.plural }, h.info.verb);
     const dryRun = parseDryRun(h.query, 'CreateOptions');
     const { raw, mediaType } = await readRawBody(h);
-    if (mediaType !== 'application/json' && mediaType !== 'application/yaml') {
-      throw errors.unsupportedMediaType('application/json, application/yaml');
-    }
+    if (!objectBodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectBodyMediaTypes.join(', '));
     const body = decodeBody(raw, mediaType);
     if (type && isPlainObject(body)) {
       const b = body as Record<string, unknown>;

@@ -158,6 +158,10 @@ export class GenericStore {
   /** Converts a stored object to this endpoint's group/version and sets apiVersion/kind. */
   decorate(obj: KubeObject): KubeObject {
     const converted = this.fromStorage(obj);
+    // Upstream decodes stored objects through its defaulting functions, so an object
+    // written by another server (or an older version) reads with today's defaults.
+    // Defaults are idempotent: on an object written here they change nothing.
+    this.def.strategy.applyDefaults(converted);
     return { apiVersion: apiVersionOf(this.def.group, this.def.version), kind: this.def.kind, ...withoutTypeMeta(converted) };
   }
 

@@ -18,6 +18,15 @@ function specOf(o: KubeObject): Obj {
   return obj(o.spec) ?? {};
 }
 
+/**
+ * The Job itself carries its template's labels when it has none (upstream's defaulting,
+ * so it also happens when a stored Job is read).
+ */
+function labelsFromTemplate(o: KubeObject): void {
+  const tplLabels = obj(obj(obj(obj(o.spec)?.template)?.metadata)?.labels) as Record<string, string> | undefined;
+  if (Object.keys(o.metadata.labels ?? {}).length === 0 && tplLabels && Object.keys(tplLabels).length > 0) o.metadata.labels = { ...tplLabels };
+}
+
 export class JobStrategy extends BaseStrategy {
   constructor() {
     super({ namespaced: true, nameValidator: nameIsDNSSubdomain, hasStatus: true, tracksGeneration: true });
@@ -29,15 +38,14 @@ export class JobStrategy extends BaseStrategy {
     if (!obj(spec.template)) spec.template = {};
     defaultPodTemplateSpec(spec.template as Obj);
     defaultJobSpec(spec);
+    labelsFromTemplate(o);
   }
 
   protected override prepareObjectForCreate(o: KubeObject): void {
     o.status = {};
     const spec = specOf(o);
     if (spec.manualSelector !== true) generateJobSelector(spec, o.metadata.name ?? '', o.metadata.uid ?? '');
-    // The Job itself carries its template's labels when it has none.
-    const tplLabels = obj(obj(obj(spec.template)?.metadata)?.labels) as Record<string, string> | undefined;
-    if (Object.keys(o.metadata.labels ?? {}).length === 0 && tplLabels && Object.keys(tplLabels).length > 0) o.metadata.labels = { ...tplLabels };
+    labelsFromTemplate(o);
   }
 
   protected override validateObject(o: KubeObject): FieldError[] {
