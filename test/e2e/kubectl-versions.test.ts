@@ -1,7 +1,7 @@
 // The same kubectl scenarios with kubectl v1.28 (JSON) and v1.34 (protobuf requests and
 // responses for built-in kinds) through two replicas with RBAC: every create generator
 // for the served kinds, create token, auth can-i (with and without --list), auth
-// whoami, apply, get -w across replicas, and delete.
+// whoami, apply, get -w across replicas, scale, and delete.
 import { expect } from 'chai';
 import { kubectl, kubectlStream, kubectlVersions, startReplicas, type Cluster } from '../harness/index.js';
 
@@ -46,13 +46,24 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
         await ok(['create', 'rolebinding', 'reader-dave', '--role=reader', '--user=dave', ...n]);
         await ok(['create', 'clusterrole', `${ns}-viewer`, '--verb=get', '--resource=namespaces']);
         await ok(['create', 'clusterrolebinding', `${ns}-viewer-dave`, `--clusterrole=${ns}-viewer`, '--user=dave']);
-        const names = await ok(['get', 'cm,secret,sa,role,rolebinding', '-n', ns, '-o', 'name']);
+        await ok(['create', 'deployment', 'web', '--image=nginx:1.25', '--replicas=2', ...n]);
+        await ok(['create', 'job', 'once', '--image=busybox', ...n, '--', 'true']);
+        await ok(['create', 'cronjob', 'nightly', '--image=busybox', '--schedule=0 3 * * *', ...n, '--', 'true']);
+        await ok(['create', 'poddisruptionbudget', 'web-pdb', '--selector=app=web', '--min-available=1', ...n]);
+        await ok(['run', 'solo', '--image=nginx:1.25', '--restart=Never', ...n]);
+        const names = await ok(['get', 'cm,secret,sa,role,rolebinding,deployment,job,cronjob,pdb,pod', '-n', ns, '-o', 'name']);
         for (const want of ['configmap/cm', 'secret/sec', 'secret/reg', 'serviceaccount/builder',
-          'role.rbac.authorization.k8s.io/reader', 'rolebinding.rbac.authorization.k8s.io/reader-dave']) {
+          'role.rbac.authorization.k8s.io/reader', 'rolebinding.rbac.authorization.k8s.io/reader-dave',
+          'deployment.apps/web', 'job.batch/once', 'cronjob.batch/nightly', 'poddisruptionbudget.policy/web-pdb', 'pod/solo']) {
           expect(names.split('\n')).to.include(want);
         }
         const secret = JSON.parse(await ok(['get', 'secret', 'sec', ...n, '-o', 'json'], 1));
         expect(Buffer.from(secret.data.p, 'base64').toString()).to.equal('s3cret');
+        const deploy = JSON.parse(await ok(['get', 'deployment', 'web', ...n, '-o', 'json'], 1));
+        expect(deploy.spec).to.deep.include({ replicas: 2, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 });
+        expect(deploy.spec.template.spec.containers[0]).to.deep.include({ image: 'nginx:1.25', imagePullPolicy: 'IfNotPresent' });
+        expect((await ok(['scale', 'deployment', 'web', '--replicas=3', ...n], 1)).trim()).to.equal('deployment.apps/web scaled');
+        expect(JSON.parse(await ok(['get', 'deployment', 'web', ...n, '-o', 'json'])).spec.replicas).to.equal(3);
         const crb = JSON.parse(await ok(['get', 'clusterrolebinding', `${ns}-viewer-dave`, '-o', 'json'], 1));
         expect(crb.subjects).to.deep.equal([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'dave' }]);
       });
