@@ -182,6 +182,12 @@ export const errors = {
     return new StatusError(504, 'Timeout', `Timeout: ${message}`,
       retryAfterSeconds ? { retryAfterSeconds } : undefined, headers);
   },
+  /** A read at a revision storage has not reached in time (upstream's NewTooLargeResourceVersionError). */
+  tooLargeResourceVersion(message: string): StatusError {
+    return new StatusError(504, 'Timeout', `Timeout: ${message}`,
+      { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+      { 'Retry-After': '1' });
+  },
   tooManyRequests(message: string, retryAfterSeconds = 1): StatusError {
     return new StatusError(429, 'TooManyRequests', message, { retryAfterSeconds },
       { 'Retry-After': String(retryAfterSeconds) });

@@ -169,6 +169,8 @@ describe('list over HTTP (two replicas)', function () {
       const s = expectStatus(res, 504, 'Timeout', new RegExp(`^Timeout: Too large resource version: ${far}, current: \\d+$`));
       expect(res.headers['retry-after'], path).to.equal('1');
       expect(s.details?.retryAfterSeconds).to.equal(1);
+      // The cause clients (client-go's reflector) look for to tell it from other timeouts.
+      expect((s.details as { causes?: unknown[] } | undefined)?.causes).to.deep.equal([{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }]);
       expect(ms).to.be.within(2500, 8000);
     }
   });

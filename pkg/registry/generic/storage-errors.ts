@@ -14,7 +14,7 @@ export function toStatusError(err: unknown, gr: GroupResource, name: string): Er
     case 'ResourceVersionGone': return errors.resourceExpired(err.message);
     case 'InvalidContinue': return errors.badRequest(err.message);
     case 'TooLargeResourceVersion':
-      return errors.timeout(`Too large resource version: ${err.message.replace(/^Too large resource version:?\s*/, '')}`, 1);
+      return errors.tooLargeResourceVersion(`Too large resource version: ${err.message.replace(/^Too large resource version:?\s*/, '')}`);
     case 'Unreachable': return errors.serviceUnavailable(err.message);
     default: return errors.internal(err);
   }
