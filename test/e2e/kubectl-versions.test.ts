@@ -41,6 +41,7 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
         await ok(['create', 'configmap', 'cm', '--from-literal=a=1', ...n]);
         await ok(['create', 'secret', 'generic', 'sec', '--from-literal=p=s3cret', ...n]);
         await ok(['create', 'secret', 'docker-registry', 'reg', '--docker-server=r.example', '--docker-username=u', '--docker-password=p', ...n]);
+        await ok(['create', 'secret', 'tls', 'tls', `--cert=${cluster.pki.serving.certFile}`, `--key=${cluster.pki.serving.keyFile}`, ...n]);
         await ok(['create', 'serviceaccount', 'builder', ...n]);
         await ok(['create', 'role', 'reader', '--verb=get,list', '--resource=configmaps', ...n]);
         await ok(['create', 'rolebinding', 'reader-dave', '--role=reader', '--user=dave', ...n]);
@@ -52,7 +53,7 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
         await ok(['create', 'poddisruptionbudget', 'web-pdb', '--selector=app=web', '--min-available=1', ...n]);
         await ok(['run', 'solo', '--image=nginx:1.25', '--restart=Never', ...n]);
         const names = await ok(['get', 'cm,secret,sa,role,rolebinding,deployment,job,cronjob,pdb,pod', '-n', ns, '-o', 'name']);
-        for (const want of ['configmap/cm', 'secret/sec', 'secret/reg', 'serviceaccount/builder',
+        for (const want of ['configmap/cm', 'secret/sec', 'secret/reg', 'secret/tls', 'serviceaccount/builder',
           'role.rbac.authorization.k8s.io/reader', 'rolebinding.rbac.authorization.k8s.io/reader-dave',
           'deployment.apps/web', 'job.batch/once', 'cronjob.batch/nightly', 'poddisruptionbudget.policy/web-pdb', 'pod/solo']) {
           expect(names.split('\n')).to.include(want);
