@@ -5,6 +5,7 @@ import { Scheme } from '../runtime/scheme.js';
 import { configmaps } from './core/configmaps/index.js';
 import { events } from './core/events/index.js';
 import { namespaces } from './core/namespaces/index.js';
+import { nodes } from './core/nodes/index.js';
 import { secrets } from './core/secrets/index.js';
 import { serviceaccounts } from './core/serviceaccounts/index.js';
 import { leases } from './coordination/leases/index.js';
@@ -26,7 +27,7 @@ export interface SchemeOptions {
 export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
-    configmaps, events, namespaces, secrets, serviceaccounts,
+    configmaps, events, namespaces, nodes, secrets, serviceaccounts,
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
