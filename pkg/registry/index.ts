@@ -6,6 +6,10 @@ import { configmaps } from './core/configmaps/index.js';
 import { events } from './core/events/index.js';
 import { namespaces } from './core/namespaces/index.js';
 import { nodes } from './core/nodes/index.js';
+import { limitranges } from './core/limitranges/index.js';
+import { persistentvolumeclaims } from './core/persistentvolumeclaims/index.js';
+import { persistentvolumes } from './core/persistentvolumes/index.js';
+import { resourcequotas } from './core/resourcequotas/index.js';
 import { secrets } from './core/secrets/index.js';
 import { serviceaccounts } from './core/serviceaccounts/index.js';
 import { leases } from './coordination/leases/index.js';
@@ -27,7 +31,7 @@ export interface SchemeOptions {
 export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
-    configmaps, events, namespaces, nodes, secrets, serviceaccounts,
+    configmaps, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, resourcequotas, secrets, serviceaccounts,
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
