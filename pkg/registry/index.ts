@@ -22,6 +22,8 @@ import { clusterrolebindings } from './rbac/clusterrolebindings/index.js';
 import { clusterroles } from './rbac/clusterroles/index.js';
 import { rolebindings } from './rbac/rolebindings/index.js';
 import { roles } from './rbac/roles/index.js';
+import { priorityclasses } from './scheduling/priorityclasses/index.js';
+import { runtimeclasses } from './node/runtimeclasses/index.js';
 
 export interface SchemeOptions {
   /** --runtime-config: turns group versions that upstream serves only on request on or off. */
@@ -36,7 +38,9 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
     clusterrolebindings, clusterroles, rolebindings, roles,
+    priorityclasses,
     leases,
+    runtimeclasses,
   ]) {
     if (!versionEnabled(def.group, def.version, opts.runtimeConfig ?? {})) continue;
     scheme.register(def);

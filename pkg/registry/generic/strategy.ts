@@ -44,6 +44,11 @@ export interface Strategy {
    * metadata.finalizers remain (on a later delete, or the update that empties them).
    */
   finalization?: DeletionFinalization;
+  /**
+   * Refuses the delete of one object by name before it is read (upstream: a registry's
+   * own Delete, e.g. system PriorityClasses). Throws a StatusError to refuse.
+   */
+  checkDelete?(namespace: string, name: string): void;
 }
 
 export interface DeletionFinalization {
