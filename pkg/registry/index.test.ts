@@ -6,7 +6,7 @@ describe('buildScheme', () => {
   const scheme = buildScheme();
 
   it('registers groups in upstream order', () => {
-    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io']);
+    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io']);
   });
 
   it('serves every declared resource', () => {
@@ -19,6 +19,8 @@ describe('buildScheme', () => {
       'authorization.k8s.io/v1/selfsubjectrulesreviews', 'authorization.k8s.io/v1/subjectaccessreviews',
       'rbac.authorization.k8s.io/v1/clusterrolebindings', 'rbac.authorization.k8s.io/v1/clusterroles',
       'rbac.authorization.k8s.io/v1/rolebindings', 'rbac.authorization.k8s.io/v1/roles',
+      'storage.k8s.io/v1/csidrivers', 'storage.k8s.io/v1/csinodes', 'storage.k8s.io/v1/csistoragecapacities',
+      'storage.k8s.io/v1/storageclasses', 'storage.k8s.io/v1/volumeattachments',
       'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
       'node.k8s.io/v1/runtimeclasses',

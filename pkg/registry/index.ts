@@ -23,6 +23,11 @@ import { clusterroles } from './rbac/clusterroles/index.js';
 import { rolebindings } from './rbac/rolebindings/index.js';
 import { roles } from './rbac/roles/index.js';
 import { priorityclasses } from './scheduling/priorityclasses/index.js';
+import { csidrivers } from './storage/csidrivers/index.js';
+import { csinodes } from './storage/csinodes/index.js';
+import { csistoragecapacities } from './storage/csistoragecapacities/index.js';
+import { storageclasses } from './storage/storageclasses/index.js';
+import { volumeattachments } from './storage/volumeattachments/index.js';
 import { runtimeclasses } from './node/runtimeclasses/index.js';
 
 export interface SchemeOptions {
@@ -38,6 +43,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
     clusterrolebindings, clusterroles, rolebindings, roles,
+    csidrivers, csinodes, csistoragecapacities, storageclasses, volumeattachments,
     priorityclasses,
     leases,
     runtimeclasses,

@@ -83,4 +83,17 @@ describe('cluster resources over HTTP', function () {
     expect(st.status).to.equal(200);
     expect([st.body.spec, st.body.status]).to.deep.equal([{ hard: { pods: '10' } }, { hard: { pods: '10' }, used: { pods: '2' } }]);
   });
+
+  it('storageclasses: defaults, and the provisioner-immutable PATCH is upstream\'s 422', async () => {
+    const sc = await call<Record<string, unknown>>('POST', '/apis/storage.k8s.io/v1/storageclasses', { metadata: { name: 'fixtures-sc' }, provisioner: 'example.com/p' });
+    expect(sc.status).to.equal(201);
+    expect(sc.body).to.deep.include({ reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' });
+    const fx = invalidFixture('storageclass-provisioner-immutable');
+    const res = await call(fx.request.method, fx.request.path, fx.request.body, { 'Content-Type': 'application/merge-patch+json' }, 1);
+    expect([res.status, res.body]).to.deep.equal([fx.status, fx.response]);
+    const va = await call('POST', '/apis/storage.k8s.io/v1/volumeattachments', { metadata: { name: 'va' }, spec: { attacher: 'a.example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv' } } });
+    expect([va.status, va.body.status]).to.deep.equal([201, { attached: false }]);
+    const st = await call('PATCH', '/apis/storage.k8s.io/v1/volumeattachments/va/status', { status: { attached: true } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect([st.status, st.body.status]).to.deep.equal([200, { attached: true }]);
+  });
 });
