@@ -23,6 +23,9 @@ import { clusterroles } from './rbac/clusterroles/index.js';
 import { rolebindings } from './rbac/rolebindings/index.js';
 import { roles } from './rbac/roles/index.js';
 import { priorityclasses } from './scheduling/priorityclasses/index.js';
+import { ingressclasses } from './networking/ingressclasses/index.js';
+import { ingresses } from './networking/ingresses/index.js';
+import { networkpolicies } from './networking/networkpolicies/index.js';
 import { csidrivers } from './storage/csidrivers/index.js';
 import { csinodes } from './storage/csinodes/index.js';
 import { csistoragecapacities } from './storage/csistoragecapacities/index.js';
@@ -42,6 +45,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
+    ingressclasses, ingresses, networkpolicies,
     clusterrolebindings, clusterroles, rolebindings, roles,
     csidrivers, csinodes, csistoragecapacities, storageclasses, volumeattachments,
     priorityclasses,
