@@ -24,6 +24,7 @@ import { rolebindings } from './rbac/rolebindings/index.js';
 import { roles } from './rbac/roles/index.js';
 import { priorityclasses } from './scheduling/priorityclasses/index.js';
 import { ingressclasses } from './networking/ingressclasses/index.js';
+import { horizontalpodautoscalersV1, horizontalpodautoscalersV2 } from './autoscaling/horizontalpodautoscalers/index.js';
 import { ingresses } from './networking/ingresses/index.js';
 import { networkpolicies } from './networking/networkpolicies/index.js';
 import { csidrivers } from './storage/csidrivers/index.js';
@@ -45,6 +46,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
+    horizontalpodautoscalersV2, horizontalpodautoscalersV1,
     ingressclasses, ingresses, networkpolicies,
     clusterrolebindings, clusterroles, rolebindings, roles,
     csidrivers, csinodes, csistoragecapacities, storageclasses, volumeattachments,

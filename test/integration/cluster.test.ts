@@ -96,4 +96,36 @@ describe('cluster resources over HTTP', function () {
     const st = await call('PATCH', '/apis/storage.k8s.io/v1/volumeattachments/va/status', { status: { attached: true } }, { 'Content-Type': 'application/merge-patch+json' });
     expect([st.status, st.body.status]).to.deep.equal([200, { attached: true }]);
   });
+
+  it('horizontalpodautoscalers: one object seen through autoscaling/v1 and v2', async () => {
+    const base = '/apis/autoscaling/%s/namespaces/default/horizontalpodautoscalers';
+    const v1 = await call('POST', base.replace('%s', 'v1'), { metadata: { name: 'h1' }, spec: { maxReplicas: 3, scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' } } });
+    expect([v1.status, v1.body.spec]).to.deep.equal([201, { maxReplicas: 3, minReplicas: 1, scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, targetCPUUtilizationPercentage: 80 }]);
+    const asV2 = await call('GET', `${base.replace('%s', 'v2')}/h1`, undefined, {}, 1);
+    expect(asV2.body.spec).to.deep.include({ metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] });
+    const v2 = await call('POST', base.replace('%s', 'v2'), { metadata: { name: 'h2' }, spec: { maxReplicas: 3, scaleTargetRef: { kind: 'Deployment', name: 'd' },
+      metrics: [{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } }] } });
+    expect(v2.status).to.equal(201);
+    const seenV1 = await call<Obj & { metadata: { annotations?: Record<string, string> } }>('GET', `${base.replace('%s', 'v1')}/h2`);
+    expect(seenV1.body.metadata.annotations).to.deep.equal({ 'autoscaling.alpha.kubernetes.io/metrics': '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]' });
+    // A v1 write of what it read keeps the v2-only metric.
+    const put = await call('PUT', `${base.replace('%s', 'v1')}/h2`, { ...seenV1.body, spec: { ...seenV1.body.spec, maxReplicas: 4 } });
+    expect(put.status).to.equal(200);
+    const again = await call('GET', `${base.replace('%s', 'v2')}/h2`);
+    expect(again.body.spec).to.deep.include({ maxReplicas: 4, metrics: [{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } }] });
+  });
+
+  it('ingresses: stored under /registry/ingress; a bad path type is upstream\'s 422', async () => {
+    const fx = invalidFixture('ingress-bad-path-type');
+    const res = await call(fx.request.method, fx.request.path.replace('/fixtures/', '/default/'), fx.request.body);
+    expect(res.status).to.equal(422);
+    expect((res.body as unknown as { message: string }).message).to.equal((fx.response as { message: string }).message);
+    const ok = await call('POST', '/apis/networking.k8s.io/v1/namespaces/default/ingresses', { metadata: { name: 'ing' },
+      spec: { rules: [{ host: 'a.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'svc', port: { number: 80 } } } }] } }] } });
+    expect([ok.status, ok.body.status, ok.body.metadata.generation]).to.deep.equal([201, { loadBalancer: {} }, 1]);
+    const etcd = await testEtcdClient();
+    try {
+      expect(await etcd.get(`${cluster.etcdPrefix}/ingress/default/ing`).string()).to.be.a('string');
+    } finally { etcd.close(); }
+  });
 });
