@@ -6,24 +6,31 @@ describe('buildScheme', () => {
   const scheme = buildScheme();
 
   it('registers groups in upstream order', () => {
-    expect(scheme.groups()).to.deep.equal(['', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'rbac.authorization.k8s.io', 'coordination.k8s.io']);
+    expect(scheme.groups()).to.deep.equal(['', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch',
+      'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io']);
   });
 
   it('serves every declared resource', () => {
     const names = scheme.resources().map((d) => `${d.group}/${d.version}/${d.plural}`);
     expect(names).to.deep.equal([
-      '/v1/bindings', '/v1/configmaps', '/v1/events', '/v1/namespaces', '/v1/pods', '/v1/podtemplates',
-      '/v1/replicationcontrollers', '/v1/secrets', '/v1/serviceaccounts',
+      '/v1/bindings', '/v1/configmaps', '/v1/events', '/v1/limitranges', '/v1/namespaces', '/v1/nodes', '/v1/persistentvolumeclaims',
+      '/v1/persistentvolumes', '/v1/pods', '/v1/podtemplates', '/v1/replicationcontrollers', '/v1/resourcequotas', '/v1/secrets', '/v1/serviceaccounts',
       'apps/v1/controllerrevisions', 'apps/v1/daemonsets', 'apps/v1/deployments', 'apps/v1/replicasets', 'apps/v1/statefulsets',
       'events.k8s.io/v1/events',
       'authentication.k8s.io/v1/selfsubjectreviews', 'authentication.k8s.io/v1/tokenreviews',
       'authorization.k8s.io/v1/localsubjectaccessreviews', 'authorization.k8s.io/v1/selfsubjectaccessreviews',
       'authorization.k8s.io/v1/selfsubjectrulesreviews', 'authorization.k8s.io/v1/subjectaccessreviews',
+      'autoscaling/v2/horizontalpodautoscalers', 'autoscaling/v1/horizontalpodautoscalers',
       'batch/v1/cronjobs', 'batch/v1/jobs',
+      'networking.k8s.io/v1/ingressclasses', 'networking.k8s.io/v1/ingresses', 'networking.k8s.io/v1/networkpolicies',
       'policy/v1/poddisruptionbudgets',
       'rbac.authorization.k8s.io/v1/clusterrolebindings', 'rbac.authorization.k8s.io/v1/clusterroles',
       'rbac.authorization.k8s.io/v1/rolebindings', 'rbac.authorization.k8s.io/v1/roles',
+      'storage.k8s.io/v1/csidrivers', 'storage.k8s.io/v1/csinodes', 'storage.k8s.io/v1/csistoragecapacities',
+      'storage.k8s.io/v1/storageclasses', 'storage.k8s.io/v1/volumeattachments',
+      'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
+      'node.k8s.io/v1/runtimeclasses',
     ]);
     expect(scheme.kind('rbac.authorization.k8s.io', 'v1', 'ClusterRole')?.plural).to.equal('clusterroles');
   });

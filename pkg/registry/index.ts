@@ -16,6 +16,11 @@ import { statefulsets } from './apps/statefulsets/index.js';
 import { cronjobs } from './batch/cronjobs/index.js';
 import { jobs } from './batch/jobs/index.js';
 import { poddisruptionbudgets } from './policy/poddisruptionbudgets/index.js';
+import { nodes } from './core/nodes/index.js';
+import { limitranges } from './core/limitranges/index.js';
+import { persistentvolumeclaims } from './core/persistentvolumeclaims/index.js';
+import { persistentvolumes } from './core/persistentvolumes/index.js';
+import { resourcequotas } from './core/resourcequotas/index.js';
 import { secrets } from './core/secrets/index.js';
 import { serviceaccounts } from './core/serviceaccounts/index.js';
 import { leases } from './coordination/leases/index.js';
@@ -28,6 +33,17 @@ import { clusterrolebindings } from './rbac/clusterrolebindings/index.js';
 import { clusterroles } from './rbac/clusterroles/index.js';
 import { rolebindings } from './rbac/rolebindings/index.js';
 import { roles } from './rbac/roles/index.js';
+import { priorityclasses } from './scheduling/priorityclasses/index.js';
+import { ingressclasses } from './networking/ingressclasses/index.js';
+import { horizontalpodautoscalersV1, horizontalpodautoscalersV2 } from './autoscaling/horizontalpodautoscalers/index.js';
+import { ingresses } from './networking/ingresses/index.js';
+import { networkpolicies } from './networking/networkpolicies/index.js';
+import { csidrivers } from './storage/csidrivers/index.js';
+import { csinodes } from './storage/csinodes/index.js';
+import { csistoragecapacities } from './storage/csistoragecapacities/index.js';
+import { storageclasses } from './storage/storageclasses/index.js';
+import { volumeattachments } from './storage/volumeattachments/index.js';
+import { runtimeclasses } from './node/runtimeclasses/index.js';
 
 export interface SchemeOptions {
   /** --runtime-config: turns group versions that upstream serves only on request on or off. */
@@ -37,15 +53,21 @@ export interface SchemeOptions {
 export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
-    bindings, configmaps, events, namespaces, pods, podtemplates, replicationcontrollers, secrets, serviceaccounts,
+    bindings, configmaps, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
+    replicationcontrollers, resourcequotas, secrets, serviceaccounts,
     controllerrevisions, daemonsets, deployments, replicasets, statefulsets,
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
+    horizontalpodautoscalersV2, horizontalpodautoscalersV1,
     cronjobs, jobs,
+    ingressclasses, ingresses, networkpolicies,
     poddisruptionbudgets,
     clusterrolebindings, clusterroles, rolebindings, roles,
+    csidrivers, csinodes, csistoragecapacities, storageclasses, volumeattachments,
+    priorityclasses,
     leases,
+    runtimeclasses,
   ]) {
     if (!versionEnabled(def.group, def.version, opts.runtimeConfig ?? {})) continue;
     scheme.register(def);

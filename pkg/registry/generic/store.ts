@@ -311,6 +311,7 @@ export class GenericStore {
   }
 
   async delete(namespace: string, name: string, options: DeleteOptions, scope: RequestScope): Promise<DeleteResult> {
+    this.def.strategy.checkDelete?.(namespace, name);
     const key = this.key(namespace, name);
     try {
       const current = this.decorate(await this.storage.get(key));

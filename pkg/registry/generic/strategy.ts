@@ -50,6 +50,11 @@ export interface Strategy {
    * the object carries deletionTimestamp (now + grace) and deletionGracePeriodSeconds.
    */
   gracePeriod?(obj: KubeObject, requested: number | undefined): number;
+  /**
+   * Refuses the delete of one object by name before it is read (upstream: a registry's
+   * own Delete, e.g. system PriorityClasses). Throws a StatusError to refuse.
+   */
+  checkDelete?(namespace: string, name: string): void;
 }
 
 export interface DeletionFinalization {

@@ -1,0 +1,24 @@
+// `kubectl get quota`: "resource: used/hard" pairs, limits.* ones in the Limit column.
+import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { isPlainObject } from '../../../runtime/object.js';
+import { resourceList } from '../../../apis/core/resources.js';
+
+export const resourceQuotaTable: TableConvertor = {
+  columns: [
+    column('Name', 'string', 'Name must be unique within a namespace.'),
+    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
+    column('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
+  ],
+  cells: (obj) => {
+    const status = isPlainObject(obj.status) ? obj.status : {};
+    const hard = resourceList(status.hard);
+    const used = resourceList(status.used);
+    const request: string[] = [];
+    const limit: string[] = [];
+    for (const r of Object.keys(hard).sort()) {
+      (r.split('.')[0] === 'limits' && r.includes('.') ? limit : request).push(`${r}: ${used[r] ?? '0'}/${hard[r]}`);
+    }
+    return [obj.metadata.name ?? '', humanAge(obj.metadata.creationTimestamp), request.join(', '), limit.join(', ')];
+  },
+};
