@@ -12,7 +12,7 @@ describe('buildScheme', () => {
   it('serves every declared resource', () => {
     const names = scheme.resources().map((d) => `${d.group}/${d.version}/${d.plural}`);
     expect(names).to.deep.equal([
-      '/v1/configmaps', '/v1/events', '/v1/namespaces', '/v1/secrets', '/v1/serviceaccounts',
+      '/v1/configmaps', '/v1/events', '/v1/namespaces', '/v1/secrets', '/v1/serviceaccounts', '/v1/services',
       'events.k8s.io/v1/events',
       'authentication.k8s.io/v1/selfsubjectreviews', 'authentication.k8s.io/v1/tokenreviews',
       'authorization.k8s.io/v1/localsubjectaccessreviews', 'authorization.k8s.io/v1/selfsubjectaccessreviews',

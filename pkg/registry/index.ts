@@ -7,6 +7,7 @@ import { events } from './core/events/index.js';
 import { namespaces } from './core/namespaces/index.js';
 import { secrets } from './core/secrets/index.js';
 import { serviceaccounts } from './core/serviceaccounts/index.js';
+import { services } from './core/services/index.js';
 import { leases } from './coordination/leases/index.js';
 import { eventsV1 } from './events/events/index.js';
 import { selfsubjectreviewsV1, selfsubjectreviewsV1alpha1, selfsubjectreviewsV1beta1 } from './authentication/selfsubjectreviews/index.js';
@@ -26,7 +27,7 @@ export interface SchemeOptions {
 export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
-    configmaps, events, namespaces, secrets, serviceaccounts,
+    configmaps, events, namespaces, secrets, serviceaccounts, services,
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
