@@ -14,7 +14,7 @@ describe('buildScheme', () => {
     const names = scheme.resources().map((d) => `${d.group}/${d.version}/${d.plural}`);
     expect(names).to.deep.equal([
       '/v1/bindings', '/v1/configmaps', '/v1/events', '/v1/limitranges', '/v1/namespaces', '/v1/nodes', '/v1/persistentvolumeclaims',
-      '/v1/persistentvolumes', '/v1/pods', '/v1/podtemplates', '/v1/replicationcontrollers', '/v1/resourcequotas', '/v1/secrets', '/v1/serviceaccounts',
+      '/v1/persistentvolumes', '/v1/pods', '/v1/podtemplates', '/v1/replicationcontrollers', '/v1/resourcequotas', '/v1/secrets', '/v1/serviceaccounts', '/v1/services',
       'apps/v1/controllerrevisions', 'apps/v1/daemonsets', 'apps/v1/deployments', 'apps/v1/replicasets', 'apps/v1/statefulsets',
       'events.k8s.io/v1/events',
       'authentication.k8s.io/v1/selfsubjectreviews', 'authentication.k8s.io/v1/tokenreviews',

@@ -23,6 +23,7 @@ import { persistentvolumes } from './core/persistentvolumes/index.js';
 import { resourcequotas } from './core/resourcequotas/index.js';
 import { secrets } from './core/secrets/index.js';
 import { serviceaccounts } from './core/serviceaccounts/index.js';
+import { services } from './core/services/index.js';
 import { leases } from './coordination/leases/index.js';
 import { eventsV1 } from './events/events/index.js';
 import { selfsubjectreviewsV1, selfsubjectreviewsV1alpha1, selfsubjectreviewsV1beta1 } from './authentication/selfsubjectreviews/index.js';
@@ -54,7 +55,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
     bindings, configmaps, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
-    replicationcontrollers, resourcequotas, secrets, serviceaccounts,
+    replicationcontrollers, resourcequotas, secrets, serviceaccounts, services,
     controllerrevisions, daemonsets, deployments, replicasets, statefulsets,
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,

@@ -1,0 +1,21 @@
+// core/v1 services, with the status subresource; stored at /registry/services/specs.
+import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { ServiceStrategy } from './strategy.js';
+import { serviceTable } from './table.js';
+
+export const services: ResourceDef = {
+  group: '',
+  version: 'v1',
+  kind: 'Service',
+  plural: 'services',
+  singular: 'service',
+  shortNames: ['svc'],
+  categories: ['all'],
+  namespaced: true,
+  // Upstream serves no deletecollection for services in v1.28.
+  verbs: allVerbs.filter((v) => v !== 'deletecollection'),
+  subresources: [{ name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] }],
+  storageResource: 'services/specs',
+  strategy: new ServiceStrategy(),
+  table: serviceTable,
+};
