@@ -6,7 +6,7 @@ describe('buildScheme', () => {
   const scheme = buildScheme();
 
   it('registers groups in upstream order', () => {
-    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'coordination.k8s.io']);
+    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'coordination.k8s.io']);
   });
 
   it('serves every declared resource', () => {
@@ -19,6 +19,8 @@ describe('buildScheme', () => {
       'authorization.k8s.io/v1/selfsubjectrulesreviews', 'authorization.k8s.io/v1/subjectaccessreviews',
       'rbac.authorization.k8s.io/v1/clusterrolebindings', 'rbac.authorization.k8s.io/v1/clusterroles',
       'rbac.authorization.k8s.io/v1/rolebindings', 'rbac.authorization.k8s.io/v1/roles',
+      'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+      'admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
       'coordination.k8s.io/v1/leases',
     ]);
     expect(scheme.kind('rbac.authorization.k8s.io', 'v1', 'ClusterRole')?.plural).to.equal('clusterroles');
