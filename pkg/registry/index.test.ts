@@ -6,7 +6,7 @@ describe('buildScheme', () => {
   const scheme = buildScheme();
 
   it('registers groups in upstream order', () => {
-    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'coordination.k8s.io']);
+    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'certificates.k8s.io', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'coordination.k8s.io']);
   });
 
   it('serves every declared resource', () => {
@@ -17,6 +17,7 @@ describe('buildScheme', () => {
       'authentication.k8s.io/v1/selfsubjectreviews', 'authentication.k8s.io/v1/tokenreviews',
       'authorization.k8s.io/v1/localsubjectaccessreviews', 'authorization.k8s.io/v1/selfsubjectaccessreviews',
       'authorization.k8s.io/v1/selfsubjectrulesreviews', 'authorization.k8s.io/v1/subjectaccessreviews',
+      'certificates.k8s.io/v1/certificatesigningrequests',
       'rbac.authorization.k8s.io/v1/clusterrolebindings', 'rbac.authorization.k8s.io/v1/clusterroles',
       'rbac.authorization.k8s.io/v1/rolebindings', 'rbac.authorization.k8s.io/v1/roles',
       'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',

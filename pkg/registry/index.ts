@@ -17,6 +17,7 @@ import { clusterrolebindings } from './rbac/clusterrolebindings/index.js';
 import { clusterroles } from './rbac/clusterroles/index.js';
 import { rolebindings } from './rbac/rolebindings/index.js';
 import { roles } from './rbac/roles/index.js';
+import { certificatesigningrequests } from './certificates/certificatesigningrequests/index.js';
 import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './admissionregistration/webhookconfigurations/index.js';
 
 export interface SchemeOptions {
@@ -31,6 +32,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
+    certificatesigningrequests,
     clusterrolebindings, clusterroles, rolebindings, roles,
     mutatingwebhookconfigurations, validatingwebhookconfigurations,
     leases,
