@@ -66,4 +66,46 @@ describe('extension groups over HTTP', function () {
     expect(res.status, res.text).to.equal(200);
     expect(res.body.metadata.generation).to.equal(2);
   });
+
+  describe('certificatesigningrequests', () => {
+    const csrBase = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+    const cgv = 'certificates.k8s.io_v1';
+
+    it('creates the fixture CSR as upstream (identity from the caller), approves through /approval, selects by signerName', async () => {
+      const body = fixtureObject(cgv, 'CertificateSigningRequest', 'fixtures-csr', 'request');
+      (body.spec as Record<string, unknown>).username = 'someone-else';
+      const res = await call<KubeObject>(0, 'POST', csrBase, body);
+      expect(res.status, res.text).to.equal(201);
+      const want = withoutRunValues(fixtureObject(cgv, 'CertificateSigningRequest', 'fixtures-csr', 'response'));
+      const got = withoutRunValues(res.body);
+      // The harness admin is upstream's capture identity (admin, system:masters): identity compares too.
+      expect(got).to.deep.equal(want);
+      expect((res.body.spec as Record<string, unknown>).username).to.not.equal('someone-else');
+
+      const cur = await call<KubeObject>(1, 'GET', `${csrBase}/fixtures-csr`);
+      const appr = structuredClone(cur.body);
+      appr.status = { conditions: [{ type: 'Approved', status: 'True', reason: 'KubectlApprove', message: 'ok' }] };
+      const main = await call<Status>(1, 'PUT', `${csrBase}/fixtures-csr`, appr);
+      expect(main.status).to.equal(200); // the main resource silently keeps the stored status
+      const approved = await call<KubeObject>(1, 'PUT', `${csrBase}/fixtures-csr/approval`, { ...appr, metadata: { ...appr.metadata, resourceVersion: (main.body as unknown as KubeObject).metadata.resourceVersion } });
+      expect(approved.status, approved.text).to.equal(200);
+      const conds = (approved.body.status as { conditions: Record<string, unknown>[] }).conditions;
+      expect(conds.map((c) => [c.type, c.status, c.reason])).to.deep.equal([['Approved', 'True', 'KubectlApprove']]);
+      const table = await call<Table>(0, 'GET', `${csrBase}?fieldSelector=spec.signerName%3Dkubernetes.io%2Fkube-apiserver-client`,
+        undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+      expect(table.status, table.text).to.equal(200);
+      const row = table.body.rows.find((r) => r.cells[0] === 'fixtures-csr')!;
+      expect([row.cells[2], row.cells[4], row.cells[5]]).to.deep.equal(['kubernetes.io/kube-apiserver-client', '60m', 'Approved']);
+      const none = await call<{ items: unknown[] }>(0, 'GET', `${csrBase}?fieldSelector=spec.signerName%3Dexample.com%2Fnone`);
+      expect(none.body.items).to.deep.equal([]);
+    });
+
+    it('refuses a request that is not PEM, with upstream\'s 422', async () => {
+      const res = await call<Status>(0, 'POST', csrBase, { metadata: { name: 'bad-csr' },
+        spec: { request: Buffer.from('no').toString('base64'), signerName: 'example.com/s', usages: ['client auth'] } });
+      expect(res.status, res.text).to.equal(422);
+      expect(res.body.message).to.equal('CertificateSigningRequest.certificates.k8s.io "bad-csr" is invalid: '
+        + 'spec.request: Invalid value: []byte{0x6e, 0x6f}: PEM block type must be CERTIFICATE REQUEST');
+    });
+  });
 });
