@@ -6,13 +6,14 @@ describe('buildScheme', () => {
   const scheme = buildScheme();
 
   it('registers groups in upstream order', () => {
-    expect(scheme.groups()).to.deep.equal(['', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'certificates.k8s.io', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'coordination.k8s.io']);
+    expect(scheme.groups()).to.deep.equal(['', 'apiregistration.k8s.io', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'certificates.k8s.io', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'coordination.k8s.io']);
   });
 
   it('serves every declared resource', () => {
     const names = scheme.resources().map((d) => `${d.group}/${d.version}/${d.plural}`);
     expect(names).to.deep.equal([
       '/v1/configmaps', '/v1/events', '/v1/namespaces', '/v1/secrets', '/v1/serviceaccounts',
+      'apiregistration.k8s.io/v1/apiservices',
       'events.k8s.io/v1/events',
       'authentication.k8s.io/v1/selfsubjectreviews', 'authentication.k8s.io/v1/tokenreviews',
       'authorization.k8s.io/v1/localsubjectaccessreviews', 'authorization.k8s.io/v1/selfsubjectaccessreviews',

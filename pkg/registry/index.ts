@@ -18,6 +18,7 @@ import { clusterroles } from './rbac/clusterroles/index.js';
 import { rolebindings } from './rbac/rolebindings/index.js';
 import { roles } from './rbac/roles/index.js';
 import { certificatesigningrequests } from './certificates/certificatesigningrequests/index.js';
+import { apiservices } from './apiregistration/apiservices/index.js';
 import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './admissionregistration/webhookconfigurations/index.js';
 
 export interface SchemeOptions {
@@ -29,6 +30,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
     configmaps, events, namespaces, secrets, serviceaccounts,
+    apiservices,
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
