@@ -6,8 +6,9 @@ describe('buildScheme', () => {
   const scheme = buildScheme();
 
   it('registers groups in upstream order', () => {
-    expect(scheme.groups()).to.deep.equal(['', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch',
-      'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io']);
+    expect(scheme.groups()).to.deep.equal(['', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io',
+      'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
+      'admissionregistration.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io']);
   });
 
   it('serves every declared resource', () => {
@@ -15,6 +16,7 @@ describe('buildScheme', () => {
     expect(names).to.deep.equal([
       '/v1/bindings', '/v1/configmaps', '/v1/events', '/v1/limitranges', '/v1/namespaces', '/v1/nodes', '/v1/persistentvolumeclaims',
       '/v1/persistentvolumes', '/v1/pods', '/v1/podtemplates', '/v1/replicationcontrollers', '/v1/resourcequotas', '/v1/secrets', '/v1/serviceaccounts', '/v1/services',
+      'apiregistration.k8s.io/v1/apiservices',
       'apps/v1/controllerrevisions', 'apps/v1/daemonsets', 'apps/v1/deployments', 'apps/v1/replicasets', 'apps/v1/statefulsets',
       'events.k8s.io/v1/events',
       'authentication.k8s.io/v1/selfsubjectreviews', 'authentication.k8s.io/v1/tokenreviews',
@@ -22,12 +24,15 @@ describe('buildScheme', () => {
       'authorization.k8s.io/v1/selfsubjectrulesreviews', 'authorization.k8s.io/v1/subjectaccessreviews',
       'autoscaling/v2/horizontalpodautoscalers', 'autoscaling/v1/horizontalpodautoscalers',
       'batch/v1/cronjobs', 'batch/v1/jobs',
+      'certificates.k8s.io/v1/certificatesigningrequests',
       'networking.k8s.io/v1/ingressclasses', 'networking.k8s.io/v1/ingresses', 'networking.k8s.io/v1/networkpolicies',
       'policy/v1/poddisruptionbudgets',
       'rbac.authorization.k8s.io/v1/clusterrolebindings', 'rbac.authorization.k8s.io/v1/clusterroles',
       'rbac.authorization.k8s.io/v1/rolebindings', 'rbac.authorization.k8s.io/v1/roles',
       'storage.k8s.io/v1/csidrivers', 'storage.k8s.io/v1/csinodes', 'storage.k8s.io/v1/csistoragecapacities',
       'storage.k8s.io/v1/storageclasses', 'storage.k8s.io/v1/volumeattachments',
+      'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+      'admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
       'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
       'node.k8s.io/v1/runtimeclasses',

@@ -45,6 +45,9 @@ import { csistoragecapacities } from './storage/csistoragecapacities/index.js';
 import { storageclasses } from './storage/storageclasses/index.js';
 import { volumeattachments } from './storage/volumeattachments/index.js';
 import { runtimeclasses } from './node/runtimeclasses/index.js';
+import { certificatesigningrequests } from './certificates/certificatesigningrequests/index.js';
+import { apiservices } from './apiregistration/apiservices/index.js';
+import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './admissionregistration/webhookconfigurations/index.js';
 
 export interface SchemeOptions {
   /** --runtime-config: turns group versions that upstream serves only on request on or off. */
@@ -56,16 +59,19 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
   for (const def of [
     bindings, configmaps, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
     replicationcontrollers, resourcequotas, secrets, serviceaccounts, services,
+    apiservices,
     controllerrevisions, daemonsets, deployments, replicasets, statefulsets,
     eventsV1,
     selfsubjectreviewsV1, tokenreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
     ...accessReviews,
     horizontalpodautoscalersV2, horizontalpodautoscalersV1,
     cronjobs, jobs,
+    certificatesigningrequests,
     ingressclasses, ingresses, networkpolicies,
     poddisruptionbudgets,
     clusterrolebindings, clusterroles, rolebindings, roles,
     csidrivers, csinodes, csistoragecapacities, storageclasses, volumeattachments,
+    mutatingwebhookconfigurations, validatingwebhookconfigurations,
     priorityclasses,
     leases,
     runtimeclasses,
