@@ -91,7 +91,7 @@ function bind(history: Op[]): Bindings {
   for (const op of history) {
     if (op.outcome !== 'ok') continue;
     see(op.written, op);
-    see(op.observed, op);
+    if (op.kind !== 'delete') see(op.observed, op); // a delete answers the removed object; its resourceVersion is not bound here
     if (op.written && op.token !== undefined && op.written.token !== op.token) {
       errors.push(`op ${op.id} (${op.kind} ${op.key}): wrote token ${op.token} but the answer holds ${op.written.token}`);
     }
