@@ -13,6 +13,8 @@ export interface Findings {
   watchDuplicates: string[];
   watchOther: string[];
   unexpected5xx: string[];
+  /** Acknowledged writes whose resourceVersion is not above one acknowledged before they began. */
+  revisionOrder: string[];
   /** Total count of violations of every kind. */
   violations: number;
 }
@@ -86,6 +88,8 @@ export function runChecks(input: CheckInput): Findings {
     }
   }
 
+  const revisionOrder = checkRevisionOrder(calls);
+
   // 5xx outside a no-quorum window.
   const unexpected5xx: string[] = [];
   for (const c of calls) {
@@ -96,7 +100,7 @@ export function runChecks(input: CheckInput): Findings {
 
   const ops = calls.filter((c) => c.kind !== 'read');
   const violations = lin.violations.length + lin.bindingErrors.length + lostWrites.length + watchGaps.length
-    + watchDuplicates.length + watchOther.length + unexpected5xx.length;
+    + watchDuplicates.length + watchOther.length + unexpected5xx.length + revisionOrder.length;
   const lists = calls.filter((c) => c.kind === 'read');
   const listCalls = new Set(lists.map((c) => `${c.client}@${c.inv}`));
   const listOk = new Set(lists.filter((c) => c.outcome === 'ok').map((c) => `${c.client}@${c.inv}`));
@@ -105,7 +109,30 @@ export function runChecks(input: CheckInput): Findings {
     acknowledged: ops.filter((c) => c.outcome === 'ok').length + listOk.size,
     indeterminate: ops.filter((c) => c.outcome === 'unknown').length + (listCalls.size - listOk.size),
     linearizability: lin,
-    lostWrites, watchGaps, watchDuplicates, watchOther, unexpected5xx,
+    lostWrites, watchGaps, watchDuplicates, watchOther, unexpected5xx, revisionOrder,
     violations,
   };
+}
+
+/**
+ * etcd revisions are global and increase with commit order: a write acknowledged before
+ * another write began (on any key) has a lower resourceVersion.
+ */
+export function checkRevisionOrder(calls: CallRecord[]): string[] {
+  const writes = calls.filter((c) => c.outcome === 'ok' && c.written && c.kind !== 'read' && c.kind !== 'get' && c.kind !== 'delete');
+  const byCmp = [...writes].sort((a, b) => a.cmp - b.cmp);
+  const byInv = [...writes].sort((a, b) => a.inv - b.inv);
+  const out: string[] = [];
+  let j = 0;
+  let maxRv = -1n;
+  let maxOp: CallRecord | undefined;
+  for (const b of byInv) {
+    while (j < byCmp.length && byCmp[j]!.cmp < b.inv) {
+      const rv = big(byCmp[j]!.written!.rv);
+      if (rv > maxRv) { maxRv = rv; maxOp = byCmp[j]; }
+      j++;
+    }
+    if (maxOp && big(b.written!.rv) <= maxRv) out.push(`${describe(b)} began after ${describe(maxOp)} was acknowledged, with a resourceVersion not above it`);
+  }
+  return out;
 }

@@ -141,6 +141,7 @@ export function table(r: ChaosReport): string {
     ['keys undecided (search budget)', f.linearizability.unknown.length],
     ['linearizability violations', f.linearizability.violations.length + f.linearizability.bindingErrors.length],
     ['lost writes', f.lostWrites.length],
+    ['revision order violations', f.revisionOrder.length],
     ['watch events delivered', r.workload.watches.reduce((n, w) => n + w.segments.reduce((m, s) => m + s.events.length, 0), 0)],
     ['watch reconnects / 410s', `${r.workload.watches.reduce((n, w) => n + w.reconnects, 0)} / ${r.workload.watches.reduce((n, w) => n + w.expired, 0)}`],
     ['watch gaps', f.watchGaps.length],
@@ -163,6 +164,7 @@ export function details(r: ChaosReport, max = 10): string {
   list('linearizability', f.linearizability.violations.map((v) => `${v.key}: ${v.explanation}`));
   list('bindings', f.linearizability.bindingErrors);
   list('lost writes', f.lostWrites);
+  list('revision order', f.revisionOrder);
   list('watch gaps', f.watchGaps);
   list('watch duplicates', f.watchDuplicates);
   list('watch other', f.watchOther);
