@@ -14,7 +14,7 @@ TEST_DIRS := dist/cmd dist/pkg dist/hack dist/test/harness dist/test/integration
 # Extra arguments: `make run ARGS="--secure-port=7443"`, `make test ARGS="--grep watch"`.
 ARGS ?=
 
-.PHONY: build deps etcd kubectl run test clean bench
+.PHONY: build deps etcd kubectl run test clean bench chaos
 
 $(DEPS_STAMP): package-lock.json
 	npm ci --no-audit --no-fund
@@ -58,6 +58,13 @@ bench: build etcd
 	node dist/hack/bench/index.js $(ARGS)
 	node dist/hack/bench/authz.js
 	node dist/hack/bench/protobuf.js
+
+# Fault injection and linearizability: 3 etcd members, 3 replicas behind a load balancer, a
+# workload with faults one at a time, then the checks (test/chaos/run.ts). A few minutes;
+# CHAOS_DURATION_S, CHAOS_CLIENTS, CHAOS_FAULTS... tune it. Last line:
+# "chaos: N operations, N faults, N violations"; non-zero exit on any violation.
+chaos: build etcd
+	ETCD_BIN="$$(bash hack/install-etcd.sh)" node dist/test/chaos/run.js
 
 # Keeps node_modules and the extracted kubectl (_output/bin).
 clean:

@@ -1,0 +1,207 @@
+// `make chaos`: a cluster under test (3 etcd members, 3 replicas, a load balancer), a
+// workload with faults injected one at a time, then the checks. Prints a table and a last
+// line "chaos: N operations, N faults, N violations"; exits non-zero on any violation and
+// keeps the history files of a failing run.
+//
+// Environment: CHAOS_DURATION_S (default 180), CHAOS_CLIENTS (30), CHAOS_KEYS (200),
+// CHAOS_WATCHES (4), CHAOS_FAULTS (comma list of kill-replica, stop-replica,
+// kill-etcd-leader, compact; default all), CHAOS_OUT (directory for the history files).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Etcd3 } from 'etcd3';
+import { request } from '../harness/index.js';
+import { startChaosCluster, type ChaosCluster } from './cluster.js';
+import { runChecks, type Findings } from './checks.js';
+import { EtcdHistory, NAMESPACE, runWorkload, type WorkloadResult } from './workload.js';
+
+export type FaultName = 'kill-replica' | 'stop-replica' | 'kill-etcd-leader' | 'compact';
+export const allFaults: FaultName[] = ['kill-replica', 'stop-replica', 'kill-etcd-leader', 'compact'];
+
+export interface ChaosOptions {
+  durationMs: number;
+  clients?: number;
+  keys?: number;
+  watches?: number;
+  faults: FaultName[];
+  log?: (line: string) => void;
+  /**
+   * Where the workload sends its calls; default: the load balancer and the replicas.
+   * Tests use it to put a faulty proxy in the way.
+   */
+  route?: (c: ChaosCluster) => Promise<{ lbUrl: string; replicaUrls: () => string[]; close(): Promise<void> }>;
+}
+
+export interface ChaosReport {
+  findings: Findings;
+  faultsInjected: string[];
+  workload: WorkloadResult;
+  history: EtcdHistory;
+  historyCaughtUp: boolean;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function currentRevision(client: Etcd3): Promise<string> {
+  const res = await client.get('/chaos-revision-probe').exec();
+  return res.header.revision;
+}
+
+async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: string) => void, state: { compacted: string }): Promise<string> {
+  switch (fault) {
+    case 'kill-replica': {
+      await c.killReplica(1);
+      log('fault: replica 1 killed (SIGKILL)');
+      await sleep(3000);
+      await c.replicas.startReplica(1);
+      log('fault: replica 1 restarted');
+      return 'kill -9 replica 1, restart';
+    }
+    case 'stop-replica': {
+      const pid = c.replicas.replicas[2]!.pid!;
+      process.kill(pid, 'SIGSTOP');
+      log('fault: replica 2 stopped (SIGSTOP)');
+      await sleep(5000);
+      process.kill(pid, 'SIGCONT');
+      log('fault: replica 2 continued (SIGCONT)');
+      return 'SIGSTOP/SIGCONT replica 2 (5 s)';
+    }
+    case 'kill-etcd-leader': {
+      const leader = await c.etcd.leader();
+      await c.etcd.kill(leader);
+      log(`fault: etcd member ${leader} (the leader) killed`);
+      await sleep(3000);
+      await c.etcd.start(leader);
+      log(`fault: etcd member ${leader} restarted`);
+      return `kill -9 etcd leader m${leader}, restart`;
+    }
+    case 'compact': {
+      const rev = await currentRevision(etcd);
+      await etcd.kv.compact({ revision: rev, physical: true });
+      state.compacted = rev;
+      log(`fault: etcd compacted at revision ${rev}`);
+      return `compaction at revision ${rev}`;
+    }
+  }
+}
+
+export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
+  const log = o.log ?? ((l: string) => console.log(l));
+  const c = await startChaosCluster();
+  const etcd = new Etcd3({ hosts: c.etcd.endpoints });
+  const history = new EtcdHistory(etcd, c.replicas.etcdPrefix);
+  const route = o.route ? await o.route(c) : undefined;
+  try {
+    const creds = c.replicas.credentialsFor('admin');
+    const ns = await request(`${c.lb.url}/api/v1/namespaces`, { ...creds, method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } } });
+    if (ns.status !== 201) throw new Error(`creating namespace: HTTP ${ns.status} ${ns.text}`);
+    const startRev = await currentRevision(etcd);
+    await history.start(String(BigInt(startRev) + 1n));
+    const state = { compacted: '0' };
+    const faultsInjected: string[] = [];
+    const faultRun = (async () => {
+      const t0 = performance.now();
+      for (const [i, f] of o.faults.entries()) {
+        const at = t0 + (o.durationMs * (i + 1)) / (o.faults.length + 1);
+        await sleep(Math.max(0, at - performance.now()));
+        faultsInjected.push(await inject(c, etcd, f, log, state));
+      }
+    })();
+    const workload = await runWorkload({
+      lbUrl: route?.lbUrl ?? c.lb.url,
+      replicaUrls: route?.replicaUrls ?? (() => c.replicas.urls),
+      creds,
+      clients: o.clients,
+      keys: o.keys,
+      watches: o.watches,
+      durationMs: o.durationMs,
+    });
+    await faultRun;
+    const historyCaughtUp = await history.caughtUp();
+    const findings = runChecks({ calls: workload.calls, watches: workload.watches, history: history.events, compactedRevision: state.compacted });
+    if (!historyCaughtUp) findings.violations++;
+    return { findings, faultsInjected, workload, history, historyCaughtUp };
+  } finally {
+    await history.stop().catch(() => undefined);
+    etcd.close();
+    await route?.close();
+    await c.stop();
+  }
+}
+
+export function table(r: ChaosReport): string {
+  const f = r.findings;
+  const rows: Array<[string, number | string]> = [
+    ['operations', f.operations],
+    ['acknowledged', f.acknowledged],
+    ['indeterminate', f.indeterminate],
+    ['faults injected', r.faultsInjected.length],
+    ['keys checked', f.linearizability.keys],
+    ['keys undecided (search budget)', f.linearizability.unknown.length],
+    ['linearizability violations', f.linearizability.violations.length + f.linearizability.bindingErrors.length],
+    ['lost writes', f.lostWrites.length],
+    ['revision order violations', f.revisionOrder.length],
+    ['watch events delivered', r.workload.watches.reduce((n, w) => n + w.segments.reduce((m, s) => m + s.events.length, 0), 0)],
+    ['watch reconnects / 410s', `${r.workload.watches.reduce((n, w) => n + w.reconnects, 0)} / ${r.workload.watches.reduce((n, w) => n + w.expired, 0)}`],
+    ['watch gaps', f.watchGaps.length],
+    ['watch duplicates', f.watchDuplicates.length],
+    ['watch other (order, type, 410)', f.watchOther.length],
+    ['unexpected 5xx', f.unexpected5xx.length],
+    ['etcd history caught up', r.historyCaughtUp ? 'yes' : 'NO'],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+export function details(r: ChaosReport, max = 10): string {
+  const f = r.findings;
+  const out: string[] = [];
+  const list = (title: string, items: string[]): void => {
+    if (items.length === 0) return;
+    out.push(`${title} (${items.length}):`, ...items.slice(0, max).map((s) => `  ${s}`));
+  };
+  list('linearizability', f.linearizability.violations.map((v) => `${v.key}: ${v.explanation}`));
+  list('bindings', f.linearizability.bindingErrors);
+  list('lost writes', f.lostWrites);
+  list('revision order', f.revisionOrder);
+  list('watch gaps', f.watchGaps);
+  list('watch duplicates', f.watchDuplicates);
+  list('watch other', f.watchOther);
+  list('unexpected 5xx', f.unexpected5xx);
+  return out.join('\n');
+}
+
+export function writeHistory(r: ChaosReport, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'calls.json'), JSON.stringify(r.workload.calls.map((c) => ({ ...c, cmp: c.cmp === Infinity ? 'inf' : c.cmp }))));
+  writeFileSync(join(dir, 'watches.json'), JSON.stringify(r.workload.watches));
+  writeFileSync(join(dir, 'etcd-history.json'), JSON.stringify(r.history.events.map((e) => ({ ...e, value: e.value.toString('base64') }))));
+  writeFileSync(join(dir, 'findings.json'), JSON.stringify({ ...r.findings, faults: r.faultsInjected }, null, 1));
+}
+
+async function main(): Promise<void> {
+  const durationMs = Number(process.env['CHAOS_DURATION_S'] ?? 180) * 1000;
+  const faults = (process.env['CHAOS_FAULTS'] ?? allFaults.join(',')).split(',').filter(Boolean) as FaultName[];
+  for (const f of faults) if (!allFaults.includes(f)) throw new Error(`unknown fault ${f}; known: ${allFaults.join(', ')}`);
+  const num = (k: string): number | undefined => (process.env[k] ? Number(process.env[k]) : undefined);
+  const r = await runChaos({ durationMs, faults, clients: num('CHAOS_CLIENTS'), keys: num('CHAOS_KEYS'), watches: num('CHAOS_WATCHES') });
+  console.log(table(r));
+  const d = details(r);
+  if (d) console.log(d);
+  if (!r.historyCaughtUp) console.log(`etcd history recorder not caught up: ${r.history.mismatch}`);
+  if (r.findings.violations > 0 || process.env['CHAOS_OUT']) {
+    const dir = process.env['CHAOS_OUT'] ?? join('_output', 'chaos', new Date().toISOString().replace(/[:.]/g, '-'));
+    writeHistory(r, dir);
+    console.log(`history files: ${dir}`);
+  }
+  console.log(`chaos: ${r.findings.operations} operations, ${r.faultsInjected.length} faults, ${r.findings.violations} violations`);
+  process.exit(r.findings.violations > 0 ? 1 : 0);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(2);
+  });
+}
