@@ -52,14 +52,20 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
         await ok(['create', 'cronjob', 'nightly', '--image=busybox', '--schedule=0 3 * * *', ...n, '--', 'true']);
         await ok(['create', 'poddisruptionbudget', 'web-pdb', '--selector=app=web', '--min-available=1', ...n]);
         await ok(['run', 'solo', '--image=nginx:1.25', '--restart=Never', ...n]);
-        const names = await ok(['get', 'cm,secret,sa,role,rolebinding,deployment,job,cronjob,pdb,pod', '-n', ns, '-o', 'name']);
+        await ok(['create', 'ingress', 'site', '--rule=site.example/=web:80', ...n]);
+        await ok(['create', 'quota', 'small', '--hard=pods=10,requests.cpu=2', ...n]);
+        await ok(['create', 'priorityclass', `${ns}-high`, '--value=1000', '--description=test']);
+        const names = await ok(['get', 'cm,secret,sa,role,rolebinding,deployment,job,cronjob,pdb,pod,ingress,quota', '-n', ns, '-o', 'name']);
         for (const want of ['configmap/cm', 'secret/sec', 'secret/reg', 'secret/tls', 'serviceaccount/builder',
           'role.rbac.authorization.k8s.io/reader', 'rolebinding.rbac.authorization.k8s.io/reader-dave',
-          'deployment.apps/web', 'job.batch/once', 'cronjob.batch/nightly', 'poddisruptionbudget.policy/web-pdb', 'pod/solo']) {
+          'deployment.apps/web', 'job.batch/once', 'cronjob.batch/nightly', 'poddisruptionbudget.policy/web-pdb', 'pod/solo',
+          'ingress.networking.k8s.io/site', 'resourcequota/small']) {
           expect(names.split('\n')).to.include(want);
         }
         const secret = JSON.parse(await ok(['get', 'secret', 'sec', ...n, '-o', 'json'], 1));
         expect(Buffer.from(secret.data.p, 'base64').toString()).to.equal('s3cret');
+        const pc = JSON.parse(await ok(['get', 'priorityclass', `${ns}-high`, '-o', 'json'], 1));
+        expect(pc).to.deep.include({ value: 1000, description: 'test', preemptionPolicy: 'PreemptLowerPriority' });
         const deploy = JSON.parse(await ok(['get', 'deployment', 'web', ...n, '-o', 'json'], 1));
         expect(deploy.spec).to.deep.include({ replicas: 2, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 });
         expect(deploy.spec.template.spec.containers[0]).to.deep.include({ image: 'nginx:1.25', imagePullPolicy: 'IfNotPresent' });
@@ -135,6 +141,7 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
         expect(gone.code).to.equal(1);
         expect(gone.stderr).to.match(/Error from server \(NotFound\): rolebindings.rbac.authorization.k8s.io "reader-dave" not found/);
         await ok(['delete', 'clusterrolebinding', `${ns}-viewer-dave`]);
+        await ok(['delete', 'priorityclass', `${ns}-high`]);
         await ok(['delete', 'clusterrole', `${ns}-viewer`]);
         await ok(['delete', 'namespace', ns, '--wait=true', '--timeout=60s']);
         const nsGone = await k(['get', 'namespace', ns], 1);
