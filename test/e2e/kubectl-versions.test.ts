@@ -53,17 +53,22 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
         await ok(['create', 'poddisruptionbudget', 'web-pdb', '--selector=app=web', '--min-available=1', ...n]);
         await ok(['run', 'solo', '--image=nginx:1.25', '--restart=Never', ...n]);
         await ok(['create', 'ingress', 'site', '--rule=site.example/=web:80', ...n]);
+        await ok(['create', 'service', 'clusterip', 'web', '--tcp=80:8080', ...n]);
+        await ok(['create', 'service', 'externalname', 'ext', '--external-name=db.example.com', ...n]);
         await ok(['create', 'quota', 'small', '--hard=pods=10,requests.cpu=2', ...n]);
         await ok(['create', 'priorityclass', `${ns}-high`, '--value=1000', '--description=test']);
-        const names = await ok(['get', 'cm,secret,sa,role,rolebinding,deployment,job,cronjob,pdb,pod,ingress,quota', '-n', ns, '-o', 'name']);
+        const names = await ok(['get', 'cm,secret,sa,role,rolebinding,deployment,job,cronjob,pdb,pod,ingress,quota,svc', '-n', ns, '-o', 'name']);
         for (const want of ['configmap/cm', 'secret/sec', 'secret/reg', 'secret/tls', 'serviceaccount/builder',
           'role.rbac.authorization.k8s.io/reader', 'rolebinding.rbac.authorization.k8s.io/reader-dave',
           'deployment.apps/web', 'job.batch/once', 'cronjob.batch/nightly', 'poddisruptionbudget.policy/web-pdb', 'pod/solo',
-          'ingress.networking.k8s.io/site', 'resourcequota/small']) {
+          'ingress.networking.k8s.io/site', 'resourcequota/small', 'service/web', 'service/ext']) {
           expect(names.split('\n')).to.include(want);
         }
         const secret = JSON.parse(await ok(['get', 'secret', 'sec', ...n, '-o', 'json'], 1));
         expect(Buffer.from(secret.data.p, 'base64').toString()).to.equal('s3cret');
+        const svc = JSON.parse(await ok(['get', 'service', 'web', ...n, '-o', 'json'], 1));
+        expect(svc.spec).to.deep.include({ type: 'ClusterIP', sessionAffinity: 'None', selector: { app: 'web' } });
+        expect(svc.spec.ports).to.deep.equal([{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }]);
         const pc = JSON.parse(await ok(['get', 'priorityclass', `${ns}-high`, '-o', 'json'], 1));
         expect(pc).to.deep.include({ value: 1000, description: 'test', preemptionPolicy: 'PreemptLowerPriority' });
         const deploy = JSON.parse(await ok(['get', 'deployment', 'web', ...n, '-o', 'json'], 1));
