@@ -55,13 +55,15 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
         await ok(['create', 'ingress', 'site', '--rule=site.example/=web:80', ...n]);
         await ok(['create', 'service', 'clusterip', 'web', '--tcp=80:8080', ...n]);
         await ok(['create', 'service', 'externalname', 'ext', '--external-name=db.example.com', ...n]);
+        await ok(['create', 'service', 'nodeport', 'np', '--tcp=81:8081', ...n]);
+        await ok(['create', 'service', 'loadbalancer', 'lb', '--tcp=82:8082', ...n]);
         await ok(['create', 'quota', 'small', '--hard=pods=10,requests.cpu=2', ...n]);
         await ok(['create', 'priorityclass', `${ns}-high`, '--value=1000', '--description=test']);
         const names = await ok(['get', 'cm,secret,sa,role,rolebinding,deployment,job,cronjob,pdb,pod,ingress,quota,svc', '-n', ns, '-o', 'name']);
         for (const want of ['configmap/cm', 'secret/sec', 'secret/reg', 'secret/tls', 'serviceaccount/builder',
           'role.rbac.authorization.k8s.io/reader', 'rolebinding.rbac.authorization.k8s.io/reader-dave',
           'deployment.apps/web', 'job.batch/once', 'cronjob.batch/nightly', 'poddisruptionbudget.policy/web-pdb', 'pod/solo',
-          'ingress.networking.k8s.io/site', 'resourcequota/small', 'service/web', 'service/ext']) {
+          'ingress.networking.k8s.io/site', 'resourcequota/small', 'service/web', 'service/ext', 'service/np', 'service/lb']) {
           expect(names.split('\n')).to.include(want);
         }
         const secret = JSON.parse(await ok(['get', 'secret', 'sec', ...n, '-o', 'json'], 1));
