@@ -1,6 +1,15 @@
 // Cell helpers shared by the workload tables (upstream's printers.go).
 import { labelSelectorFromObject, labelSelectorFromSet, type LabelSelectorObject } from '../meta/labels.js';
 import { arr, obj, str, strMap, type Obj } from './types.js';
+import { column, type TableColumnDefinition } from '../../runtime/table.js';
+
+/** The wide columns of every pod-template controller's table; their cells are templateContainers'. */
+export function templateColumns(): TableColumnDefinition[] {
+  return [
+    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
+    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+  ];
+}
 
 /** Container names and images of a pod template, comma-joined. */
 export function templateContainers(tpl: unknown): { names: string; images: string } {

@@ -4,7 +4,7 @@ import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
-import { formatLabelSelector, formatLabels, num, section, templateContainers } from '../../../apis/core/printers.js';
+import { formatLabelSelector, formatLabels, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { templateLabels } from '../../../apis/core/template.js';
 import { validatePodTemplateSpec } from '../../../apis/core/validation.js';
 import { goStringMapLiteral } from '../../../apis/core/gofmt.js';
@@ -99,8 +99,7 @@ export const daemonSetTable: TableConvertor = {
     column('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
     column('Node Selector', 'string', 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node.'),
     column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
-    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
-    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+    ...templateColumns(),
     column('Selector', 'string', 'A label query over pods that are managed by the daemon set.', { priority: 1 }),
   ],
   cells: (o) => {

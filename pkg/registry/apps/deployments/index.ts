@@ -1,7 +1,7 @@
 // apps/v1 deployments (+status, +scale).
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
-import { formatLabelSelector, num, section, templateContainers } from '../../../apis/core/printers.js';
+import { formatLabelSelector, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { scaleSubresource } from '../workload.js';
 import { DeploymentStrategy } from './strategy.js';
 
@@ -12,8 +12,7 @@ export const deploymentTable: TableConvertor = {
     column('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
     column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
     column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
-    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
-    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+    ...templateColumns(),
     column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', { priority: 1 }),
   ],
   cells: (o) => {

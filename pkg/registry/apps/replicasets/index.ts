@@ -3,7 +3,7 @@ import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
-import { formatLabelSelector, num, section, templateContainers } from '../../../apis/core/printers.js';
+import { formatLabelSelector, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { validateTemplateForReplicas } from '../../../apis/core/template.js';
 import { obj, setDefault, type Obj } from '../../../apis/core/types.js';
 import { nonNegative, validateSelector } from '../../../apis/apps/validation.js';
@@ -39,8 +39,7 @@ export const replicaSetTable: TableConvertor = {
     column('Current', 'integer', 'Replicas is the most recently observed number of replicas.'),
     column('Ready', 'integer', 'The number of ready replicas for this replica set.'),
     column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
-    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
-    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+    ...templateColumns(),
     column('Selector', 'string', 'Selector is a label query over pods that should match the replica count.', { priority: 1 }),
   ],
   cells: (o) => {

@@ -3,7 +3,7 @@ import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
-import { num, section, templateContainers } from '../../../apis/core/printers.js';
+import { num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { validateTemplateForReplicas } from '../../../apis/core/template.js';
 import { arr, obj, setDefault, str, type Obj } from '../../../apis/core/types.js';
 import { nonNegative, validateEnum, validateSelector } from '../../../apis/apps/validation.js';
@@ -88,8 +88,7 @@ export const statefulSetTable: TableConvertor = {
     column('Name', 'string', 'Name must be unique within a namespace.'),
     column('Ready', 'string', 'Number of the pod with ready state'),
     column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
-    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
-    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+    ...templateColumns(),
   ],
   cells: (o) => {
     const spec = section(o, 'spec');

@@ -5,7 +5,7 @@ import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
 import { defaultPodTemplateSpec } from '../../../apis/core/defaults.js';
-import { formatLabelSelector, section, templateContainers } from '../../../apis/core/printers.js';
+import { formatLabelSelector, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { obj, setDefault, str, type Obj } from '../../../apis/core/types.js';
 import { cronScheduleError } from '../../../apis/batch/cron.js';
 import { validateJobSpec } from '../../../apis/batch/job.js';
@@ -85,8 +85,7 @@ export const cronJobTable: TableConvertor = {
     column('Active', 'integer', 'A list of pointers to currently running jobs.'),
     column('Last Schedule', 'string', 'Information when was the last time the job was successfully scheduled.'),
     column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
-    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
-    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+    ...templateColumns(),
     column('Selector', 'string', 'A label query over pods that should match the pod count.', { priority: 1 }),
   ],
   cells: (o) => {

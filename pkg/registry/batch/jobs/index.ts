@@ -5,7 +5,7 @@ import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
 import { defaultPodTemplateSpec } from '../../../apis/core/defaults.js';
-import { formatLabelSelector, num, section, templateContainers } from '../../../apis/core/printers.js';
+import { formatLabelSelector, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { obj, str, type Obj } from '../../../apis/core/types.js';
 import { defaultJobSpec, generateJobSelector, validateJobSpecWithSelector } from '../../../apis/batch/job.js';
 import { goLabelSelector } from '../../../apis/core/gofmt.js';
@@ -86,8 +86,7 @@ export const jobTable: TableConvertor = {
     column('Completions', 'string', 'The desired number of successfully finished pods the job should be run with.'),
     column('Duration', 'string', 'Time required to complete the job.'),
     column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
-    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
-    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+    ...templateColumns(),
     column('Selector', 'string', 'A label query over pods that should match the pod count.', { priority: 1 }),
   ],
   cells: (o) => {

@@ -7,7 +7,7 @@ import { column, humanAge, type TableConvertor } from '../../../runtime/table.js
 import { labelSelectorFromSet } from '../../../apis/meta/labels.js';
 import { defaultPodTemplateSpec } from '../../../apis/core/defaults.js';
 import { templateLabels, validateTemplateForReplicas } from '../../../apis/core/template.js';
-import { formatLabels, num, section, templateContainers } from '../../../apis/core/printers.js';
+import { formatLabels, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { obj, strMap, type Obj } from '../../../apis/core/types.js';
 import { child, required } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
@@ -59,8 +59,7 @@ export const replicationControllerTable: TableConvertor = {
     column('Current', 'integer', 'Replicas is the most recently observed number of replicas.'),
     column('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
     column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
-    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
-    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
+    ...templateColumns(),
     column('Selector', 'string', 'Selector is a label query over pods that should match the Replicas count.', { priority: 1 }),
   ],
   cells: (o) => {
