@@ -64,6 +64,9 @@ type UpdatePlan =
 /** What one pass of a delete decided. */
 type DeletePlan = { kind: 'mark'; obj: KubeObject } | { kind: 'keep'; obj: KubeObject } | { kind: 'deleteNow' };
 
+/** Stored objects decorate() has already run through their resource's defaults. */
+const defaulted = new WeakSet<object>();
+
 export class GenericStore {
   readonly keyRoot: string;
   private readonly fieldManagers = new Map<string, FieldManager>();
@@ -160,8 +163,12 @@ export class GenericStore {
     const converted = this.fromStorage(obj);
     // Upstream decodes stored objects through its defaulting functions, so an object
     // written by another server (or an older version) reads with today's defaults.
-    // Defaults are idempotent: on an object written here they change nothing.
-    this.def.strategy.applyDefaults(converted);
+    // Defaults are idempotent: on an object written here they change nothing. An object
+    // the watch cache shares is defaulted once, not once per watcher and per read.
+    if (!defaulted.has(converted)) {
+      this.def.strategy.applyDefaults(converted);
+      defaulted.add(converted);
+    }
     return { apiVersion: apiVersionOf(this.def.group, this.def.version), kind: this.def.kind, ...withoutTypeMeta(converted) };
   }
 
