@@ -19,7 +19,7 @@ import { startCompactor } from '../storage/etcd/compactor.js';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { createApp, type PathHandler } from './app.js';
-import { ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
+import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from './feature-gates.js';
 import type { ServerOptions } from './options.js';
 import { servingCerts } from './serving-certs.js';
@@ -78,6 +78,7 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
   await ensureSystemNamespaces(registry);
   await ensureSystemPriorityClasses(registry);
+  await ensureLocalAPIServices(registry, scheme);
   await reconcileBootstrapPolicy(registry, log);
   informers.start();
   const controllers = new ControllerManager({
