@@ -12,8 +12,7 @@ export const services: ResourceDef = {
   shortNames: ['svc'],
   categories: ['all'],
   namespaced: true,
-  // Upstream serves no deletecollection for services in v1.28.
-  verbs: allVerbs.filter((v) => v !== 'deletecollection'),
+  verbs: allVerbs,
   subresources: [{ name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] }],
   storageResource: 'services/specs',
   strategy: new ServiceStrategy(),

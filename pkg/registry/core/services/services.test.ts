@@ -32,7 +32,7 @@ describe('services', () => {
     expect(services).to.include({ kind: 'Service', plural: 'services', singular: 'service', namespaced: true, storageResource: 'services/specs' });
     expect(services.shortNames).to.deep.equal(['svc']);
     expect(services.categories).to.deep.equal(['all']);
-    expect(services.verbs).to.deep.equal(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
+    expect(services.verbs).to.deep.equal(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
   });
 
   for (const name of ['svc', 'svc-ext', 'svc-headless', 'svc-lb', 'svc-np']) {
