@@ -1,6 +1,7 @@
 // kube-apiserver's flags -> validated options. Only flag names upstream uses.
 import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
+import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
 
 export interface ServerOptions {
   etcdServers: string[];
@@ -66,7 +67,10 @@ export interface ServerOptions {
   minRequestTimeoutSeconds: number;
   livezGracePeriodMs: number;
   shutdownDelayMs: number;
-  logLevel: string;
+  /** pino level from klog's -v: request lines (upstream's -v=3) are `debug`. */
+  logLevel: LogLevel;
+  /** --logging-format: text (upstream's default) or json. */
+  loggingFormat: LogFormat;
   /** Not upstream's: where to write a system:masters kubeconfig for local use (make run). */
   writeAdminKubeconfig?: string;
   /** Not upstream's: data directory of the embedded etcd started when --etcd-servers is empty. */
@@ -132,6 +136,7 @@ const flagSpecs: Record<string, FlagSpec> = {
   'livez-grace-period': { type: 'duration' },
   'shutdown-delay-duration': { type: 'duration' },
   'v': { type: 'int' },
+  'logging-format': { type: 'string' },
   'write-admin-kubeconfig': { type: 'string' },
   'embedded-etcd-data-dir': { type: 'string' },
 };
@@ -226,7 +231,8 @@ export function parseOptions(argv: string[]): ServerOptions {
     minRequestTimeoutSeconds: minReq !== undefined ? parseIntFlag('min-request-timeout', minReq) : 1800,
     livezGracePeriodMs: dur('livez-grace-period', 0),
     shutdownDelayMs: dur('shutdown-delay-duration', 0),
-    logLevel: v !== undefined && parseIntFlag('v', v) >= 4 ? 'debug' : 'info',
+    logLevel: levelForVerbosity(v !== undefined ? parseIntFlag('v', v) : 0),
+    loggingFormat: loggingFormat(one('logging-format')),
     writeAdminKubeconfig: one('write-admin-kubeconfig'),
     embeddedEtcdDataDir: one('embedded-etcd-data-dir') ?? '_output/etcd',
     ignoredFlags: parsed.unknown,
@@ -264,4 +270,11 @@ function watchCacheSize(v: string | undefined): number {
   const n = parseIntFlag('default-watch-cache-size', v);
   if (n < 0) throw new Error(`--default-watch-cache-size: must be 0 or more, got ${n}`);
   return n;
+}
+
+/** --logging-format: upstream's component-base accepts text (its default) and json. */
+function loggingFormat(value: string | undefined): LogFormat {
+  if (value === undefined || value === 'text') return 'text';
+  if (value === 'json') return 'json';
+  throw new Error(`format: Unsupported value: ${JSON.stringify(value)}: supported values: "json", "text"`);
 }

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createServer, type Server } from 'node:https';
 import { Etcd3 } from 'etcd3';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '../endpoints/filters/logging.js';
 import { setUndecodableLogger } from '../storage/etcd/undecodable.js';
 import { legacyKeyMoves, migrateKeyPrefixes } from '../storage/etcd/migrate-keys.js';
 import { createDiscoveryHandler } from '../endpoints/discovery/index.js';
@@ -39,7 +40,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.logLevel })): Promise<RunningServer> {
+export async function runServer(o: ServerOptions, log: Logger = createLogger(o.logLevel, undefined, o.loggingFormat)): Promise<RunningServer> {
   resetFeatureGates(o.featureGates);
   setMinRequestTimeout(o.minRequestTimeoutSeconds);
   for (const f of o.ignoredFlags) log.warn({ flag: `--${f}` }, 'flag accepted but not implemented; ignoring');
