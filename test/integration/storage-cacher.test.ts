@@ -23,6 +23,17 @@ function collect(w: WatchStream) {
   };
 }
 
+/** `inner`, recording each call of the named methods: which reads reached etcd. */
+function countingReads(inner: EtcdStorage, methods: string[]): { calls: string[]; counting: EtcdStorage } {
+  const calls: string[] = [];
+  const counting = new Proxy(inner, { get(target, prop, recv) {
+    const v = Reflect.get(target, prop, recv) as unknown;
+    if (typeof v !== 'function') return v;
+    return (...args: unknown[]) => { if (methods.includes(String(prop))) calls.push(String(prop)); return (v as (...a: unknown[]) => unknown).apply(target, args); };
+  } });
+  return { calls, counting };
+}
+
 async function until(pred: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!pred()) {
@@ -111,12 +122,7 @@ describe('storage: watch cache', function () {
 
   it('serves resourceVersion=0 and NotOlderThan reads from memory, and the rest from etcd', async () => {
     const root = `${uniquePrefix('cacher-reads')}/configmaps/`;
-    const calls: string[] = [];
-    const counting = new Proxy(etcd, { get(target, prop, recv) {
-      const v = Reflect.get(target, prop, recv) as unknown;
-      if (typeof v !== 'function') return v;
-      return (...args: unknown[]) => { if (prop === 'list' || prop === 'get') calls.push(String(prop)); return (v as (...a: unknown[]) => unknown).apply(target, args); };
-    } });
+    const { calls, counting } = countingReads(etcd, ['list', 'get']);
     const s = new CachedStorage(counting, client, [root], { capacity: 100, maxPending: 100 });
     caches.push(s);
     for (const n of ['b', 'a', 'c']) await s.create(`${root}ns/${n}`, cm(n));
@@ -143,12 +149,7 @@ describe('storage: watch cache', function () {
 
   it('serves consistent lists from memory once etcd shows it caught up: every write acknowledged before the list is in it', async () => {
     const root = `${uniquePrefix('cacher-consistent')}/configmaps/`;
-    const calls: string[] = [];
-    const counting = new Proxy(etcd, { get(target, prop, recv) {
-      const v = Reflect.get(target, prop, recv) as unknown;
-      if (typeof v !== 'function') return v;
-      return (...args: unknown[]) => { if (prop === 'list') calls.push(String(prop)); return (v as (...a: unknown[]) => unknown).apply(target, args); };
-    } });
+    const { calls, counting } = countingReads(etcd, ['list']);
     const s = new CachedStorage(counting, client, [root], { capacity: 100, maxPending: 100 });
     caches.push(s);
     // Writes go around this cache (straight to etcd), as another replica's would.
