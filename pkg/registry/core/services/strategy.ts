@@ -85,6 +85,10 @@ export class ServiceStrategy extends BaseStrategy {
     }
     patchAllocatedValues(s, o);
     dropTypeDependentFields(obj, s, o);
+    // An update that names no policy keeps the old one (upstream's initIPFamilyFields).
+    if ((s.ipFamilyPolicy === undefined || s.ipFamilyPolicy === null) && typeof o.ipFamilyPolicy === 'string' && s.type !== 'ExternalName') {
+      s.ipFamilyPolicy = o.ipFamilyPolicy;
+    }
     this.defaultIPFamilies(s);
   }
 

@@ -91,6 +91,28 @@ describe('service allocator (etcd)', function () {
     expect(await keys('ips')).to.deep.equal([(v6.spec.clusterIPs as string[])[0]]);
   });
 
+  it('dual-stack updates: SingleStack drops and gives back the secondary IP, other policies may not drop it', async () => {
+    setup('10.96.0.0/16,fd00:96::/112');
+    const old = await create(svc('dual', { ipFamilyPolicy: 'PreferDualStack' }));
+    const [v4, v6] = old.spec.clusterIPs as string[];
+    const shrink = structuredClone(old);
+    shrink.spec.clusterIPs = [v4];
+    const refused = await failure(alloc.allocateUpdate(shrink, old, false));
+    expect(refused.toStatus().message).to.equal('Service "dual" is invalid: spec.ipFamilyPolicy: Invalid value: "PreferDualStack": must be \'SingleStack\' to release the secondary cluster IP');
+    const single = structuredClone(old);
+    single.spec.ipFamilyPolicy = 'SingleStack';
+    await (await alloc.allocateUpdate(single, old, false)).commit();
+    expect(single.spec).to.deep.include({ clusterIPs: [v4], ipFamilies: ['IPv4'] });
+    expect(await keys('ips')).to.deep.equal([v4]);
+    const upgrade = structuredClone(single);
+    Object.assign(upgrade.spec, { ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] });
+    await (await alloc.allocateUpdate(upgrade, single, false)).commit();
+    expect(upgrade.spec.clusterIPs[0]).to.equal(v4);
+    expect(upgrade.spec.clusterIPs[1]).to.match(/^fd00:96::/);
+    expect(await keys('ips')).to.have.members([v4, upgrade.spec.clusterIPs[1]]);
+    expect(v6).to.match(/^fd00:96::/);
+  });
+
   it('node ports: shared by ports with one number, range full and out of range as upstream', async () => {
     setup('10.0.0.0/24', '30000-30003');
     const two = await create(svc('np', { type: 'NodePort', ports: [{ name: 'a', port: 53, protocol: 'UDP' }, { name: 'b', port: 53, protocol: 'TCP' }, { name: 'c', port: 80 }] }));

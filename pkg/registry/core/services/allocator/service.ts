@@ -72,6 +72,7 @@ export class ServiceAllocator {
   async allocateUpdate(svc: KubeObject, old: KubeObject, dryRun: boolean): Promise<AllocationOp> {
     const s = specOf(svc);
     const o = specOf(old);
+    if (needsClusterIP(s)) downgradeFamilies(svc, s, o);
     this.checkFamilies(svc, s);
     const op = new AllocationOp(dryRun, owner(svc));
     try {
@@ -290,6 +291,28 @@ export class ServiceAllocator {
     const i = a?.range.indexOf(ip);
     if (a && i !== undefined) op.releaseDeferred(a.allocator, i);
   }
+}
+
+/**
+ * upstream's update-only family rules: SingleStack with the old IPs and families drops
+ * the secondary ones (given back on commit); any other policy may not drop them.
+ */
+function downgradeFamilies(svc: KubeObject, s: Obj, o: Obj): void {
+  const ips = strings(s.clusterIPs);
+  const families = strings(s.ipFamilies);
+  if (s.ipFamilyPolicy === 'SingleStack') {
+    if (sameList(s.clusterIPs, o.clusterIPs) && ips.length > 1) s.clusterIPs = ips.slice(0, 1);
+    if (sameList(s.ipFamilies, o.ipFamilies) && families.length > 1) s.ipFamilies = families.slice(0, 1);
+    return;
+  }
+  const errs: FieldError[] = [];
+  if (ips.length > 0 && ips.length < strings(o.clusterIPs).length) {
+    errs.push(invalid('spec.ipFamilyPolicy', s.ipFamilyPolicy, "must be 'SingleStack' to release the secondary cluster IP"));
+  }
+  if (families.length > 0 && families.length < strings(o.ipFamilies).length) {
+    errs.push(invalid('spec.ipFamilyPolicy', s.ipFamilyPolicy, "must be 'SingleStack' to release the secondary IP family"));
+  }
+  if (errs.length > 0) throw errors.invalid('', 'Service', svc.metadata.name ?? '', errs);
 }
 
 function owner(svc: KubeObject): string {
