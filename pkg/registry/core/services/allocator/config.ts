@@ -17,9 +17,11 @@ export function parseServiceClusterIPRange(flag: string | undefined): CIDR[] {
   const errs: string[] = [];
   if (parts.length > 2) errs.push('--service-cluster-ip-range must not contain more than two entries');
   const primary = parseCIDR(parts[0]);
-  if (!primary) throw new Error(`service IP range specified in --service-cluster-ip-range failed to parse: invalid CIDR address: ${parts[0]}`);
+  if (!primary) throw new Error('service-cluster-ip-range[0] is not a valid cidr');
   const out = [primary];
-  if (cidrSize(primary) < 8n) throw new Error('the service cluster IP range must be at least 8 IP addresses');
+  if (cidrSize(primary) < 8n) {
+    throw new Error('error determining service IP ranges for primary service cidr: the service cluster IP range must be at least 8 IP addresses');
+  }
   const tooLarge = (c: CIDR, name: string): void => {
     if (c.bits - c.prefixLength > maxCIDRBits) {
       errs.push(`specified ${name} is too large; for ${c.bits}-bit addresses, the mask must be >= ${c.bits - maxCIDRBits}`);
@@ -28,9 +30,7 @@ export function parseServiceClusterIPRange(flag: string | undefined): CIDR[] {
   tooLarge(primary, '--service-cluster-ip-range');
   if (parts.length > 1) {
     const secondary = parseCIDR(parts[1]);
-    if (!secondary) {
-      throw new Error(`secondary service IP range specified in --service-cluster-ip-range failed to parse: invalid CIDR address: ${parts[1]}`);
-    }
+    if (!secondary) throw new Error('service-cluster-ip-range[1] is not a valid cidr');
     if (secondary.family === primary.family) {
       errs.push('--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family');
     }
@@ -42,16 +42,17 @@ export function parseServiceClusterIPRange(flag: string | undefined): CIDR[] {
   return out;
 }
 
-/** upstream ParsePortRange: "a-b", "a+n" (a to a+n) or a single port. */
+/** upstream PortRange.Set: "a-b", "a+n" (a to a+n) or a single port; pflag wraps its errors. */
 export function parseServiceNodePortRange(flag: string | undefined): PortRange {
   const text = (flag ?? '').trim() || defaultServiceNodePortRange;
-  const bad = (): Error => new Error(`invalid argument "${text}" for "--service-node-port-range" flag: unable to parse port range: ${text}`);
+  const fail = (why: string): Error => new Error(`invalid argument "${text}" for "--service-node-port-range" flag: ${why}`);
   const m = /^(\d+)(?:([-+])(\d+))?$/.exec(text);
-  if (!m) throw bad();
+  if (!m) throw fail(`unable to parse port range: ${text}`);
   const low = Number(m[1]);
   let high = low;
   if (m[2] === '-') high = Number(m[3]);
   else if (m[2] === '+') high = low + Number(m[3]);
-  if (low > 65535 || high > 65535 || high < low) throw bad();
+  if (low > 65535 || high > 65535) throw fail(`the port range cannot be greater than 65535: ${text}`);
+  if (high < low) throw fail(`end port cannot be less than start port: ${text}`);
   return new PortRange(low, high - low + 1);
 }

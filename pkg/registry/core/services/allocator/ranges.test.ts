@@ -68,8 +68,11 @@ describe('service range flags', () => {
       .to.throw('specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12');
     expect(() => parseServiceClusterIPRange('fd00::/64'))
       .to.throw('specified --service-cluster-ip-range is too large; for 128-bit addresses, the mask must be >= 108');
-    expect(() => parseServiceClusterIPRange('a,b,c')).to.throw('failed to parse');
+    expect(() => parseServiceClusterIPRange('a,b')).to.throw('service-cluster-ip-range[0] is not a valid cidr');
+    expect(() => parseServiceClusterIPRange('10.0.0.0/30')).to.throw('the service cluster IP range must be at least 8 IP addresses');
     expect(() => parseServiceClusterIPRange('10.0.0.0/24,fd00::/108,10.1.0.0/24')).to.throw('must not contain more than two entries');
-    expect(() => parseServiceNodePortRange('32767-30000')).to.throw('unable to parse port range');
+    expect(() => parseServiceNodePortRange('32767-30000'))
+      .to.throw('invalid argument "32767-30000" for "--service-node-port-range" flag: end port cannot be less than start port: 32767-30000');
+    expect(() => parseServiceNodePortRange('a-b')).to.throw('unable to parse port range: a-b');
   });
 });
