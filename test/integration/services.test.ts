@@ -151,6 +151,21 @@ describe('services over HTTP', function () {
     ]);
   });
 
+  it('the elected replica repairs at start: a lost allocation key is claimed again', async () => {
+    const svc = (await call('GET', `${svcs}/svc-lb`)).body;
+    const ip = svc.spec.clusterIP;
+    const port = String(svc.spec.ports[0].nodePort);
+    await etcd.delete().key(`${cluster.etcdPrefix}/ranges/serviceips/${ip}`);
+    await etcd.delete().key(`${cluster.etcdPrefix}/ranges/servicenodeports/${port}`);
+    await cluster.stopReplica(0);
+    await cluster.startReplica(0);
+    const deadline = Date.now() + 30_000;
+    while (!((await claimed('serviceips')).includes(ip) && (await claimed('servicenodeports')).includes(port))) {
+      expect(Date.now(), 'repair did not claim the lost allocations').to.be.below(deadline);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+
   it('gives everything back on delete', async () => {
     const list = (await call('GET', svcs)).body.items;
     for (const s of list) expect((await call('DELETE', `${svcs}/${s.metadata.name}`)).status).to.equal(200);
