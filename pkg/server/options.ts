@@ -1,5 +1,6 @@
 // kube-apiserver's flags -> validated options. Only flag names upstream uses.
 import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.js';
+import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../registry/core/services/allocator/config.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
 
@@ -62,7 +63,10 @@ export interface ServerOptions {
   requestheaderAllowedNames: string[];
   /** --runtime-config key=value pairs (a missing value means true). */
   runtimeConfig: Record<string, string>;
+  /** --service-cluster-ip-range: one CIDR, or two of different families; checked at parse time. */
   serviceClusterIPRange?: string;
+  /** --service-node-port-range (default 30000-32767). */
+  serviceNodePortRange?: string;
   featureGates: string;
   minRequestTimeoutSeconds: number;
   livezGracePeriodMs: number;
@@ -131,6 +135,7 @@ const flagSpecs: Record<string, FlagSpec> = {
   'requestheader-allowed-names': { type: 'stringList' },
   'runtime-config': { type: 'stringList' },
   'service-cluster-ip-range': { type: 'string' },
+  'service-node-port-range': { type: 'string' },
   'feature-gates': { type: 'string' },
   'min-request-timeout': { type: 'int' },
   'livez-grace-period': { type: 'duration' },
@@ -226,7 +231,8 @@ export function parseOptions(argv: string[]): ServerOptions {
     requestheaderClientCAFile: one('requestheader-client-ca-file'),
     requestheaderAllowedNames: list('requestheader-allowed-names'),
     runtimeConfig: Object.fromEntries(keyValues('runtime-config', true)),
-    serviceClusterIPRange: one('service-cluster-ip-range'),
+    serviceClusterIPRange: checked(one('service-cluster-ip-range'), parseServiceClusterIPRange),
+    serviceNodePortRange: checked(one('service-node-port-range'), parseServiceNodePortRange),
     featureGates: (parsed.values.get('feature-gates') ?? []).join(','),
     minRequestTimeoutSeconds: minReq !== undefined ? parseIntFlag('min-request-timeout', minReq) : 1800,
     livezGracePeriodMs: dur('livez-grace-period', 0),
@@ -252,6 +258,12 @@ function validateAuthorizationFlags(modes: string[], policyFile?: string, webhoo
   }
   if (errs.length === 1) throw new Error(errs[0]);
   if (errs.length > 1) throw new Error(`[${errs.join(', ')}]`);
+}
+
+/** A flag value its parser accepts (the parser throws upstream's message otherwise). */
+function checked(v: string | undefined, parse: (v: string | undefined) => unknown): string | undefined {
+  parse(v);
+  return v;
 }
 
 function storageMediaType(v: string | undefined): StorageMediaType {

@@ -12,6 +12,8 @@ import { legacyKeyMoves, migrateKeyPrefixes } from '../storage/etcd/migrate-keys
 import { createDiscoveryHandler } from '../endpoints/discovery/index.js';
 import { setMinRequestTimeout } from '../endpoints/handlers/watch.js';
 import { buildScheme } from '../registry/index.js';
+import { bindServiceAllocation } from '../registry/core/services/allocator/index.js';
+import { AllocationRepair, allocationRepairController } from '../registry/core/services/allocator/repair.js';
 import { StoreRegistry } from '../registry/generic/registry.js';
 import { EtcdStorage } from '../storage/etcd/store.js';
 import { CachedStorage } from '../storage/cacher/index.js';
@@ -56,6 +58,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
   const etcdStorage = new EtcdStorage(client, o.storageMediaType);
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
+  const serviceAllocators = bindServiceAllocation(scheme, {
+    client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
+  }, log);
   const storage = o.watchCache && o.defaultWatchCacheSize > 0
     ? new CachedStorage(etcdStorage, client, scheme.storedResources().map((d) => `${o.etcdPrefix}/${storageSegment(d)}/`),
       { capacity: o.defaultWatchCacheSize, maxPending: 10_000 })
@@ -86,6 +91,12 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity: `${hostname()}_${randomUUID()}`, log,
   });
   registerControllers(controllers, deps);
+  // Not a kube-controller-manager controller (no --controllers name): kube-apiserver's own loop.
+  const services = registry.store('', 'services');
+  controllers.register(allocationRepairController(new AllocationRepair(async () => {
+    const list = await services.list('', {});
+    return { items: list.items, resourceVersion: list.metadata.resourceVersion ?? '' };
+  }, serviceAllocators, log), log));
   controllers.start();
 
   const extra = extraEndpoints({ scheme, storage, log, o, informers });
