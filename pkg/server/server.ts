@@ -27,6 +27,8 @@ import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
+import { KubernetesServiceController } from '../controller/kubernetesservice/index.js';
+import { advertiseAddress } from './advertise.js';
 import { buildAdmission } from './admission.js';
 import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
@@ -86,6 +88,14 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   registerControllers(controllers, deps);
   controllers.start();
 
+  const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);
+  if (!o.advertiseAddress) log.info({ address: publicIP }, 'external host was not specified, using this address');
+  const kubernetesService = new KubernetesServiceController({
+    registry, client, log, etcdPrefix: o.etcdPrefix, storageMediaType: o.storageMediaType, serviceClusterIPRange: o.serviceClusterIPRange,
+    advertiseAddress: publicIP, reconcilerType: o.endpointReconcilerType, apiserverCount: o.apiserverCount,
+    leaseTTLMs: o.endpointReconcilerLeaseTTLMs, intervalMs: o.endpointReconcilerIntervalMs,
+  });
+
   const extra = extraEndpoints({ scheme, storage, log, o, informers });
   const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
   const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers });
@@ -100,6 +110,7 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress;
   const url = `https://${host}:${port}`;
   log.info({ url }, 'serving securely');
+  await kubernetesService.start(port);
   if (o.writeAdminKubeconfig) {
     const servingCA = certs.caFile ? readFileSync(certs.caFile, 'utf8') : certs.cert;
     await writeAdminKubeconfig(o.writeAdminKubeconfig, o.certDir, url, servingCA);
@@ -110,6 +121,7 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
     url,
     async stop() {
       extra.beginShutdown();
+      await kubernetesService.stop();
       await controllers.stop();
       informers.stop();
       extra.stop();
