@@ -17,6 +17,20 @@ describe('e2e: kubectl and endpoints', function () {
 
   before(async () => {
     cluster = await startReplicas(2, { extraArgs: (i) => [`--advertise-address=192.0.2.${11 + i}`] });
+    // Replicas starting together may each see only their own lease at first; the next
+    // reconcile (every 10 s, upstream's interval) lists both.
+    const deadline = Date.now() + 30_000;
+    const both = async () => {
+      const [ep, slice] = await Promise.all([
+        k(['get', 'endpoints', 'kubernetes', '-n', 'default', '-o', 'jsonpath={.subsets[0].addresses[*].ip}']),
+        k(['get', 'endpointslices', 'kubernetes', '-n', 'default', '-o', 'jsonpath={.endpoints[*].addresses[0]}']),
+      ]);
+      return ep.stdout === '192.0.2.11 192.0.2.12' && slice.stdout === '192.0.2.11 192.0.2.12';
+    };
+    while (!(await both())) {
+      if (Date.now() > deadline) throw new Error('the kubernetes endpoints never listed both replicas');
+      await new Promise((r) => setTimeout(r, 500));
+    }
   });
   after(async () => { await cluster?.stop(); });
 
