@@ -1,12 +1,10 @@
 // The EndpointSlice `kubernetes` written beside the Endpoints (upstream's EndpointsAdapter):
 // the first subset's ports and addresses, ready or not, labelled with the service name.
-import { isPlainObject, type KubeObject } from '../../runtime/object.js';
+import type { KubeObject } from '../../runtime/object.js';
 import { deepEqual } from '../../apis/validation/objectmeta.js';
+import { arr, type Obj } from '../../apis/core/types.js';
 
-type Obj = Record<string, unknown>;
 export const serviceNameLabel = 'kubernetes.io/service-name';
-
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) as Obj[] : []);
 
 export function endpointSliceFor(endpoints: KubeObject): KubeObject {
   const name = endpoints.metadata.name ?? '';
@@ -16,11 +14,11 @@ export function endpointSliceFor(endpoints: KubeObject): KubeObject {
     metadata: { name, namespace: endpoints.metadata.namespace, labels: { [serviceNameLabel]: name } },
     addressType: 'IPv4',
   };
-  const ss = list(endpoints.subsets)[0];
+  const ss = arr(endpoints.subsets)[0];
   if (!ss) return slice;
-  const ready = list(ss.addresses);
-  const notReady = list(ss.notReadyAddresses);
-  if (list(ss.ports).length > 0) slice.ports = list(ss.ports).map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol }));
+  const ready = arr(ss.addresses);
+  const notReady = arr(ss.notReadyAddresses);
+  if (arr(ss.ports).length > 0) slice.ports = arr(ss.ports).map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol }));
   if ([...ready, ...notReady].every((a) => String(a.ip ?? '').includes(':')) && ready.length + notReady.length > 0) slice.addressType = 'IPv6';
   const endpoint = (a: Obj, isReady: boolean): Obj => {
     const e: Obj = { addresses: [a.ip], conditions: { ready: isReady } };

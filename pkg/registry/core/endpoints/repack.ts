@@ -4,10 +4,7 @@
 // Upstream orders ports and subsets by a hash of their contents; we order them by their
 // JSON text, which is as stable but not the same order when a set has several entries.
 import { isPlainObject } from '../../../runtime/object.js';
-
-type Obj = Record<string, unknown>;
-
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) as Obj[] : []);
+import { arr, type Obj } from '../../../apis/core/types.js';
 
 function addressKey(a: Obj): string {
   const ref = isPlainObject(a.targetRef) ? a.targetRef : {};
@@ -30,11 +27,11 @@ export function repackSubsets(subsets: unknown): Obj[] {
     byPort.set(port, set);
     if (set.get(k) !== false) set.set(k, ready);
   };
-  for (const ss of list(subsets)) {
-    const ports = list(ss.ports);
+  for (const ss of arr(subsets)) {
+    const ports = arr(ss.ports);
     for (const p of ports.length > 0 ? ports.map((x) => JSON.stringify(x)) : ['']) {
-      for (const a of list(ss.addresses)) note(p, a, true);
-      for (const a of list(ss.notReadyAddresses)) note(p, a, false);
+      for (const a of arr(ss.addresses)) note(p, a, true);
+      for (const a of arr(ss.notReadyAddresses)) note(p, a, false);
     }
   }
   // Addresses with the same readiness per port share a subset with all those ports.

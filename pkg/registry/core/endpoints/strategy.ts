@@ -1,23 +1,21 @@
 // Endpoints: the protocol default, upstream's ValidateEndpoints (addresses must be real,
 // non-special IPs; ports named when there are several) and RepackSubsets on write.
 import type { FieldError } from '../../../runtime/errors.js';
-import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
+import type { KubeObject } from '../../../runtime/object.js';
 import { child, index, invalid, notSupported, required } from '../../../apis/validation/field.js';
 import { isValidIP, validateNonSpecialIP } from '../../../apis/validation/ip.js';
 import { isDNS1123Label, nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { validateQualifiedName } from '../../../apis/validation/objectmeta.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import { repackSubsets } from './repack.js';
+import { arr, type Obj } from '../../../apis/core/types.js';
 
-type Obj = Record<string, unknown>;
 export const protocols = ['SCTP', 'TCP', 'UDP'];
-
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) as Obj[] : []);
 
 /** upstream SetDefaults_Endpoints. */
 export function defaultEndpoints(obj: KubeObject): void {
-  for (const ss of list(obj.subsets)) {
-    for (const p of list(ss.ports)) p.protocol ??= 'TCP';
+  for (const ss of arr(obj.subsets)) {
+    for (const p of arr(ss.ports)) p.protocol ??= 'TCP';
   }
 }
 
@@ -45,14 +43,14 @@ export class EndpointsStrategy extends BaseStrategy {
 
 export function validateSubsets(subsets: unknown): FieldError[] {
   const errs: FieldError[] = [];
-  list(subsets).forEach((ss, i) => {
+  arr(subsets).forEach((ss, i) => {
     const p = index('subsets', i);
-    const ready = list(ss.addresses);
-    const notReady = list(ss.notReadyAddresses);
+    const ready = arr(ss.addresses);
+    const notReady = arr(ss.notReadyAddresses);
     if (ready.length === 0 && notReady.length === 0) errs.push(required(p, 'must specify `addresses` or `notReadyAddresses`'));
     ready.forEach((a, j) => errs.push(...validateAddress(a, index(child(p, 'addresses'), j))));
     notReady.forEach((a, j) => errs.push(...validateAddress(a, index(child(p, 'notReadyAddresses'), j))));
-    const ports = list(ss.ports);
+    const ports = arr(ss.ports);
     ports.forEach((port, j) => errs.push(...validatePort(port, ports.length > 1, index(child(p, 'ports'), j))));
   });
   return errs;

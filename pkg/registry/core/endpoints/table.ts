@@ -1,9 +1,8 @@
 // `kubectl get endpoints`: NAME ENDPOINTS AGE, at most three ip:port pairs then "+ N more...".
-import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
+import type { KubeObject } from '../../../runtime/object.js';
 import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { arr } from '../../../apis/core/types.js';
 
-type Obj = Record<string, unknown>;
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) as Obj[] : []);
 const shown = 3;
 
 /** net.JoinHostPort: IPv6 hosts are bracketed. */
@@ -13,15 +12,15 @@ export function joinHostPort(host: string, port: unknown): string {
 
 /** upstream formatEndpoints (every port; a subset without ports lists bare IPs). */
 export function formatEndpoints(obj: KubeObject): string {
-  const subsets = list(obj.subsets);
+  const subsets = arr(obj.subsets);
   if (subsets.length === 0) return '<none>';
   const out: string[] = [];
   let count = 0;
   let more = false;
   const add = (s: string): void => { if (out.length === shown) more = true; else out.push(s); };
   for (const ss of subsets) {
-    const addrs = list(ss.addresses);
-    const ports = list(ss.ports);
+    const addrs = arr(ss.addresses);
+    const ports = arr(ss.ports);
     if (ports.length === 0) {
       count += addrs.length;
       for (const a of addrs) { add(String(a.ip ?? '')); if (more) break; }

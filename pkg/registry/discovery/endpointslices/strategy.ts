@@ -9,8 +9,8 @@ import { deepEqual, validateImmutableField, validateLabels, validateQualifiedNam
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import type { StrategyContext } from '../../generic/strategy.js';
 import { protocols } from '../../core/endpoints/strategy.js';
+import { arr, type Obj } from '../../../apis/core/types.js';
 
-type Obj = Record<string, unknown>;
 const addressTypes = ['FQDN', 'IPv4', 'IPv6'];
 const maxTopologyLabels = 16;
 const maxAddresses = 100;
@@ -18,15 +18,13 @@ const maxPorts = 20000;
 const maxEndpoints = 1000;
 const maxZoneHints = 8;
 
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) as Obj[] : []);
-
 /** upstream SetDefaults_EndpointPort; conditions is a struct in v1, so always present. */
 export function defaultEndpointSlice(obj: KubeObject): void {
-  for (const p of list(obj.ports)) {
+  for (const p of arr(obj.ports)) {
     p.name ??= '';
     p.protocol ??= 'TCP';
   }
-  for (const e of list(obj.endpoints)) if (!isPlainObject(e.conditions)) e.conditions = {};
+  for (const e of arr(obj.endpoints)) if (!isPlainObject(e.conditions)) e.conditions = {};
 }
 
 export class EndpointSliceStrategy extends BaseStrategy {
@@ -69,8 +67,8 @@ export class EndpointSliceStrategy extends BaseStrategy {
  */
 function dropDeprecatedTopology(obj: KubeObject, old: KubeObject | undefined): void {
   if (old && deepEqual(obj.endpoints, old.endpoints)) return;
-  const prevNodes = new Set(list(old?.endpoints).map((e) => (isPlainObject(e.deprecatedTopology) ? e.deprecatedTopology['kubernetes.io/hostname'] : undefined)));
-  for (const e of list(obj.endpoints)) {
+  const prevNodes = new Set(arr(old?.endpoints).map((e) => (isPlainObject(e.deprecatedTopology) ? e.deprecatedTopology['kubernetes.io/hostname'] : undefined)));
+  for (const e of arr(obj.endpoints)) {
     if (!isPlainObject(e.deprecatedTopology)) continue;
     const host = e.deprecatedTopology['kubernetes.io/hostname'];
     if (e.nodeName === undefined && typeof host === 'string' && prevNodes.has(host) && nameIsDNSSubdomain(host, false).length === 0) e.nodeName = host;
@@ -79,7 +77,7 @@ function dropDeprecatedTopology(obj: KubeObject, old: KubeObject | undefined): v
 }
 
 function validateEndpoints(endpoints: unknown, type: string): FieldError[] {
-  const all = list(endpoints);
+  const all = arr(endpoints);
   if (all.length > maxEndpoints) return [tooMany('endpoints', all.length, maxEndpoints)];
   const errs: FieldError[] = [];
   all.forEach((e, i) => {
@@ -111,7 +109,7 @@ function validateEndpoints(endpoints: unknown, type: string): FieldError[] {
 }
 
 function validateHints(hints: Obj, p: string): FieldError[] {
-  const zones = list(hints.forZones);
+  const zones = arr(hints.forZones);
   const fp = child(p, 'forZones');
   if (zones.length > maxZoneHints) return [tooMany(fp, zones.length, maxZoneHints)];
   const errs: FieldError[] = [];
@@ -127,7 +125,7 @@ function validateHints(hints: Obj, p: string): FieldError[] {
 }
 
 function validatePorts(ports: unknown): FieldError[] {
-  const all = list(ports);
+  const all = arr(ports);
   if (all.length > maxPorts) return [tooMany('ports', all.length, maxPorts)];
   const errs: FieldError[] = [];
   const names = new Set<string>();

@@ -1,9 +1,7 @@
 // `kubectl get endpointslices`: NAME ADDRESSTYPE PORTS ENDPOINTS AGE, three of each then "+ N more...".
-import { isPlainObject } from '../../../runtime/object.js';
 import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { arr } from '../../../apis/core/types.js';
 
-type Obj = Record<string, unknown>;
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) as Obj[] : []);
 const shown = 3;
 
 /** upstream listWithMoreString. */
@@ -13,13 +11,13 @@ function withMore(all: string[]): string {
 }
 
 /** A port without a number is shown by name, or "*" for all ports. */
-export const formatPorts = (ports: unknown): string => withMore(list(ports).map((p) => {
+export const formatPorts = (ports: unknown): string => withMore(arr(ports).map((p) => {
   if (typeof p.port === 'number') return String(p.port);
   return typeof p.name === 'string' ? p.name : '*';
 }));
 
 export const formatAddresses = (endpoints: unknown): string =>
-  withMore(list(endpoints).flatMap((e) => (Array.isArray(e.addresses) ? e.addresses.map(String) : [])));
+  withMore(arr(endpoints).flatMap((e) => (Array.isArray(e.addresses) ? e.addresses.map(String) : [])));
 
 export const endpointSliceTable: TableConvertor = {
   columns: [
