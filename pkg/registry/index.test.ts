@@ -8,13 +8,13 @@ describe('buildScheme', () => {
   it('registers groups in upstream order', () => {
     expect(scheme.groups()).to.deep.equal(['', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io',
       'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
-      'admissionregistration.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io']);
+      'admissionregistration.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io']);
   });
 
   it('serves every declared resource', () => {
     const names = scheme.resources().map((d) => `${d.group}/${d.version}/${d.plural}`);
     expect(names).to.deep.equal([
-      '/v1/bindings', '/v1/configmaps', '/v1/events', '/v1/limitranges', '/v1/namespaces', '/v1/nodes', '/v1/persistentvolumeclaims',
+      '/v1/bindings', '/v1/configmaps', '/v1/endpoints', '/v1/events', '/v1/limitranges', '/v1/namespaces', '/v1/nodes', '/v1/persistentvolumeclaims',
       '/v1/persistentvolumes', '/v1/pods', '/v1/podtemplates', '/v1/replicationcontrollers', '/v1/resourcequotas', '/v1/secrets', '/v1/serviceaccounts', '/v1/services',
       'apiregistration.k8s.io/v1/apiservices',
       'apps/v1/controllerrevisions', 'apps/v1/daemonsets', 'apps/v1/deployments', 'apps/v1/replicasets', 'apps/v1/statefulsets',
@@ -36,6 +36,7 @@ describe('buildScheme', () => {
       'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
       'node.k8s.io/v1/runtimeclasses',
+      'discovery.k8s.io/v1/endpointslices',
     ]);
     expect(scheme.kind('rbac.authorization.k8s.io', 'v1', 'ClusterRole')?.plural).to.equal('clusterroles');
   });
@@ -49,5 +50,7 @@ describe('buildScheme', () => {
     expect(storageSegment(scheme.resource('coordination.k8s.io', 'v1', 'leases')!)).to.equal('leases');
     expect(storageSegment(scheme.resource('', 'v1', 'replicationcontrollers')!)).to.equal('controllers');
     expect(storageSegment(scheme.resource('apps', 'v1', 'deployments')!)).to.equal('deployments');
+    expect(storageSegment(scheme.resource('', 'v1', 'endpoints')!)).to.equal('services/endpoints');
+    expect(storageSegment(scheme.resource('discovery.k8s.io', 'v1', 'endpointslices')!)).to.equal('endpointslices');
   });
 });

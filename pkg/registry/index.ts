@@ -3,6 +3,7 @@
 // Routing, discovery, OpenAPI and storage all start from the Scheme built here.
 import { Scheme } from '../runtime/scheme.js';
 import { configmaps } from './core/configmaps/index.js';
+import { endpoints } from './core/endpoints/index.js';
 import { events } from './core/events/index.js';
 import { namespaces } from './core/namespaces/index.js';
 import { bindings, pods } from './core/pods/index.js';
@@ -45,6 +46,7 @@ import { csistoragecapacities } from './storage/csistoragecapacities/index.js';
 import { storageclasses } from './storage/storageclasses/index.js';
 import { volumeattachments } from './storage/volumeattachments/index.js';
 import { runtimeclasses } from './node/runtimeclasses/index.js';
+import { endpointslices } from './discovery/endpointslices/index.js';
 import { certificatesigningrequests } from './certificates/certificatesigningrequests/index.js';
 import { apiservices } from './apiregistration/apiservices/index.js';
 import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './admissionregistration/webhookconfigurations/index.js';
@@ -57,7 +59,7 @@ export interface SchemeOptions {
 export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
-    bindings, configmaps, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
+    bindings, configmaps, endpoints, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
     replicationcontrollers, resourcequotas, secrets, serviceaccounts, services,
     apiservices,
     controllerrevisions, daemonsets, deployments, replicasets, statefulsets,
@@ -75,6 +77,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     priorityclasses,
     leases,
     runtimeclasses,
+    endpointslices,
   ]) {
     if (!versionEnabled(def.group, def.version, opts.runtimeConfig ?? {})) continue;
     scheme.register(def);

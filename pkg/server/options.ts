@@ -1,6 +1,7 @@
 // kube-apiserver's flags -> validated options. Only flag names upstream uses.
 import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.js';
 import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../registry/core/services/allocator/config.js';
+import { isIP } from 'node:net';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
 
@@ -67,6 +68,16 @@ export interface ServerOptions {
   serviceClusterIPRange?: string;
   /** --service-node-port-range (default 30000-32767). */
   serviceNodePortRange?: string;
+  /** --advertise-address: the IP this replica publishes in the `kubernetes` Endpoints (default: see advertise.ts). */
+  advertiseAddress?: string;
+  /** --endpoint-reconciler-type: how the `kubernetes` Endpoints follow the live replicas. */
+  endpointReconcilerType: EndpointReconcilerType;
+  /** --apiserver-count: replicas the master-count reconciler keeps (default 1). */
+  apiserverCount: number;
+  /** Not upstream's (upstream fixes 15 s): TTL of a replica's /masterleases key; tests shorten it. */
+  endpointReconcilerLeaseTTLMs: number;
+  /** Not upstream's (upstream fixes 10 s): how often a replica refreshes its lease and the `kubernetes` Service. */
+  endpointReconcilerIntervalMs: number;
   featureGates: string;
   minRequestTimeoutSeconds: number;
   livezGracePeriodMs: number;
@@ -136,6 +147,11 @@ const flagSpecs: Record<string, FlagSpec> = {
   'runtime-config': { type: 'stringList' },
   'service-cluster-ip-range': { type: 'string' },
   'service-node-port-range': { type: 'string' },
+  'advertise-address': { type: 'string' },
+  'endpoint-reconciler-type': { type: 'string' },
+  'apiserver-count': { type: 'int' },
+  'endpoint-reconciler-lease-ttl': { type: 'duration' },
+  'endpoint-reconciler-interval': { type: 'duration' },
   'feature-gates': { type: 'string' },
   'min-request-timeout': { type: 'int' },
   'livez-grace-period': { type: 'duration' },
@@ -233,6 +249,11 @@ export function parseOptions(argv: string[]): ServerOptions {
     runtimeConfig: Object.fromEntries(keyValues('runtime-config', true)),
     serviceClusterIPRange: checked(one('service-cluster-ip-range'), parseServiceClusterIPRange),
     serviceNodePortRange: checked(one('service-node-port-range'), parseServiceNodePortRange),
+    advertiseAddress: advertiseAddress(one('advertise-address')),
+    endpointReconcilerType: endpointReconcilerType(one('endpoint-reconciler-type')),
+    apiserverCount: apiserverCount(one('apiserver-count')),
+    endpointReconcilerLeaseTTLMs: dur('endpoint-reconciler-lease-ttl', 15_000),
+    endpointReconcilerIntervalMs: dur('endpoint-reconciler-interval', 10_000),
     featureGates: (parsed.values.get('feature-gates') ?? []).join(','),
     minRequestTimeoutSeconds: minReq !== undefined ? parseIntFlag('min-request-timeout', minReq) : 1800,
     livezGracePeriodMs: dur('livez-grace-period', 0),
@@ -289,4 +310,29 @@ function loggingFormat(value: string | undefined): LogFormat {
   if (value === undefined || value === 'text') return 'text';
   if (value === 'json') return 'json';
   throw new Error(`format: Unsupported value: ${JSON.stringify(value)}: supported values: "json", "text"`);
+}
+
+export type EndpointReconcilerType = 'lease' | 'master-count' | 'none';
+const endpointReconcilerTypes: EndpointReconcilerType[] = ['master-count', 'lease', 'none'];
+
+function endpointReconcilerType(v: string | undefined): EndpointReconcilerType {
+  if (v === undefined || v === '') return 'lease';
+  const t = endpointReconcilerTypes.find((x) => x === v);
+  // Upstream exits at start with this message for an unknown type.
+  if (!t) throw new Error(`Reconciler not implemented: ${v}`);
+  return t;
+}
+
+/** pflag's IP flag: an address, no brackets or zone. */
+function advertiseAddress(v: string | undefined): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (isIP(v) === 0) throw new Error(`invalid argument "${v}" for "--advertise-address" flag: failed to parse IP: "${v}"`);
+  return v;
+}
+
+function apiserverCount(v: string | undefined): number {
+  if (v === undefined) return 1;
+  const n = parseIntFlag('apiserver-count', v);
+  if (n <= 0) throw new Error(`--apiserver-count should be a positive number, but value '${n}' provided`);
+  return n;
 }

@@ -30,6 +30,8 @@ import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
+import { KubernetesServiceController } from '../controller/kubernetesservice/index.js';
+import { advertiseAddress } from './advertise.js';
 import { buildAdmission } from './admission.js';
 import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
@@ -99,6 +101,14 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   }, serviceAllocators, log), log));
   controllers.start();
 
+  const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);
+  if (!o.advertiseAddress) log.info({ address: publicIP }, 'external host was not specified, using this address');
+  const kubernetesService = new KubernetesServiceController({
+    registry, client, log, etcdPrefix: o.etcdPrefix, storageMediaType: o.storageMediaType, serviceClusterIPRange: o.serviceClusterIPRange,
+    advertiseAddress: publicIP, reconcilerType: o.endpointReconcilerType, apiserverCount: o.apiserverCount,
+    leaseTTLMs: o.endpointReconcilerLeaseTTLMs, intervalMs: o.endpointReconcilerIntervalMs,
+  });
+
   const extra = extraEndpoints({ scheme, storage, log, o, informers });
   const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
   const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers });
@@ -113,6 +123,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress;
   const url = `https://${host}:${port}`;
   log.info({ url }, 'serving securely');
+  await kubernetesService.start(port);
   if (o.writeAdminKubeconfig) {
     const servingCA = certs.caFile ? readFileSync(certs.caFile, 'utf8') : certs.cert;
     await writeAdminKubeconfig(o.writeAdminKubeconfig, o.certDir, url, servingCA);
@@ -123,6 +134,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     url,
     async stop() {
       extra.beginShutdown();
+      await kubernetesService.stop();
       await controllers.stop();
       informers.stop();
       extra.stop();

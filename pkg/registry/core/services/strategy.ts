@@ -44,10 +44,6 @@ export function defaultService(obj: KubeObject): void {
   if ((s.type === 'NodePort' || s.type === 'LoadBalancer') && !s.externalTrafficPolicy) s.externalTrafficPolicy = 'Cluster';
   if (s.type !== 'ExternalName' && !s.internalTrafficPolicy) s.internalTrafficPolicy = 'Cluster';
   if (s.type === 'LoadBalancer' && s.allocateLoadBalancerNodePorts === undefined) s.allocateLoadBalancerNodePorts = true;
-  // clusterIP and clusterIPs[0] agree (upstream's defaulting of the plural field).
-  if (typeof s.clusterIP === 'string' && s.clusterIP !== '' && !(Array.isArray(s.clusterIPs) && s.clusterIPs.length > 0)) {
-    s.clusterIPs = [s.clusterIP];
-  }
   if (!isPlainObject(obj.status)) obj.status = { loadBalancer: {} };
   else if (!isPlainObject((obj.status as Obj).loadBalancer)) (obj.status as Obj).loadBalancer = {};
 }
@@ -71,7 +67,13 @@ export class ServiceStrategy extends BaseStrategy {
 
   protected override prepareObjectForCreate(obj: KubeObject): void {
     obj.status = { loadBalancer: {} };
-    this.defaultIPFamilies(spec(obj));
+    const s = spec(obj);
+    // clusterIP and clusterIPs[0] agree (upstream's normalizeClusterIPs, at create, so
+    // the field manager records only what the client sent).
+    if (typeof s.clusterIP === 'string' && s.clusterIP !== '' && !(Array.isArray(s.clusterIPs) && s.clusterIPs.length > 0)) {
+      s.clusterIPs = [s.clusterIP];
+    }
+    this.defaultIPFamilies(s);
   }
 
   protected override prepareObjectForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void {

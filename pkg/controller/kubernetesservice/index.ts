@@ -1,0 +1,163 @@
+// The `kubernetes` Service and its endpoints, kept by every replica (upstream's
+// default-service controller and endpoint reconciler run in each kube-apiserver, not
+// under leader election): each tick creates the Service if it is missing, renews this
+// replica's master lease and reconciles the Endpoints and EndpointSlice `kubernetes`.
+// On a clean stop the replica removes its lease and itself from the endpoints at once.
+import type { Etcd3 } from 'etcd3';
+import type { Logger } from 'pino';
+import { StatusError } from '../../runtime/errors.js';
+import type { KubeObject } from '../../runtime/object.js';
+import type { StoreRegistry } from '../../registry/generic/registry.js';
+import { apiserverUser, internalScope } from '../../registry/generic/internal-scope.js';
+import type { StorageMediaType } from '../../storage/etcd/codec.js';
+import type { EndpointReconcilerType } from '../../server/options.js';
+import { endpointSliceFor, sliceUpToDate } from './endpointslice.js';
+import { MasterLeases } from './masterleases.js';
+import { endpointPorts, reconcileLease, reconcileMasterCount, type Reconciled } from './reconciler.js';
+import { firstServiceIP, kubernetesService, kubernetesServiceName as name, kubernetesServiceNamespace as ns } from './service.js';
+
+export interface KubernetesServiceOptions {
+  registry: StoreRegistry;
+  client: Etcd3;
+  log: Logger;
+  etcdPrefix: string;
+  storageMediaType: StorageMediaType;
+  serviceClusterIPRange?: string;
+  /** This replica's published address. */
+  advertiseAddress: string;
+  reconcilerType: EndpointReconcilerType;
+  apiserverCount: number;
+  leaseTTLMs: number;
+  intervalMs: number;
+}
+
+const scope = internalScope(apiserverUser, 'kube-apiserver');
+const isStatus = (err: unknown, ...codes: number[]): boolean => err instanceof StatusError && codes.includes(err.code);
+
+export class KubernetesServiceController {
+  private readonly serviceIP: string;
+  private readonly leases: MasterLeases;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private lastError = '';
+  private securePort = 0;
+
+  constructor(private readonly o: KubernetesServiceOptions) {
+    this.serviceIP = firstServiceIP(o.serviceClusterIPRange);
+    if (o.reconcilerType !== 'none' && this.serviceIP.includes(':') !== o.advertiseAddress.includes(':')) {
+      throw new Error(`service IP family "${this.serviceIP}" must match endpoint (apiserver) address family "${o.advertiseAddress}"`);
+    }
+    this.leases = new MasterLeases(o.client, o.etcdPrefix, Math.max(1, Math.ceil(o.leaseTTLMs / 1000)), o.storageMediaType);
+  }
+
+  /** `securePort`: the port this replica listens on (known once it does). */
+  async start(securePort: number): Promise<void> {
+    this.securePort = securePort;
+    // A lease left by an earlier run of this address that did not stop cleanly goes first.
+    if (this.o.reconcilerType === 'lease') {
+      await this.leases.remove(this.o.advertiseAddress).catch((err: Error) => this.o.log.warn({ err: err.message }, 'removing a stale master lease failed'));
+    }
+    const tick = (): void => {
+      if (this.stopped) return;
+      this.running = this.sync().catch((err: Error) => this.report(err)).finally(() => {
+        if (!this.stopped) this.timer = setTimeout(tick, this.o.intervalMs);
+      });
+    };
+    tick();
+    await this.running;
+  }
+
+  /** Removes this replica's lease and address; bounded so an unreachable etcd cannot hold up shutdown. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    if (this.o.reconcilerType !== 'lease') return;
+    const remove = (async () => {
+      await this.leases.remove(this.o.advertiseAddress);
+      await this.reconcileEndpoints();
+    })().catch((err: Error) => this.o.log.warn({ err: err.message }, 'unable to remove this replica from the kubernetes endpoints'));
+    await Promise.race([remove, new Promise((r) => setTimeout(r, 2 * this.o.intervalMs).unref())]);
+  }
+
+  private report(err: Error): void {
+    // The same failure every tick (say, a loopback advertise address) is logged once.
+    if (err.message === this.lastError) return;
+    this.lastError = err.message;
+    this.o.log.error({ err: err.message }, 'unable to sync kubernetes service');
+  }
+
+  private async sync(): Promise<void> {
+    await this.ensureService();
+    if (this.o.reconcilerType === 'none') return;
+    if (this.o.reconcilerType === 'lease') await this.leases.update(this.o.advertiseAddress);
+    await this.reconcileEndpoints();
+    this.lastError = '';
+  }
+
+  private async ensureService(): Promise<void> {
+    const store = this.o.registry.store('', 'services');
+    try {
+      await store.get(ns, name);
+      return;
+    } catch (err) {
+      if (!isStatus(err, 404)) throw err;
+    }
+    const svc = kubernetesService(this.serviceIP, this.securePort);
+    store.def.strategy.applyDefaults(svc);
+    try {
+      await store.create(ns, svc, scope);
+      this.o.log.info({ clusterIP: this.serviceIP }, 'created the kubernetes service');
+    } catch (err) {
+      // Another replica creating it at the same moment holds the IP first: its create
+      // fails here with AlreadyExists, or with "provided IP is already allocated".
+      if (isStatus(err, 409)) return;
+      if (isStatus(err, 422) && await store.get(ns, name).then(() => true, () => false)) return;
+      throw err;
+    }
+  }
+
+  private async reconcileEndpoints(): Promise<void> {
+    const ports = endpointPorts(this.securePort);
+    let desired: (current: KubeObject | null) => Reconciled;
+    if (this.o.reconcilerType === 'lease') {
+      const leased = await this.leases.list();
+      // Our own key was just renewed: none at all means storage is not telling the truth.
+      if (leased.length === 0) throw new Error('no API server IP addresses were listed in storage, refusing to erase all endpoints for the kubernetes Service');
+      desired = (current) => reconcileLease(current, leased, ports, false);
+    } else {
+      desired = (current) => reconcileMasterCount(current, this.o.advertiseAddress, ports, this.o.apiserverCount, false);
+    }
+    const store = this.o.registry.store('', 'endpoints');
+    const { object } = await store.update(ns, name, async (current) => {
+      const want = desired(current);
+      if (want) delete want.metadata.resourceVersion;
+      return want ?? current!;
+    }, scope);
+    await this.ensureSlice(object);
+  }
+
+  private async ensureSlice(endpoints: KubeObject): Promise<void> {
+    const want = endpointSliceFor(endpoints);
+    const store = this.o.registry.store('discovery.k8s.io', 'endpointslices');
+    let current: KubeObject | undefined;
+    try {
+      current = await store.get(ns, name);
+    } catch (err) {
+      if (!isStatus(err, 404)) throw err;
+    }
+    if (!current) {
+      await store.create(ns, want, scope).catch((err) => { if (!isStatus(err, 409)) throw err; });
+      return;
+    }
+    if (current.addressType !== want.addressType) {
+      // addressType is immutable: the slice is made anew.
+      await store.delete(ns, name, {}, scope);
+      await store.create(ns, want, scope);
+      return;
+    }
+    if (sliceUpToDate(current, want)) return;
+    await store.update(ns, name, async () => want, scope);
+  }
+}

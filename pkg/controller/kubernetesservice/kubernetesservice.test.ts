@@ -1,0 +1,103 @@
+// The pure parts of the `kubernetes` Service controller: the service IP, the Endpoints
+// each reconciler writes, the EndpointSlice made from them, and the flags.
+import { expect } from 'chai';
+import type { KubeObject } from '../../runtime/object.js';
+import { parseOptions } from '../../server/options.js';
+import { advertiseAddress } from '../../server/advertise.js';
+import { endpointSliceFor, sliceUpToDate } from './endpointslice.js';
+import { endpointPorts, reconcileLease, reconcileMasterCount } from './reconciler.js';
+import { firstServiceIP, kubernetesService } from './service.js';
+
+const ports = endpointPorts(6443);
+const ep = (ips: string[], port = 6443, labels: Record<string, string> = { 'endpointslice.kubernetes.io/skip-mirror': 'true' }): KubeObject => ({
+  apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels, resourceVersion: '5' },
+  subsets: [{ addresses: ips.map((ip) => ({ ip })), ports: [{ name: 'https', port, protocol: 'TCP' }] }],
+});
+const ips = (e: KubeObject | undefined): string[] => ((e?.subsets as any[])?.[0]?.addresses ?? []).map((a: any) => a.ip);
+
+describe('kubernetes service', () => {
+  it('takes the first address of the primary service range (10.0.0.0/24 by default)', () => {
+    expect(firstServiceIP(undefined)).to.equal('10.0.0.1');
+    expect(firstServiceIP('10.96.0.0/12')).to.equal('10.96.0.1');
+    expect(firstServiceIP('10.96.7.9/16')).to.equal('10.96.0.1');
+    expect(firstServiceIP('fd00:10:96::/108,10.0.0.0/24')).to.equal('fd00:10:96::1');
+    expect(() => firstServiceIP('nonsense')).to.throw('service IP range specified in --service-cluster-ip-range failed to parse: invalid CIDR address: nonsense');
+  });
+
+  it('is the object upstream creates', () => {
+    expect(kubernetesService('10.0.0.1', 6443)).to.deep.equal({
+      apiVersion: 'v1', kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: 6443 }], clusterIP: '10.0.0.1',
+        ipFamilyPolicy: 'SingleStack', sessionAffinity: 'None', type: 'ClusterIP' },
+    });
+  });
+
+  describe('lease reconciler', () => {
+    it('creates the Endpoints with the leased addresses, sorted, and the skip-mirror label', () => {
+      const e = reconcileLease(null, ['192.0.2.12', '192.0.2.11'], ports, false)!;
+      expect(e.metadata).to.deep.equal({ name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } });
+      expect(e.subsets).to.deep.equal([{ addresses: [{ ip: '192.0.2.11' }, { ip: '192.0.2.12' }], ports }]);
+    });
+
+    it('leaves correct Endpoints alone, whatever their order', () => {
+      expect(reconcileLease(ep(['192.0.2.12', '192.0.2.11']), ['192.0.2.11', '192.0.2.12'], ports, false)).to.equal(undefined);
+    });
+
+    it('follows the leases: a lost lease drops its address, a new one adds it', () => {
+      expect(ips(reconcileLease(ep(['192.0.2.11', '192.0.2.12']), ['192.0.2.11'], ports, false))).to.deep.equal(['192.0.2.11']);
+      expect(ips(reconcileLease(ep(['192.0.2.11']), ['192.0.2.11', '192.0.2.13'], ports, false))).to.deep.equal(['192.0.2.11', '192.0.2.13']);
+    });
+
+    it('keeps another replica\'s port unless ports are reconciled; remakes a malformed object', () => {
+      expect(reconcileLease(ep(['192.0.2.11'], 7443), ['192.0.2.11'], ports, false)).to.equal(undefined);
+      expect((reconcileLease(ep(['192.0.2.11'], 7443), ['192.0.2.11'], ports, true)!.subsets as any[])[0].ports).to.deep.equal(ports);
+      const twoSubsets = { ...ep(['192.0.2.11']), subsets: [{ addresses: [{ ip: '10.0.0.9' }] }, { addresses: [{ ip: '10.0.0.8' }] }] };
+      expect(reconcileLease(twoSubsets, ['192.0.2.11'], ports, false)!.subsets).to.deep.equal([{ addresses: [{ ip: '192.0.2.11' }], ports }]);
+    });
+
+    it('adds the skip-mirror label to Endpoints without it', () => {
+      const e = reconcileLease(ep(['192.0.2.11'], 6443, {}), ['192.0.2.11'], ports, false)!;
+      expect(e.metadata.labels).to.deep.equal({ 'endpointslice.kubernetes.io/skip-mirror': 'true' });
+    });
+  });
+
+  describe('master-count reconciler', () => {
+    it('adds our address and keeps at most --apiserver-count, dropping those after ours', () => {
+      expect(ips(reconcileMasterCount(null, '192.0.2.11', ports, 1, false))).to.deep.equal(['192.0.2.11']);
+      expect(reconcileMasterCount(ep(['192.0.2.11', '192.0.2.12']), '192.0.2.12', ports, 2, false)).to.equal(undefined);
+      expect(ips(reconcileMasterCount(ep(['192.0.2.11', '192.0.2.13']), '192.0.2.12', ports, 2, false))).to.deep.equal(['192.0.2.11', '192.0.2.12']);
+      expect(ips(reconcileMasterCount(ep(['192.0.2.11']), '192.0.2.12', ports, 1, false))).to.deep.equal(['192.0.2.12']);
+    });
+  });
+
+  it('mirrors the Endpoints into an EndpointSlice as upstream\'s adapter', () => {
+    const slice = endpointSliceFor(ep(['192.0.2.11', '192.0.2.12']));
+    expect(slice).to.deep.equal({
+      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', addressType: 'IPv4',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+      ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
+      endpoints: [{ addresses: ['192.0.2.11'], conditions: { ready: true } }, { addresses: ['192.0.2.12'], conditions: { ready: true } }],
+    });
+    expect(endpointSliceFor(ep(['fd00::11'])).addressType).to.equal('IPv6');
+    expect(sliceUpToDate({ ...slice, metadata: { ...slice.metadata, resourceVersion: '9' } }, slice)).to.equal(true);
+    expect(sliceUpToDate(slice, endpointSliceFor(ep(['192.0.2.11'])))).to.equal(false);
+  });
+
+  it('flags: --endpoint-reconciler-type, --advertise-address and --apiserver-count with upstream\'s defaults and messages', () => {
+    const o = parseOptions([]);
+    expect(o).to.deep.include({ endpointReconcilerType: 'lease', apiserverCount: 1, endpointReconcilerLeaseTTLMs: 15_000, endpointReconcilerIntervalMs: 10_000 });
+    expect(o.advertiseAddress).to.equal(undefined);
+    expect(parseOptions(['--endpoint-reconciler-type=none', '--advertise-address=192.0.2.11'])).to.deep.include({ endpointReconcilerType: 'none', advertiseAddress: '192.0.2.11' });
+    expect(() => parseOptions(['--endpoint-reconciler-type=bogus'])).to.throw('Reconciler not implemented: bogus');
+    expect(() => parseOptions(['--advertise-address=1.2.3'])).to.throw('invalid argument "1.2.3" for "--advertise-address" flag: failed to parse IP: "1.2.3"');
+    expect(() => parseOptions(['--apiserver-count=0'])).to.throw("--apiserver-count should be a positive number, but value '0' provided");
+  });
+
+  it('the advertise address: the flag as given, else a real bind address, else the host\'s address', () => {
+    expect(advertiseAddress('127.0.0.1', '0.0.0.0')).to.equal('127.0.0.1');
+    expect(advertiseAddress(undefined, '192.0.2.40')).to.equal('192.0.2.40');
+    const chosen = advertiseAddress('0.0.0.0', '127.0.0.1');
+    expect(chosen).to.be.a('string').and.not.equal('0.0.0.0');
+  });
+});
