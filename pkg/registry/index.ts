@@ -47,6 +47,9 @@ import { volumeattachments } from './storage/volumeattachments/index.js';
 import { runtimeclasses } from './node/runtimeclasses/index.js';
 import { certificatesigningrequests } from './certificates/certificatesigningrequests/index.js';
 import { apiservices } from './apiregistration/apiservices/index.js';
+import {
+  flowschemasV1beta2, flowschemasV1beta3, prioritylevelconfigurationsV1beta2, prioritylevelconfigurationsV1beta3,
+} from './flowcontrol/index.js';
 import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './admissionregistration/webhookconfigurations/index.js';
 
 export interface SchemeOptions {
@@ -75,6 +78,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     priorityclasses,
     leases,
     runtimeclasses,
+    flowschemasV1beta3, prioritylevelconfigurationsV1beta3, flowschemasV1beta2, prioritylevelconfigurationsV1beta2,
   ]) {
     if (!versionEnabled(def.group, def.version, opts.runtimeConfig ?? {})) continue;
     scheme.register(def);
