@@ -27,6 +27,7 @@ import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
+import { apfConfigController } from '../controller/apf/index.js';
 import { buildAdmission } from './admission.js';
 import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
@@ -84,6 +85,9 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
     client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity: `${hostname()}_${randomUUID()}`, log,
   });
   registerControllers(controllers, deps);
+  // Upstream runs this as an apiserver post-start hook, not a kube-controller-manager
+  // controller: --controllers does not name it.
+  if (o.enablePriorityAndFairness) controllers.register(apfConfigController(deps));
   controllers.start();
 
   const extra = extraEndpoints({ scheme, storage, log, o, informers });
