@@ -2,6 +2,7 @@
 // /apis order (events.k8s.io, rbac..., coordination...), resources alphabetically.
 // Routing, discovery, OpenAPI and storage all start from the Scheme built here.
 import { Scheme } from '../runtime/scheme.js';
+import { componentstatuses } from './core/componentstatuses/index.js';
 import { configmaps } from './core/configmaps/index.js';
 import { events } from './core/events/index.js';
 import { namespaces } from './core/namespaces/index.js';
@@ -60,7 +61,7 @@ export interface SchemeOptions {
 export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
-    bindings, configmaps, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
+    bindings, componentstatuses, configmaps, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
     replicationcontrollers, resourcequotas, secrets, serviceaccounts, services,
     apiservices,
     controllerrevisions, daemonsets, deployments, replicasets, statefulsets,

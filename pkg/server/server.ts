@@ -32,6 +32,7 @@ import { buildAdmission } from './admission.js';
 import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
 import { bindAccessReviews } from '../registry/authorization/index.js';
+import { bindComponentStatuses } from '../registry/core/componentstatuses/index.js';
 import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
 
@@ -73,6 +74,7 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   const authz = await buildAuthorization(deps);
   const authorizer = authz.authorizer;
   bindAccessReviews(scheme, authz);
+  bindComponentStatuses(scheme, endpoints);
   const admission = authz.guard(await buildAdmission(deps));
 
   const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
