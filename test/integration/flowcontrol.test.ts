@@ -87,9 +87,11 @@ describe('flowcontrol over HTTP', function () {
       kind: 'PriorityLevelConfiguration', metadata: { name: 'both' }, spec: { type: 'Limited', limited: { assuredConcurrencyShares: 12, limitResponse: { type: 'Reject' } } } });
     expect(created.status).to.equal(201);
     expect(created.body.apiVersion).to.equal('flowcontrol.apiserver.k8s.io/v1beta2');
+    expect(created.headers.warning).to.equal('299 - "flowcontrol.apiserver.k8s.io/v1beta2 PriorityLevelConfiguration is deprecated in v1.26+, unavailable in v1.29+; use flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration"');
     expect((created.body.spec as Obj).limited).to.deep.equal({ assuredConcurrencyShares: 12, limitResponse: { type: 'Reject' }, lendablePercent: 0 });
     const asV3 = await call<KubeObject>('GET', `${v3}/prioritylevelconfigurations/both`, undefined, {}, 1);
     expect(asV3.body.apiVersion).to.equal('flowcontrol.apiserver.k8s.io/v1beta3');
+    expect(asV3.headers.warning).to.equal(undefined);
     expect((asV3.body.spec as Obj).limited).to.deep.equal({ nominalConcurrencyShares: 12, limitResponse: { type: 'Reject' }, lendablePercent: 0 });
     const patched = await call<KubeObject>('PATCH', `${v3}/prioritylevelconfigurations/both`, { spec: { limited: { nominalConcurrencyShares: 3 } } },
       { 'Content-Type': 'application/merge-patch+json' });

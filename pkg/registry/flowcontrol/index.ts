@@ -31,11 +31,17 @@ function priorityLevels(version: string): ResourceDef {
 
 export const flowschemasV1beta3 = flowSchemas('v1beta3');
 export const prioritylevelconfigurationsV1beta3 = priorityLevels('v1beta3');
+/** v1beta2 is deprecated since v1.26 and gone in v1.29 (upstream's prerelease lifecycle). */
+const v1beta2Warning = (kind: string): string =>
+  `${Group}/v1beta2 ${kind} is deprecated in v1.26+, unavailable in v1.29+; use ${Group}/v1beta3 ${kind}`;
+
 export const flowschemasV1beta2: ResourceDef = {
   ...flowSchemas('v1beta2'),
+  deprecationWarning: v1beta2Warning('FlowSchema'),
   conversion: { toStorage: flowSchemaToVersion('v1beta3'), fromStorage: flowSchemaToVersion('v1beta2') },
 };
 export const prioritylevelconfigurationsV1beta2: ResourceDef = {
   ...priorityLevels('v1beta2'),
+  deprecationWarning: v1beta2Warning('PriorityLevelConfiguration'),
   conversion: { toStorage: priorityLevelToV1beta3, fromStorage: priorityLevelToV1beta2 },
 };
