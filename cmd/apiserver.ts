@@ -1,5 +1,5 @@
 // kube-apiserver's command: flags -> options -> run one replica until a signal.
-import pino from 'pino';
+import { createLogger } from '../pkg/endpoints/filters/logging.js';
 import { parseOptions } from '../pkg/server/options.js';
 import { runServer } from '../pkg/server/server.js';
 
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     process.stderr.write(`Error: ${(err as Error).message}\n`);
     process.exit(1);
   }
-  const log = pino({ level: options.logLevel });
+  const log = createLogger(options.logLevel, undefined, options.loggingFormat);
   const server = await runServer(options, log);
   let stopping = false;
   const shutdown = (signal: string) => {

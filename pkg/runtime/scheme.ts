@@ -6,6 +6,7 @@ import type { KubeObject } from './object.js';
 import type { UserInfo } from '../authentication/user.js';
 import type { Admission } from '../admission/interfaces.js';
 import type { GenericStore } from '../registry/generic/store.js';
+import type { WriteHooks } from '../registry/generic/hooks.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -98,6 +99,8 @@ export interface ResourceDef {
    * version over the same storage (events.k8s.io/v1 Event over core v1 Event).
    */
   conversion?: { toStorage(obj: KubeObject): KubeObject; fromStorage(obj: KubeObject): KubeObject };
+  /** Work beside the storage write (service IP and port allocation); bound by the server. */
+  hooks?: WriteHooks;
 }
 
 export interface GroupVersionResource { group: string; version: string; resource: string }
@@ -186,6 +189,21 @@ export class Scheme {
     const def = this.byResource.get(key);
     if (!def?.read) throw new Error(`bindRead: ${key} is not a computed resource`);
     const bound = { ...def, read };
+    this.byResource.set(key, bound);
+    const kindKey = `${group}/${version}/${def.kind}`;
+    if (this.byKind.get(kindKey) === def) this.byKind.set(kindKey, bound);
+  }
+
+  /**
+   * Gives a declared resource what it needs from the running server (a strategy built
+   * from flags, write hooks over etcd). As bindOperation, the shared declaration stays
+   * untouched: this Scheme keeps its own bound copy.
+   */
+  bindResource(group: string, version: string, plural: string, patch: Pick<Partial<ResourceDef>, 'strategy' | 'hooks'>): void {
+    const key = `${group}/${version}/${plural}`;
+    const def = this.byResource.get(key);
+    if (!def) throw new Error(`bindResource: resource ${key} is not registered`);
+    const bound = { ...def, ...patch };
     this.byResource.set(key, bound);
     const kindKey = `${group}/${version}/${def.kind}`;
     if (this.byKind.get(kindKey) === def) this.byKind.set(kindKey, bound);

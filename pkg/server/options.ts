@@ -1,6 +1,8 @@
 // kube-apiserver's flags -> validated options. Only flag names upstream uses.
 import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.js';
+import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../registry/core/services/allocator/config.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
+import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
 
 export interface ServerOptions {
   etcdServers: string[];
@@ -66,12 +68,18 @@ export interface ServerOptions {
   requestheaderAllowedNames: string[];
   /** --runtime-config key=value pairs (a missing value means true). */
   runtimeConfig: Record<string, string>;
+  /** --service-cluster-ip-range: one CIDR, or two of different families; checked at parse time. */
   serviceClusterIPRange?: string;
+  /** --service-node-port-range (default 30000-32767). */
+  serviceNodePortRange?: string;
   featureGates: string;
   minRequestTimeoutSeconds: number;
   livezGracePeriodMs: number;
   shutdownDelayMs: number;
-  logLevel: string;
+  /** pino level from klog's -v: request lines (upstream's -v=3) are `debug`. */
+  logLevel: LogLevel;
+  /** --logging-format: text (upstream's default) or json. */
+  loggingFormat: LogFormat;
   /** Not upstream's: where to write a system:masters kubeconfig for local use (make run). */
   writeAdminKubeconfig?: string;
   /** Not upstream's: data directory of the embedded etcd started when --etcd-servers is empty. */
@@ -133,11 +141,13 @@ const flagSpecs: Record<string, FlagSpec> = {
   'requestheader-allowed-names': { type: 'stringList' },
   'runtime-config': { type: 'stringList' },
   'service-cluster-ip-range': { type: 'string' },
+  'service-node-port-range': { type: 'string' },
   'feature-gates': { type: 'string' },
   'min-request-timeout': { type: 'int' },
   'livez-grace-period': { type: 'duration' },
   'shutdown-delay-duration': { type: 'duration' },
   'v': { type: 'int' },
+  'logging-format': { type: 'string' },
   'write-admin-kubeconfig': { type: 'string' },
   'embedded-etcd-data-dir': { type: 'string' },
 };
@@ -228,12 +238,14 @@ export function parseOptions(argv: string[]): ServerOptions {
     requestheaderClientCAFile: one('requestheader-client-ca-file'),
     requestheaderAllowedNames: list('requestheader-allowed-names'),
     runtimeConfig: Object.fromEntries(keyValues('runtime-config', true)),
-    serviceClusterIPRange: one('service-cluster-ip-range'),
+    serviceClusterIPRange: checked(one('service-cluster-ip-range'), parseServiceClusterIPRange),
+    serviceNodePortRange: checked(one('service-node-port-range'), parseServiceNodePortRange),
     featureGates: (parsed.values.get('feature-gates') ?? []).join(','),
     minRequestTimeoutSeconds: minReq !== undefined ? parseIntFlag('min-request-timeout', minReq) : 1800,
     livezGracePeriodMs: dur('livez-grace-period', 0),
     shutdownDelayMs: dur('shutdown-delay-duration', 0),
-    logLevel: v !== undefined && parseIntFlag('v', v) >= 4 ? 'debug' : 'info',
+    logLevel: levelForVerbosity(v !== undefined ? parseIntFlag('v', v) : 0),
+    loggingFormat: loggingFormat(one('logging-format')),
     writeAdminKubeconfig: one('write-admin-kubeconfig'),
     embeddedEtcdDataDir: one('embedded-etcd-data-dir') ?? '_output/etcd',
     ignoredFlags: parsed.unknown,
@@ -255,6 +267,12 @@ function validateAuthorizationFlags(modes: string[], policyFile?: string, webhoo
   if (errs.length > 1) throw new Error(`[${errs.join(', ')}]`);
 }
 
+/** A flag value its parser accepts (the parser throws upstream's message otherwise). */
+function checked(v: string | undefined, parse: (v: string | undefined) => unknown): string | undefined {
+  parse(v);
+  return v;
+}
+
 function storageMediaType(v: string | undefined): StorageMediaType {
   if (v === undefined || v === '') return 'application/vnd.kubernetes.protobuf';
   const t = storageMediaTypes.find((m) => m === v);
@@ -271,4 +289,11 @@ function watchCacheSize(v: string | undefined): number {
   const n = parseIntFlag('default-watch-cache-size', v);
   if (n < 0) throw new Error(`--default-watch-cache-size: must be 0 or more, got ${n}`);
   return n;
+}
+
+/** --logging-format: upstream's component-base accepts text (its default) and json. */
+function loggingFormat(value: string | undefined): LogFormat {
+  if (value === undefined || value === 'text') return 'text';
+  if (value === 'json') return 'json';
+  throw new Error(`format: Unsupported value: ${JSON.stringify(value)}: supported values: "json", "text"`);
 }

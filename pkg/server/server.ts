@@ -5,12 +5,15 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createServer, type Server } from 'node:https';
 import { Etcd3 } from 'etcd3';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '../endpoints/filters/logging.js';
 import { setUndecodableLogger } from '../storage/etcd/undecodable.js';
 import { legacyKeyMoves, migrateKeyPrefixes } from '../storage/etcd/migrate-keys.js';
 import { createDiscoveryHandler } from '../endpoints/discovery/index.js';
 import { setMinRequestTimeout } from '../endpoints/handlers/watch.js';
 import { buildScheme } from '../registry/index.js';
+import { bindServiceAllocation } from '../registry/core/services/allocator/index.js';
+import { AllocationRepair, allocationRepairController } from '../registry/core/services/allocator/repair.js';
 import { StoreRegistry } from '../registry/generic/registry.js';
 import { EtcdStorage } from '../storage/etcd/store.js';
 import { CachedStorage } from '../storage/cacher/index.js';
@@ -19,7 +22,7 @@ import { startCompactor } from '../storage/etcd/compactor.js';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { createApp, type PathHandler } from './app.js';
-import { ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
+import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from './feature-gates.js';
 import type { ServerOptions } from './options.js';
 import { servingCerts } from './serving-certs.js';
@@ -41,7 +44,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.logLevel })): Promise<RunningServer> {
+export async function runServer(o: ServerOptions, log: Logger = createLogger(o.logLevel, undefined, o.loggingFormat)): Promise<RunningServer> {
   resetFeatureGates(o.featureGates);
   setMinRequestTimeout(o.minRequestTimeoutSeconds);
   for (const f of o.ignoredFlags) log.warn({ flag: `--${f}` }, 'flag accepted but not implemented; ignoring');
@@ -57,6 +60,9 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
   const etcdStorage = new EtcdStorage(client, o.storageMediaType);
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
+  const serviceAllocators = bindServiceAllocation(scheme, {
+    client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
+  }, log);
   const storage = o.watchCache && o.defaultWatchCacheSize > 0
     ? new CachedStorage(etcdStorage, client, scheme.storedResources().map((d) => `${o.etcdPrefix}/${storageSegment(d)}/`),
       { capacity: o.defaultWatchCacheSize, maxPending: 10_000 })
@@ -81,12 +87,19 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
   await ensureSystemNamespaces(registry);
   await ensureSystemPriorityClasses(registry);
+  await ensureLocalAPIServices(registry, scheme);
   await reconcileBootstrapPolicy(registry, log);
   informers.start();
   const controllers = new ControllerManager({
     client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity: `${hostname()}_${randomUUID()}`, log,
   });
   registerControllers(controllers, deps);
+  // Not a kube-controller-manager controller (no --controllers name): kube-apiserver's own loop.
+  const services = registry.store('', 'services');
+  controllers.register(allocationRepairController(new AllocationRepair(async () => {
+    const list = await services.list('', {});
+    return { items: list.items, resourceVersion: list.metadata.resourceVersion ?? '' };
+  }, serviceAllocators, log), log));
   // Upstream runs this as an apiserver post-start hook, not a kube-controller-manager
   // controller: --controllers does not name it.
   if (o.enablePriorityAndFairness) controllers.register(apfConfigController(deps));

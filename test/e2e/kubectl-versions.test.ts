@@ -71,6 +71,22 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
         const svc = JSON.parse(await ok(['get', 'service', 'web', ...n, '-o', 'json'], 1));
         expect(svc.spec).to.deep.include({ type: 'ClusterIP', sessionAffinity: 'None', selector: { app: 'web' } });
         expect(svc.spec.ports).to.deep.equal([{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }]);
+        // Cluster IPs come from the harness's --service-cluster-ip-range=10.0.0.0/24, node ports from 30000-32767.
+        expect(svc.spec.clusterIP).to.match(/^10\.0\.0\.\d+$/);
+        expect(svc.spec.clusterIPs).to.deep.equal([svc.spec.clusterIP]);
+        const allocated = new Set<string>([svc.spec.clusterIP]);
+        for (const name of ['np', 'lb']) {
+          const s = JSON.parse(await ok(['get', 'service', name, ...n, '-o', 'json'], 1));
+          expect(s.spec.clusterIP).to.match(/^10\.0\.0\.\d+$/);
+          expect(allocated.has(s.spec.clusterIP), `${name} got a cluster IP already handed out`).to.equal(false);
+          allocated.add(s.spec.clusterIP);
+          expect(s.spec.ports[0].nodePort).to.be.within(30000, 32767);
+        }
+        const ext = JSON.parse(await ok(['get', 'service', 'ext', ...n, '-o', 'json'], 1));
+        expect(ext.spec.clusterIP).to.equal(undefined);
+        const row = (await ok(['get', 'service', 'np', ...n, '--no-headers'])).trim().split(/\s+/);
+        expect(row[2]).to.match(/^10\.0\.0\.\d+$/);
+        expect(row[4]).to.match(/^81:3\d{4}\/TCP$/);
         const pc = JSON.parse(await ok(['get', 'priorityclass', `${ns}-high`, '-o', 'json'], 1));
         expect(pc).to.deep.include({ value: 1000, description: 'test', preemptionPolicy: 'PreemptLowerPriority' });
         const deploy = JSON.parse(await ok(['get', 'deployment', 'web', ...n, '-o', 'json'], 1));

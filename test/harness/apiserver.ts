@@ -110,6 +110,9 @@ async function startCluster(dir: string, n: number, opts: ReplicaOptions): Promi
     `--service-account-key-file=${pki.serviceAccountPublicKeyFile}`,
     `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,
     '--service-cluster-ip-range=10.0.0.0/24',
+    // JSON records with every request line: what the failure dumps and log checks read.
+    '--logging-format=json',
+    '--v=3',
     ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(r.index) : (opts.extraArgs ?? [])),
   ];
 

@@ -196,6 +196,50 @@ describe('workloads over HTTP', function () {
     expect((await call('GET', `${pods}/guarded`)).status).to.equal(404);
   });
 
+  it('binds every pod of a set through alternating replicas, then concurrent evictions take exactly what the budget allows', async () => {
+    const pods = collections['v1.Pod']!;
+    const names = Array.from({ length: 12 }, (_, i) => `set-${i}`);
+    await Promise.all(names.map(async (name, i) => {
+      const r = await call('POST', pods, { metadata: { name, labels: { app: 'set' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, {}, i % 2);
+      expect(r.status, name).to.equal(201);
+    }));
+    // The scheduler's writes: one Binding per pod, spread over both replicas, all at once.
+    const bound = await Promise.all(names.map((name, i) => call('POST', `${pods}/${name}/binding`,
+      { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { apiVersion: 'v1', kind: 'Node', name: `node-${i % 3}` } }, {}, i % 2)));
+    expect(bound.map((r) => r.status)).to.deep.equal(names.map(() => 201));
+    const rebound = await call('POST', `${pods}/set-0/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'set-0' }, target: { kind: 'Node', name: 'node-9' } }, {}, 1);
+    expect(rebound.status).to.equal(409);
+    const onNode = await call<{ items: KubeObject[] }>('GET', `${pods}?fieldSelector=spec.nodeName%3Dnode-1`, undefined, {}, 1);
+    expect(onNode.body.items.map((p) => p.metadata.name).sort()).to.deep.equal(['set-1', 'set-10', 'set-4', 'set-7']);
+    // The kubelets report them running (a pending pod is evicted without asking the budget).
+    await Promise.all(names.map(async (name, i) => {
+      const pod = await call<KubeObject>('GET', `${pods}/${name}`, undefined, {}, i % 2);
+      pod.body.status = { ...(pod.body.status as Obj), phase: 'Running' };
+      expect((await call('PUT', `${pods}/${name}/status`, pod.body, {}, i % 2)).status).to.equal(200);
+    }));
+    // What the disruption controller would publish: 12 healthy, 10 needed, 2 disruptions allowed.
+    const pdbs = collections['policy_v1.PodDisruptionBudget']!;
+    expect((await call('POST', pdbs, { metadata: { name: 'set-budget' }, spec: { minAvailable: 10, selector: { matchLabels: { app: 'set' } } } })).status).to.equal(201);
+    const pdb = await call<KubeObject>('GET', `${pdbs}/set-budget`);
+    pdb.body.status = { observedGeneration: pdb.body.metadata.generation, currentHealthy: 12, desiredHealthy: 10, expectedPods: 12, disruptionsAllowed: 2 };
+    expect((await call('PUT', `${pdbs}/set-budget/status`, pdb.body)).status).to.equal(200);
+    const evicted = await Promise.all(names.slice(0, 6).map((name, i) => call('POST', `${pods}/${name}/eviction`,
+      { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: ns } }, {}, i % 2)));
+    const codes = evicted.map((r) => r.status);
+    expect(codes.filter((c) => c === 201)).to.have.length(2);
+    expect(codes.filter((c) => c === 429)).to.have.length(4);
+    const after = await call<KubeObject>('GET', `${pdbs}/set-budget`, undefined, {}, 1);
+    const status = after.body.status as Obj;
+    expect(status.disruptionsAllowed).to.equal(0);
+    const evictedNames = names.slice(0, 6).filter((_, i) => codes[i] === 201).sort();
+    expect(Object.keys(status.disruptedPods as Obj).sort()).to.deep.equal(evictedNames);
+    // Bound pods are deleted gracefully: they stay, marked, until their kubelet confirms.
+    for (const name of evictedNames) {
+      const pod = await call<KubeObject>('GET', `${pods}/${name}`);
+      expect(pod.body.metadata.deletionTimestamp, name).to.be.a('string');
+    }
+  });
+
   it('deletes a pod on a node gracefully; grace 0 removes it; an unscheduled pod goes at once', async () => {
     const pods = collections['v1.Pod']!;
     const first = await call<KubeObject>('DELETE', `${pods}/p-full`);

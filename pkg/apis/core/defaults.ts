@@ -69,9 +69,13 @@ function defaultContainer(c: Obj, hostNetwork: boolean, ephemeral: boolean): voi
   }
 }
 
-/** Always for `:latest` or an untagged image, IfNotPresent otherwise (digests count as tags). */
+/**
+ * Always for `:latest` or an untagged image, IfNotPresent otherwise (digests count as
+ * tags). An image upstream cannot parse as a reference (empty, upper-case name) has no
+ * tag there, so it gets IfNotPresent; validation refuses the empty one later.
+ */
 export function pullPolicyFor(image: string): string {
-  if (!image) return 'Always';
+  if (!image || /[A-Z]/.test(image.split(/[:@]/)[0].slice(image.indexOf('/') + 1))) return 'IfNotPresent';
   if (image.includes('@')) return 'IfNotPresent';
   const lastSlash = image.lastIndexOf('/');
   const colon = image.indexOf(':', lastSlash + 1);

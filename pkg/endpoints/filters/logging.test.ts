@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, createRequestLogger, formatGoDuration, levelForVerbosity } from './logging.js';
+import { klogLine } from './klog-text.js';
 import { requestInfoFilter } from './request-info.js';
 
 interface Line { level: number; time: string; msg: string; [k: string]: unknown }
@@ -59,9 +60,9 @@ describe('pkg/endpoints/filters/logging', function () {
     expect(lines[0].time).to.match(/^\d{4}-\d\d-\d\dT/);
   });
 
-  it('writes one structured line per request after it completes', async function () {
+  it('writes one structured line per request after it completes, at -v=3 (debug); 5xx always', async function () {
     const { lines, stream } = capture();
-    const log = createLogger('info', stream);
+    const log = createLogger('debug', stream);
     const app = new Koa();
     app.use(createRequestLogger(log));
     app.use(requestInfoFilter());
@@ -84,7 +85,7 @@ describe('pkg/endpoints/filters/logging', function () {
       await eventually(() => expect(lines).to.have.length(1));
       const l = lines[0];
       expect(l.msg).to.equal('HTTP');
-      expect(l.level).to.equal(30);
+      expect(l.level).to.equal(20);
       expect(l.verb).to.equal('LIST');
       expect(l.URI).to.equal('/api/v1/namespaces/default/configmaps?limit=500');
       expect(l.resp).to.equal(200);
@@ -103,4 +104,37 @@ describe('pkg/endpoints/filters/logging', function () {
       server.close();
     }
   });
+
+  it('at the default verbosity logs only failed and slow requests', async function () {
+    const { lines, stream } = capture();
+    const log = createLogger('info', stream);
+    const app = new Koa();
+    app.use(createRequestLogger(log, { slowMs: 500 }));
+    app.use(requestInfoFilter());
+    app.use(async (ctx) => {
+      if (ctx.path.endsWith('/slow')) await new Promise((r) => setTimeout(r, 700));
+      ctx.status = ctx.path.endsWith('/boom') ? 500 : 200;
+      ctx.body = '{}';
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => server.once('listening', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const p of ['fast', 'slow', 'boom']) await (await fetch(`${base}/api/v1/namespaces/default/configmaps/${p}`)).text();
+      await eventually(() => expect(lines).to.have.length(2));
+      expect(lines.map((l) => [l.URI, l.level, l.slow])).to.deep.equal([
+        ['/api/v1/namespaces/default/configmaps/slow', 40, true],
+        ['/api/v1/namespaces/default/configmaps/boom', 50, undefined],
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('formats records as klog text lines for --logging-format=text', function () {
+    const line = klogLine({ level: 30, time: Date.UTC(2026, 10, 25, 10, 51, 48, 123), pid: 42, hostname: 'h', msg: 'HTTP', verb: 'GET', resp: 200, user: 'admin', nested: { a: 1 } });
+    expect(line).to.equal('I1125 10:51:48.123000      42 apiserver] "HTTP" verb="GET" resp=200 user="admin" nested="{\\"a\\":1}"\n');
+    expect(klogLine({ level: 50, time: 0, pid: 1, msg: 'boom', err: { message: 'x' } })).to.match(/^E0101 00:00:00\.000000       1 apiserver\] "boom" err="x"\n$/);
+  });
 });
+

@@ -4,18 +4,20 @@
 import type { Context, Middleware } from 'koa';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import { reportedVerb, requestInfoOf } from './metrics.js';
+import { klogTextDestination } from './klog-text.js';
 
 export type LogLevel = Level | 'silent';
 
+export type LogFormat = 'text' | 'json';
+
 /**
- * A JSON logger on stderr (where upstream components log), written synchronously so the
- * last lines before a crash are not lost.
+ * A logger on stderr (where upstream components log): klog-style text lines, or JSON
+ * records for log pipelines; written synchronously so the last lines before a crash
+ * are not lost.
  */
-export function createLogger(level: LogLevel = 'info', destination?: DestinationStream): Logger {
-  return pino(
-    { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
-    destination ?? pino.destination({ dest: 2, sync: true }),
-  );
+export function createLogger(level: LogLevel = 'info', destination?: DestinationStream, format: LogFormat = 'json'): Logger {
+  const dest = destination ?? (format === 'text' ? klogTextDestination() : pino.destination({ dest: 2, sync: true }));
+  return pino({ level, base: { pid: process.pid }, timestamp: format === 'text' ? pino.stdTimeFunctions.epochTime : pino.stdTimeFunctions.isoTime }, dest);
 }
 
 /** Maps klog's -v verbosity onto pino levels: request lines (upstream V(3)) show from -v=3. */
@@ -70,13 +72,19 @@ function userName(ctx: Context): string | undefined {
 }
 
 export interface RequestLogOptions {
-  /** Level of request lines; 5xx responses are always logged at `error`. Default `info`. */
+  /**
+   * Level of request lines (upstream logs them at -v=3: `debug` here); 5xx responses are
+   * always logged at `error`, and requests slower than `slowMs` at `warn`. Default `debug`.
+   */
   level?: Level;
+  /** Requests taking longer than this are logged whatever the verbosity (long-running ones excepted). Default 1000. */
+  slowMs?: number;
 }
 
 /** One structured line per request, written when the response has been sent (or aborted). */
 export function createRequestLogger(log: Logger, options: RequestLogOptions = {}): Middleware {
-  const level = options.level ?? 'info';
+  const level = options.level ?? 'debug';
+  const slowNs = BigInt(Math.round((options.slowMs ?? 1000) * 1e6));
   return async (ctx, next) => {
     const start = process.hrtime.bigint();
     // Read now: later filters may rewrite request headers (impersonation, authentication).
@@ -100,8 +108,15 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
         user: userName(ctx),
         ...(ctx.res.writableFinished ? {} : { aborted: true }),
       };
-      log[code >= 500 ? 'error' : level](line, 'HTTP');
+      // Watches and other streams last as long as the client wants: never "slow".
+      const slow = elapsed > slowNs && !isStreaming(ctx);
+      log[code >= 500 ? 'error' : slow ? 'warn' : level](slow ? { ...line, slow: true } : line, 'HTTP');
     });
     await next();
   };
+}
+
+function isStreaming(ctx: Context): boolean {
+  const info = requestInfoOf(ctx);
+  return info.verb === 'watch' || ['exec', 'attach', 'portforward', 'proxy', 'log'].includes(info.subresource ?? '') || ctx.get('Upgrade') !== '';
 }

@@ -42,8 +42,14 @@ export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType): 
   obj.kind = kind;
   const typeProblem = checkTypes(group, version, kind, obj);
   if (typeProblem) throw typeProblem;
-  if (!type || type.kind === def.kind) def.strategy.applyDefaults(obj);
-  return obj;
+  if (type && type.kind !== def.kind) return obj;
+  def.strategy.applyDefaults(obj);
+  if (!def.conversion) return obj;
+  // Upstream decodes into its internal version and converts back: what that conversion
+  // fills in (autoscaling/v1's implicit CPU target) is part of the object the field
+  // manager and admission see.
+  const roundTripped = def.conversion.fromStorage(def.conversion.toStorage(obj));
+  return { ...roundTripped, apiVersion: expectedVersion, kind };
 }
 
 function truncate(s: string | undefined): string {

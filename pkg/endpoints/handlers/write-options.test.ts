@@ -30,7 +30,7 @@ describe('write options', () => {
     expect(managerOrUserAgent('explicit', 'kubectl/v1.28.0')).to.equal('explicit');
     expect(managerOrUserAgent('', 'kubectl/v1.28.0 (linux/amd64) kubernetes/abc')).to.equal('kubectl');
     expect(managerOrUserAgent('', 'x'.repeat(200))).to.have.length(128);
-    expect(managerOrUserAgent('', undefined)).to.equal('');
+    expect(managerOrUserAgent('', undefined)).to.equal('unknown');
   });
 
   it('quotes as Go does', () => {

@@ -91,7 +91,10 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind
   };
 }
 
-/** The manager an Update is recorded as: the one given, else the User-Agent up to its first "/". */
+/**
+ * The manager an Update is recorded as: the one given, else the User-Agent up to its
+ * first "/", else `unknown` (what upstream records for clients that send no User-Agent).
+ */
 export function managerOrUserAgent(manager: string, userAgent: string | undefined): string {
   if (manager) return manager;
   let out = '';
@@ -100,7 +103,7 @@ export function managerOrUserAgent(manager: string, userAgent: string | undefine
     if (Buffer.byteLength(out + ch, 'utf8') > fieldManagerMaxLength) break;
     out += ch;
   }
-  return out;
+  return out || 'unknown';
 }
 
 /** The registry scope of a write: dry run, the field manager it is recorded as, a warnings sink. */

@@ -13,6 +13,7 @@ import {
   StorageError, type ListOptions, type Preconditions, type ResourceVersionMatch, type Storage, type WriteOptions, type WatchStream,
 } from '../../storage/interfaces.js';
 import type { StrategyContext } from './strategy.js';
+import type { FinishFunc } from './hooks.js';
 import { generateName, nowTimestamp } from './names.js';
 import { isFiltering, matcherFor, type SelectionPredicate } from './predicate.js';
 import { toStatusError } from './storage-errors.js';
@@ -186,14 +187,22 @@ export class GenericStore {
       const candidate = structuredClone(obj);
       if (useGenerateName) candidate.metadata.name = generateName(candidate.metadata.generateName!);
       const prepared = await this.prepareCreate(candidate, scope);
-      if (scope.dryRun) return this.decorate(prepared);
+      const finish = await this.beginCreate(prepared, scope);
+      if (scope.dryRun) {
+        await finish(false);
+        return this.decorate(prepared);
+      }
+      let written = false;
       try {
         const stored = await this.storage.create(this.key(namespace, prepared.metadata.name!), this.toStorage(prepared), this.writeOptions);
+        written = true;
         return this.decorate(stored);
       } catch (err) {
         const collided = err instanceof StorageError && err.code === 'KeyExists';
         if (collided && useGenerateName && attempt < maxGenerateNameAttempts) continue;
         throw this.mapError(err, prepared.metadata.name ?? '');
+      } finally {
+        await finish(written);
       }
     }
   }
@@ -220,7 +229,15 @@ export class GenericStore {
     forceAllowCreate = false): Promise<UpdateResult> {
     const key = this.key(namespace, name);
     const allowCreate = forceAllowCreate || this.def.strategy.allowCreateOnUpdate;
+    // The write hooks' work for the latest pass; a retried pass undoes the previous one's.
+    let pending: FinishFunc | undefined;
+    const settle = async (success: boolean): Promise<void> => {
+      const f = pending;
+      pending = undefined;
+      await f?.(success);
+    };
     const plan = async (stored: KubeObject | null): Promise<UpdatePlan> => {
+      await settle(false);
       const current = stored ? this.decorate(stored) : null;
       let desired = structuredClone(await objInfo(current));
       desired.metadata ??= {};
@@ -238,12 +255,16 @@ export class GenericStore {
           throw errors.conflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
         }
         await scope.admission.admit(this.admissionAttrs('CREATE', desired, undefined, scope));
-        return { kind: 'write', obj: await this.prepareCreate(desired, scope), created: true };
+        const created = await this.prepareCreate(desired, scope);
+        pending = await this.beginCreate(created, scope);
+        return { kind: 'write', obj: created, created: true };
       }
       const prepared = await this.prepareUpdate(desired, current, scope);
       if (shouldDeleteDuringUpdate(prepared, current) && !this.def.strategy.finalization?.pending(prepared)) {
         return { kind: 'delete', obj: prepared, uid: current.metadata.uid ?? '' };
       }
+      const beginUpdate = this.def.hooks?.beginUpdate;
+      if (beginUpdate && !scope.subresource) pending = await beginUpdate(prepared, current, scope.dryRun);
       if (sameContent(prepared, current)) return { kind: 'unchanged' };
       return { kind: 'write', obj: prepared, created: false };
     };
@@ -254,6 +275,7 @@ export class GenericStore {
           throw err;
         });
         const p = await plan(stored);
+        await settle(false);
         if (p.kind === 'unchanged') return { object: this.decorate(stored!), created: false };
         return { object: this.decorate(p.obj), created: p.kind === 'write' && p.created };
       }
@@ -264,16 +286,20 @@ export class GenericStore {
         return decided.kind === 'write' ? this.toStorage(decided.obj) : null;
       }, allowCreate, this.writeOptions);
       const final = decided as UpdatePlan;
+      await settle(final.kind === 'write');
       if (final.kind === 'delete') {
         // The update emptied the finalizers of a terminating object: it is removed
         // instead, and the client gets the object of its update.
-        await this.storage.delete(key, { uid: final.uid }).catch((err) => {
+        const gone = await this.storage.delete(key, { uid: final.uid }).catch((err) => {
           if (!(err instanceof StorageError && err.code === 'KeyNotFound')) throw err;
+          return undefined;
         });
+        if (gone) await this.def.hooks?.afterDelete?.(this.decorate(gone));
         return { object: this.decorate(final.obj), created: false };
       }
       return { object: this.decorate(res.object), created: final.kind === 'write' && final.created };
     } catch (err) {
+      await settle(false);
       throw this.mapError(err, name);
     }
   }
@@ -364,9 +390,10 @@ export class GenericStore {
         await admitDelete(current);
         return { object: current, deleted: true };
       }
-      const deleted = await this.storage.delete(key, options.preconditions,
-        async (existing) => admitDelete(this.decorate(existing)));
-      return { object: this.decorate(deleted), deleted: true };
+      const deleted = this.decorate(await this.storage.delete(key, options.preconditions,
+        async (existing) => admitDelete(this.decorate(existing))));
+      await this.def.hooks?.afterDelete?.(deleted);
+      return { object: deleted, deleted: true };
     } catch (err) {
       throw this.mapError(err, name);
     }
@@ -480,6 +507,13 @@ export class GenericStore {
     else if (namespace && obj.metadata.namespace !== namespace) {
       throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
+  }
+
+  /** The create hook's work for this object, or nothing to finish. */
+  private async beginCreate(obj: KubeObject, scope: RequestScope): Promise<FinishFunc> {
+    const begin = this.def.hooks?.beginCreate;
+    if (!begin || scope.subresource) return async () => undefined;
+    return begin(obj, scope.dryRun);
   }
 
   private strategyContext(scope: RequestScope, namespace?: string): StrategyContext {

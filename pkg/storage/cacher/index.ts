@@ -1,7 +1,9 @@
-// Storage with a watch cache per resource (upstream's cacher): writes and consistent
-// reads go to etcd; reads at resourceVersion "0" (any) or NotOlderThan a revision the
-// cache has reached, and watches, are served from the resource's WatchCache when it
-// covers them, and from etcd otherwise. Paginated reads stay with etcd.
+// Storage with a watch cache per resource (upstream's cacher): writes go to etcd; reads
+// at resourceVersion "0" (any) or NotOlderThan a revision the cache has reached, and
+// watches, are served from the resource's WatchCache when it covers them, and from etcd
+// otherwise. Consistent lists (resourceVersion unset) are served from the cache too once
+// a probe of etcd shows the cache has caught up (beyond upstream v1.28, as its later
+// ConsistentListFromCache); paginated and Exact reads stay with etcd.
 import type { Etcd3 } from 'etcd3';
 import {
   StorageError,
@@ -10,6 +12,10 @@ import {
 } from '../interfaces.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { WatchCache, type WatchCacheOptions } from './watch-cache.js';
+import { probeRange } from './freshness.js';
+
+/** How long a consistent list waits for the cache to catch up before reading etcd. */
+const consistentReadWaitMs = 250;
 
 export class CachedStorage implements Storage {
   private caches = new Map<string, WatchCache>();
@@ -48,6 +54,14 @@ export class CachedStorage implements Storage {
     const cache = (anyRevision || notOlder) && !opts.limit && !opts.continue ? this.cacheFor(prefix) : undefined;
     if (cache && (anyRevision || (await cache.revision()) >= Number(rv))) {
       const state = await cache.read(prefix, true);
+      if (state) {
+        const items = opts.predicate ? state.items.filter(opts.predicate) : state.items;
+        return { items, resourceVersion: String(state.revision) };
+      }
+    }
+    const consistent = rv === '' && match === '' && !opts.limit && !opts.continue ? this.cacheFor(prefix) : undefined;
+    if (consistent) {
+      const state = await consistent.readConsistent(prefix, true, () => probeRange(this.client, consistent.root), consistentReadWaitMs);
       if (state) {
         const items = opts.predicate ? state.items.filter(opts.predicate) : state.items;
         return { items, resourceVersion: String(state.revision) };

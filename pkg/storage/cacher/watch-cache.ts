@@ -13,6 +13,7 @@ import { decodeFromStorage } from '../etcd/codec.js';
 import { prefixEnd } from '../etcd/keys.js';
 import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation, toWatchEvent } from '../etcd/watch.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
+import type { RangeProbe } from './freshness.js';
 
 interface CachedEvent { key: string; rev: number; event: WatchEvent }
 
@@ -43,6 +44,12 @@ export class WatchCache {
   private watchers = new Set<Watcher>();
   /** The resource's current objects by etcd key, as of `rev`. */
   private objects = new Map<string, KubeObject>();
+  /** The keys of `objects` in etcd's (byte) order, so a list reads a slice, not a sort. */
+  private keys: string[] = [];
+  /** Woken whenever `rev` moves. */
+  private revWaiters = new Set<() => void>();
+  /** Bumped on reset, so a read that waited can tell its cache started over. */
+  private epoch = 0;
   /** A value in the range could not be decoded: the cache serves nothing, etcd does. */
   private unusable = false;
   private source?: RangeWatch;
@@ -62,12 +69,15 @@ export class WatchCache {
       let revision = '';
       let from = k;
       this.objects.clear();
+      this.keys = [];
       for (;;) {
         const page = await this.client.kv.range({ key: from, range_end: end, limit: 1000, ...(revision ? { revision } : {}) });
         revision ||= page.header.revision;
         for (const kv of page.kvs) {
           try {
-            this.objects.set(kv.key.toString(), decodeFromStorage(kv.value, kv.mod_revision));
+            const key = kv.key.toString();
+            this.objects.set(key, decodeFromStorage(kv.value, kv.mod_revision));
+            this.keys.push(key);
           } catch {
             this.unusable = true;
           }
@@ -99,6 +109,33 @@ export class WatchCache {
     return this.readNow(key, recursive);
   }
 
+  /**
+   * Objects under `key` at a revision not older than etcd's at the time of the call (a
+   * consistent read served from memory), or undefined when the cache cannot show that it
+   * has caught up within `maxWaitMs`; the caller then reads etcd.
+   *
+   * From one probe of the range (etcd revision R, key count, newest mod revision M): once
+   * the cache has applied M, every create and update up to R is in it; deletions up to R
+   * are too when the cache has reached R itself, or when its key count equals etcd's (a
+   * missed deletion would leave it with more keys, as nothing was created after M).
+   */
+  async readConsistent(key: string, recursive: boolean, probe: () => Promise<RangeProbe>, maxWaitMs: number):
+    Promise<{ items: KubeObject[]; revision: number } | undefined> {
+    await this.start();
+    const epoch = this.epoch;
+    if (this.unusable || this.stopped) return undefined;
+    const p = await probe();
+    const deadline = Date.now() + maxWaitMs;
+    while (this.rev < p.maxModRevision && epoch === this.epoch) {
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      await this.revisionMoved(left);
+    }
+    if (epoch !== this.epoch || (this.rev < p.revision && this.objects.size !== p.count)) return undefined;
+    const state = this.readNow(key, recursive);
+    return state && { items: state.items, revision: Math.max(this.rev, p.revision) };
+  }
+
   /** read() without waiting: callers that must not let an event in between use it. */
   private readNow(key: string, recursive: boolean): { items: KubeObject[]; revision: number } | undefined {
     if (this.unusable || this.stopped) return undefined;
@@ -107,8 +144,25 @@ export class WatchCache {
       return { items: o ? [o] : [], revision: this.rev };
     }
     const prefix = key.endsWith('/') ? key : `${key}/`;
-    const keys = [...this.objects.keys()].filter((k) => k.startsWith(prefix)).sort();
-    return { items: keys.map((k) => this.objects.get(k)!), revision: this.rev };
+    const items: KubeObject[] = [];
+    for (let i = lowerBound(this.keys, prefix); i < this.keys.length && this.keys[i].startsWith(prefix); i++) {
+      items.push(this.objects.get(this.keys[i])!);
+    }
+    return { items, revision: this.rev };
+  }
+
+  private revisionMoved(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => { clearTimeout(timer); this.revWaiters.delete(done); resolve(); };
+      const timer = setTimeout(done, timeoutMs);
+      this.revWaiters.add(done);
+    });
+  }
+
+  private advance(rev: number): void {
+    if (rev <= this.rev) return;
+    this.rev = rev;
+    for (const wake of [...this.revWaiters]) wake();
   }
 
   stop(): void {
@@ -171,7 +225,7 @@ export class WatchCache {
         for (const ev of msg.events) this.dispatch(ev.kv.key.toString(), Number(ev.kv.mod_revision), toWatchEvent(ev));
       } else if (msg.type === 'progress') {
         const rev = Number(msg.revision);
-        if (rev > this.rev) this.rev = rev;
+        this.advance(rev);
         for (const w of this.watchers) if (rev > w.after) this.deliver(w, bookmarkEvent(String(rev)));
       } else {
         // The shared watch cannot go on (history compacted away, or an etcd error): every
@@ -187,10 +241,14 @@ export class WatchCache {
   }
 
   private dispatch(key: string, rev: number, event: WatchEvent): void {
-    if (rev > this.rev) this.rev = rev;
-    if (event.type === 'DELETED') this.objects.delete(key);
-    else if (event.type === 'ERROR') this.unusable = true;
-    else this.objects.set(key, event.object);
+    if (event.type === 'DELETED') {
+      if (this.objects.delete(key)) this.removeKey(key);
+    } else if (event.type === 'ERROR') {
+      this.unusable = true;
+    } else {
+      if (!this.objects.has(key)) this.insertKey(key);
+      this.objects.set(key, event.object);
+    }
     if (event.type !== 'ERROR') {
       this.ring.push({ key, rev, event });
       if (this.ring.length - this.ringStart > this.opts.capacity) {
@@ -205,6 +263,17 @@ export class WatchCache {
       this.deliver(w, event);
       if (event.type === 'ERROR') w.stop();
     }
+    // Readers waiting for this revision see the objects with the event applied.
+    this.advance(rev);
+  }
+
+  private insertKey(key: string): void {
+    this.keys.splice(lowerBound(this.keys, key), 0, key);
+  }
+
+  private removeKey(key: string): void {
+    const i = lowerBound(this.keys, key);
+    if (this.keys[i] === key) this.keys.splice(i, 1);
   }
 
   private deliver(w: Watcher, event: WatchEvent): void {
@@ -224,6 +293,20 @@ export class WatchCache {
     this.ring = [];
     this.ringStart = 0;
     this.objects.clear();
+    this.keys = [];
     this.unusable = false;
+    this.epoch++;
+    for (const wake of [...this.revWaiters]) wake();
   }
+}
+
+/** The first index of sorted `keys` not before `key` (etcd orders keys by bytes; ours are ASCII). */
+function lowerBound(keys: string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1; else hi = mid;
+  }
+  return lo;
 }

@@ -37,6 +37,17 @@ export class DaemonSetStrategy extends WorkloadStrategy {
     setDefault(spec, 'revisionHistoryLimit', 10);
   }
 
+  // Upstream's internal DaemonSet carries the template generation as a field and its
+  // conversion back to v1 always writes the annotation (0 until create sets 1), so a
+  // decoded DaemonSet has it, and the field manager records it as the writer's.
+  override applyDefaults(o: KubeObject): void {
+    super.applyDefaults(o);
+    if (o.metadata?.annotations?.[templateGenerationAnnotation] === undefined) {
+      o.metadata = o.metadata ?? {};
+      o.metadata.annotations = { ...(o.metadata.annotations ?? {}), [templateGenerationAnnotation]: '0' };
+    }
+  }
+
   protected override prepareObjectForCreate(o: KubeObject): void {
     super.prepareObjectForCreate(o);
     o.metadata.annotations = { ...(o.metadata.annotations ?? {}), [templateGenerationAnnotation]: '1' };

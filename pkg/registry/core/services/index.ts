@@ -1,4 +1,6 @@
 // core/v1 services, with the status subresource; stored at /registry/services/specs.
+// The server binds cluster IP and node port allocation in (allocator/index.ts): this
+// declaration alone allocates nothing.
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { ServiceStrategy } from './strategy.js';
 import { serviceTable } from './table.js';
@@ -12,8 +14,7 @@ export const services: ResourceDef = {
   shortNames: ['svc'],
   categories: ['all'],
   namespaced: true,
-  // Upstream serves no deletecollection for services in v1.28.
-  verbs: allVerbs.filter((v) => v !== 'deletecollection'),
+  verbs: allVerbs,
   subresources: [{ name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] }],
   storageResource: 'services/specs',
   strategy: new ServiceStrategy(),

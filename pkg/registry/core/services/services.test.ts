@@ -32,7 +32,7 @@ describe('services', () => {
     expect(services).to.include({ kind: 'Service', plural: 'services', singular: 'service', namespaced: true, storageResource: 'services/specs' });
     expect(services.shortNames).to.deep.equal(['svc']);
     expect(services.categories).to.deep.equal(['all']);
-    expect(services.verbs).to.deep.equal(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
+    expect(services.verbs).to.deep.equal(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
   });
 
   for (const name of ['svc', 'svc-ext', 'svc-headless', 'svc-lb', 'svc-np']) {
@@ -62,6 +62,27 @@ describe('services', () => {
     s.applyDefaults(obj);
     s.prepareForUpdate(obj, old, {});
     expect(causes(s.validateUpdate(obj, old, {}))).to.deep.equal(f.response.details.causes);
+  });
+
+  it('an update keeps allocated values and the policy it leaves out, and drops what a new type has no use for', () => {
+    const old = create({ metadata: { name: 'np', resourceVersion: '1' }, spec: { type: 'NodePort', ipFamilyPolicy: 'PreferDualStack',
+      clusterIP: '10.96.0.9', ports: [{ name: 'a', port: 80, nodePort: 30080 }] } }).obj;
+    const put: KubeObject = { metadata: { name: 'np', resourceVersion: '1' }, spec: { type: 'NodePort', ports: [{ name: 'a', port: 80 }] } };
+    s.applyDefaults(put);
+    s.prepareForUpdate(put, old, {});
+    expect(put.spec).to.deep.include({ clusterIP: '10.96.0.9', clusterIPs: ['10.96.0.9'], ipFamilyPolicy: 'PreferDualStack', ipFamilies: ['IPv4'] });
+    expect((put.spec as any).ports[0].nodePort).to.equal(30080);
+    const toClusterIP = structuredClone(old);
+    (toClusterIP.spec as any).type = 'ClusterIP';
+    s.prepareForUpdate(toClusterIP, old, {});
+    expect((toClusterIP.spec as any).ports[0].nodePort).to.equal(undefined);
+    expect(toClusterIP.spec).to.not.have.property('externalTrafficPolicy');
+    expect(s.validateUpdate(toClusterIP, old, {})).to.deep.equal([]);
+    const toExternal = structuredClone(old);
+    Object.assign(toExternal.spec as object, { type: 'ExternalName', externalName: 'example.com' });
+    s.prepareForUpdate(toExternal, old, {});
+    expect(toExternal.spec).to.not.have.any.keys('clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy');
+    expect(s.validateUpdate(toExternal, old, {})).to.deep.equal([]);
   });
 
   it('a headless service without selector asks for both families', () => {

@@ -7,6 +7,7 @@ import { isDNS1123Label, isDNS1123Subdomain, nameIsDNS1035Label } from '../../..
 import { deepEqual } from '../../../apis/validation/objectmeta.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import type { StrategyContext } from '../../generic/strategy.js';
+import { needsClusterIP, needsHealthCheck, needsNodePort } from './allocator/service.js';
 
 type Obj = Record<string, unknown>;
 const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
@@ -82,6 +83,12 @@ export class ServiceStrategy extends BaseStrategy {
       if (!s.clusterIP) delete s.clusterIPs;
       else s.clusterIPs = [s.clusterIP, ...(Array.isArray(o.clusterIPs) ? o.clusterIPs.slice(1) : [])];
     }
+    patchAllocatedValues(s, o);
+    dropTypeDependentFields(obj, s, o);
+    // An update that names no policy keeps the old one (upstream's initIPFamilyFields).
+    if ((s.ipFamilyPolicy === undefined || s.ipFamilyPolicy === null) && typeof o.ipFamilyPolicy === 'string' && s.type !== 'ExternalName') {
+      s.ipFamilyPolicy = o.ipFamilyPolicy;
+    }
     this.defaultIPFamilies(s);
   }
 
@@ -122,6 +129,52 @@ export class ServiceStrategy extends BaseStrategy {
     }
     return [...errs, ...validateServiceSpec(s)];
   }
+}
+
+/**
+ * An update that leaves out allocated values keeps them while the type still needs them
+ * (upstream's patchAllocatedValues), so a PUT of a manifest without them is not a change.
+ */
+function patchAllocatedValues(s: Obj, o: Obj): void {
+  if (needsClusterIP(o) && needsClusterIP(s)) {
+    if (!s.clusterIP) s.clusterIP = o.clusterIP;
+    if (!(Array.isArray(s.clusterIPs) && s.clusterIPs.length > 0) && Array.isArray(o.clusterIPs) && o.clusterIPs.length > 0) {
+      s.clusterIPs = [...o.clusterIPs];
+    }
+  }
+  if (needsNodePort(o) && needsNodePort(s)) {
+    const nodePortOf = (p: Obj): number => (typeof p.nodePort === 'number' ? p.nodePort : 0);
+    const used = new Set(ports(s).map(nodePortOf).filter((n) => n !== 0 && ports(o).some((q) => nodePortOf(q) === n)));
+    const byName = new Map(ports(o).map((p) => [p.name ?? '', nodePortOf(p)]));
+    for (const p of ports(s)) {
+      const old = byName.get(p.name ?? '') ?? 0;
+      if (nodePortOf(p) === 0 && old !== 0 && !used.has(old)) p.nodePort = old;
+    }
+  }
+  if (needsHealthCheck(o) && needsHealthCheck(s) && !s.healthCheckNodePort) s.healthCheckNodePort = o.healthCheckNodePort;
+}
+
+/**
+ * A type change wipes the values the new type has no use for, when the client left them
+ * as they were (upstream's dropTypeDependentFields); the allocator gives them back.
+ */
+function dropTypeDependentFields(obj: KubeObject, s: Obj, o: Obj): void {
+  if (needsClusterIP(o) && !needsClusterIP(s)) {
+    if (deepEqual(s.clusterIPs ?? [], o.clusterIPs ?? [])) { delete s.clusterIP; delete s.clusterIPs; }
+    if (deepEqual(s.ipFamilies ?? [], o.ipFamilies ?? [])) delete s.ipFamilies;
+    if (s.ipFamilyPolicy === o.ipFamilyPolicy) delete s.ipFamilyPolicy;
+  }
+  const nodePorts = (x: Obj) => ports(x).map((p) => (typeof p.nodePort === 'number' ? p.nodePort : 0));
+  if (needsNodePort(o) && !needsNodePort(s) && deepEqual(nodePorts(s), nodePorts(o))) {
+    for (const p of ports(s)) delete p.nodePort;
+  }
+  if (needsHealthCheck(o) && !needsHealthCheck(s) && s.healthCheckNodePort === o.healthCheckNodePort) delete s.healthCheckNodePort;
+  if (o.type === 'LoadBalancer' && s.type !== 'LoadBalancer') {
+    if (s.allocateLoadBalancerNodePorts !== undefined && s.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts) delete s.allocateLoadBalancerNodePorts;
+    if (s.loadBalancerClass !== undefined && s.loadBalancerClass === o.loadBalancerClass) delete s.loadBalancerClass;
+  }
+  if (needsNodePort(o) && !needsNodePort(s) && s.externalTrafficPolicy === o.externalTrafficPolicy) delete s.externalTrafficPolicy;
+  if (s.type !== 'LoadBalancer' && isPlainObject(obj.status)) (obj.status as Obj).loadBalancer = {};
 }
 
 export function validateServiceSpec(s: Obj): FieldError[] {

@@ -80,6 +80,22 @@ describe('managedfields', () => {
       expect(fieldsOf(out)).to.deep.equal({ 'm/Update': { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } } });
     });
 
+    it('records creates against the Go zero value: value structs and nil slices exist, pointers and RawExtensions do not', () => {
+      const lease = new FieldManager({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', subresource: '', ignored: [] });
+      const l = lease.update(null, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'h' } }, 'm');
+      expect(fieldsOf(l)).to.deep.equal({ 'm/Update': { 'f:spec': { 'f:holderIdentity': {} } } });
+      const api = new FieldManager({ group: 'apiregistration.k8s.io', version: 'v1', kind: 'APIService', subresource: '', ignored: [] });
+      const a = api.update(null, { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1.x' },
+        spec: { group: 'x', version: 'v1', service: { name: 's', namespace: 'n' } } }, 'm');
+      expect(fieldsOf(a)['m/Update']).to.deep.equal({ 'f:spec': { 'f:group': {}, 'f:version': {}, 'f:service': { '.': {}, 'f:name': {}, 'f:namespace': {} } } });
+      const cr = new FieldManager({ group: 'apps', version: 'v1', kind: 'ControllerRevision', subresource: '', ignored: [] });
+      const c = cr.update(null, { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'c' }, data: { a: 1 }, revision: 1 }, 'm');
+      expect(fieldsOf(c)['m/Update']).to.deep.equal({ 'f:data': {}, 'f:revision': {} });
+      const csinode = new FieldManager({ group: 'storage.k8s.io', version: 'v1', kind: 'CSINode', subresource: '', ignored: [] });
+      const n = csinode.update(null, { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: 'n' }, spec: { drivers: [] } }, 'm');
+      expect(fieldsOf(n)['m/Update']).to.deep.equal({ 'f:spec': { 'f:drivers': {} } });
+    });
+
     it('apply: conflicts, force, shared ownership and pruning', () => {
       const fm = cmManager();
       const a = persisted(fm.apply(null, cm({ x: '1', y: '1' }), 'a', false));

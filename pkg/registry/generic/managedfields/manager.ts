@@ -12,6 +12,8 @@ import { errors } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject, type ManagedFieldsEntry } from '../../../runtime/object.js';
 import { apiVersionOf } from '../../../runtime/scheme.js';
 import { nowTimestamp } from '../names.js';
+import { decodeBytes } from '../../../runtime/serializer/protobuf/codec.js';
+import { messageForKind } from '../../../runtime/serializer/protobuf/schema.js';
 import { conflictError, type Conflict } from './conflict.js';
 import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, managerId, type Managed, type ManagerState,
@@ -80,7 +82,7 @@ export class FieldManager {
     const next = withoutManagedFields(obj);
     // An existing object nobody tracks stays untracked until someone applies.
     if (managed.size === 0 && live?.metadata.uid && !reset) return next;
-    const liveValue = live ? withoutManagedFields(live) : zeroValueOf(next);
+    const liveValue = live ? withoutManagedFields(live) : zeroValueOf(this.apiVersion, this.scope.kind, next);
     const cmp = this.compare(liveValue, next);
     const changed = cmp.modified.union(cmp.added);
     for (const [id, s] of managed) {
@@ -276,10 +278,14 @@ function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
 }
 
 /**
- * What a new object is compared with on create: upstream compares with the kind's zero
- * value, in which top-level structs (a Namespace's spec) already exist, empty.
+ * What a new object is compared with on create: upstream compares with the kind's Go zero
+ * value, in which value structs exist (a Deployment's spec.template.spec) and nil slices
+ * are null, so only what the request adds below them counts as added. The protobuf
+ * descriptors know the Go shape; kinds without them start from their empty top-level structs.
  */
-function zeroValueOf(obj: KubeObject): KubeObject {
+function zeroValueOf(apiVersion: string, kind: string, obj: KubeObject): KubeObject {
+  const message = messageForKind(apiVersion, kind);
+  if (message) return decodeBytes(new Uint8Array(0), message) as KubeObject;
   const zero: KubeObject = { metadata: {} };
   for (const [k, v] of Object.entries(obj)) {
     if (k !== 'metadata' && isPlainObject(v) && Object.keys(v).length === 0) zero[k] = {};

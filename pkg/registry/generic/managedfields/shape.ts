@@ -32,7 +32,11 @@ export function shapeOf(s: PatchSchema | undefined, sample: unknown): Shape {
   if (s) {
     if (s.type === 'array') return listShape(s);
     if (s.isStruct) return { k: 'struct', atomic: s.mapType === 'atomic', schema: s };
-    if (s.type === 'object') return { k: 'map', atomic: s.mapType === 'atomic', value: s.items() };
+    // An object with neither properties nor a value schema (RawExtension) is one atomic value.
+    if (s.type === 'object') {
+      const value = s.items();
+      return { k: 'map', atomic: s.mapType === 'atomic' || value === undefined, value };
+    }
     if (s.type !== undefined) return scalar;
   }
   if (isPlainObject(sample)) return untypedMap;

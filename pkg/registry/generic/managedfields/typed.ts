@@ -79,6 +79,11 @@ function collect(v: unknown, schema: PatchSchema | undefined, path: Path, set: F
 
 // ---- comparison ----
 
+/** Absent, null, or an empty list or object: smd compares two such values as leaves. */
+function isEmptyOrAbsent(v: unknown): boolean {
+  return v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+}
+
 export interface Comparison { added: FieldSet; modified: FieldSet; removed: FieldSet }
 
 /** What changes from `lhs` to `rhs` (smd's Compare). */
@@ -106,20 +111,21 @@ function compareAt(l: unknown, r: unknown, schema: PatchSchema | undefined, path
     else if (r === undefined) out.removed.insert(path);
     else if (!deepEqual(l, r)) out.modified.insert(path);
   };
-  const lOk = l === undefined || isContainerFor(sh, l);
-  const rOk = r === undefined || isContainerFor(sh, r);
-  if (!isGranular(sh) || !lOk || !rOk) { leaf(); return; }
+  // A null container (a nil slice or map of the Go zero value) compares as an empty one.
+  const lOk = l === undefined || l === null || isContainerFor(sh, l);
+  const rOk = r === undefined || r === null || isContainerFor(sh, r);
+  if (!isGranular(sh) || !lOk || !rOk || (isEmptyOrAbsent(l) && isEmptyOrAbsent(r))) { leaf(); return; }
   if (sh.k === 'list') {
-    const li = indexItems(sh, (l as unknown[] | undefined) ?? [], path);
-    const ri = indexItems(sh, (r as unknown[] | undefined) ?? [], path);
+    const li = indexItems(sh, (l as unknown[] | null | undefined) ?? [], path);
+    const ri = indexItems(sh, (r as unknown[] | null | undefined) ?? [], path);
     const keys = new Set([...li.keys(), ...ri.keys()]);
     for (const k of keys) {
       const pe = (li.get(k) ?? ri.get(k))!.pe;
       compareAt(li.get(k)?.item, ri.get(k)?.item, sh.item, [...path, pe], out);
     }
   } else {
-    const lo = (l as Obj | undefined) ?? {};
-    const ro = (r as Obj | undefined) ?? {};
+    const lo = (l as Obj | null | undefined) ?? {};
+    const ro = (r as Obj | null | undefined) ?? {};
     for (const k of new Set([...Object.keys(lo), ...Object.keys(ro)])) {
       const lv = Object.prototype.hasOwnProperty.call(lo, k) ? lo[k] : undefined;
       const rv = Object.prototype.hasOwnProperty.call(ro, k) ? ro[k] : undefined;

@@ -16,6 +16,12 @@ export class CSINodeStrategy extends BaseStrategy {
 
   override applyDefaults(o: KubeObject): void {
     if (!isPlainObject(o.spec)) o.spec = {};
+  }
+
+  // An empty driver list is stored as Go's nil slice (null); the field manager has
+  // already recorded the writer's `[]` as a set field, as upstream's does.
+  override canonicalize(o: KubeObject): void {
+    super.canonicalize(o);
     const spec = o.spec as Record<string, unknown>;
     if (!Array.isArray(spec.drivers) || spec.drivers.length === 0) spec.drivers = null;
   }
