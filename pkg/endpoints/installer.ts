@@ -19,6 +19,8 @@ import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
 import { virtualCreateHandler } from './handlers/virtual.js';
 import { scaleHandler } from './handlers/scale.js';
+import { virtualReadHandler } from './handlers/virtual-read.js';
+import { addWarnings } from './fieldvalidation/warnings.js';
 
 type Handler = (h: HandlerScope) => Promise<void>;
 
@@ -62,6 +64,12 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
     // /namespaces/<ns>/, and no namespaced item or write without a namespace.
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
     if (def.namespaced && !info.namespace && !['list', 'watch'].includes(verb)) throw notFoundResource();
+    if (def.deprecationWarning) addWarnings(ctx, [def.deprecationWarning]);
+    if (def.read) {
+      if (info.subresource) throw notFoundResource();
+      if (!def.verbs.includes(verb)) throw methodNotAllowed();
+      return virtualReadHandler(def.read)(h);
+    }
     if (def.virtual) {
       if (info.name || info.subresource) throw notFoundResource();
       return virtualCreateHandler(def.virtual, undefined, stores)(h);

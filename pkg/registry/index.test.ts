@@ -8,13 +8,14 @@ describe('buildScheme', () => {
   it('registers groups in upstream order', () => {
     expect(scheme.groups()).to.deep.equal(['', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io',
       'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
-      'admissionregistration.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io']);
+      'admissionregistration.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io',
+      'flowcontrol.apiserver.k8s.io']);
   });
 
   it('serves every declared resource', () => {
     const names = scheme.resources().map((d) => `${d.group}/${d.version}/${d.plural}`);
     expect(names).to.deep.equal([
-      '/v1/bindings', '/v1/configmaps', '/v1/endpoints', '/v1/events', '/v1/limitranges', '/v1/namespaces', '/v1/nodes', '/v1/persistentvolumeclaims',
+      '/v1/bindings', '/v1/componentstatuses', '/v1/configmaps', '/v1/endpoints', '/v1/events', '/v1/limitranges', '/v1/namespaces', '/v1/nodes', '/v1/persistentvolumeclaims',
       '/v1/persistentvolumes', '/v1/pods', '/v1/podtemplates', '/v1/replicationcontrollers', '/v1/resourcequotas', '/v1/secrets', '/v1/serviceaccounts', '/v1/services',
       'apiregistration.k8s.io/v1/apiservices',
       'apps/v1/controllerrevisions', 'apps/v1/daemonsets', 'apps/v1/deployments', 'apps/v1/replicasets', 'apps/v1/statefulsets',
@@ -37,6 +38,8 @@ describe('buildScheme', () => {
       'coordination.k8s.io/v1/leases',
       'node.k8s.io/v1/runtimeclasses',
       'discovery.k8s.io/v1/endpointslices',
+      'flowcontrol.apiserver.k8s.io/v1beta3/flowschemas', 'flowcontrol.apiserver.k8s.io/v1beta3/prioritylevelconfigurations',
+      'flowcontrol.apiserver.k8s.io/v1beta2/flowschemas', 'flowcontrol.apiserver.k8s.io/v1beta2/prioritylevelconfigurations',
     ]);
     expect(scheme.kind('rbac.authorization.k8s.io', 'v1', 'ClusterRole')?.plural).to.equal('clusterroles');
   });

@@ -2,6 +2,7 @@
 // /apis order (events.k8s.io, rbac..., coordination...), resources alphabetically.
 // Routing, discovery, OpenAPI and storage all start from the Scheme built here.
 import { Scheme } from '../runtime/scheme.js';
+import { componentstatuses } from './core/componentstatuses/index.js';
 import { configmaps } from './core/configmaps/index.js';
 import { endpoints } from './core/endpoints/index.js';
 import { events } from './core/events/index.js';
@@ -49,6 +50,9 @@ import { runtimeclasses } from './node/runtimeclasses/index.js';
 import { endpointslices } from './discovery/endpointslices/index.js';
 import { certificatesigningrequests } from './certificates/certificatesigningrequests/index.js';
 import { apiservices } from './apiregistration/apiservices/index.js';
+import {
+  flowschemasV1beta2, flowschemasV1beta3, prioritylevelconfigurationsV1beta2, prioritylevelconfigurationsV1beta3,
+} from './flowcontrol/index.js';
 import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './admissionregistration/webhookconfigurations/index.js';
 
 export interface SchemeOptions {
@@ -59,7 +63,7 @@ export interface SchemeOptions {
 export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
   for (const def of [
-    bindings, configmaps, endpoints, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
+    bindings, componentstatuses, configmaps, endpoints, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
     replicationcontrollers, resourcequotas, secrets, serviceaccounts, services,
     apiservices,
     controllerrevisions, daemonsets, deployments, replicasets, statefulsets,
@@ -78,6 +82,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     leases,
     runtimeclasses,
     endpointslices,
+    flowschemasV1beta3, prioritylevelconfigurationsV1beta3, flowschemasV1beta2, prioritylevelconfigurationsV1beta2,
   ]) {
     if (!versionEnabled(def.group, def.version, opts.runtimeConfig ?? {})) continue;
     scheme.register(def);

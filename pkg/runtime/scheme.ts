@@ -58,6 +58,13 @@ export interface VirtualContext {
 /** Takes the decoded request object, returns the response object (usually with status filled). */
 export type VirtualCreate = (obj: KubeObject, ctx: VirtualContext) => Promise<KubeObject>;
 
+/** Objects computed on each read rather than stored (componentstatuses): get and list only. */
+export interface VirtualRead {
+  /** Throws a NotFound StatusError for an unknown name. */
+  get(name: string): Promise<KubeObject>;
+  list(): Promise<KubeObject[]>;
+}
+
 export interface ResourceDef {
   group: string;
   version: string;
@@ -81,6 +88,10 @@ export interface ResourceDef {
   selectableFields?: (obj: Record<string, unknown>) => Record<string, string>;
   /** Objects of this kind are never persisted (reviews): only create is served, by this. */
   virtual?: VirtualCreate;
+  /** Objects of this kind are never persisted but computed per read; bound with bindRead. */
+  read?: VirtualRead;
+  /** Sent as a Warning header on every request for the resource (upstream: deprecated API versions). */
+  deprecationWarning?: string;
   /** DELETE answers with the deleted object rather than a Success Status (upstream: ReturnDeletedObject). */
   returnDeletedObject?: boolean;
   /**
@@ -172,6 +183,17 @@ export class Scheme {
     if (this.byKind.get(kindKey) === def) this.byKind.set(kindKey, bound);
   }
 
+  /** Gives a computed resource its reads once the server state they need exists. */
+  bindRead(group: string, version: string, plural: string, read: VirtualRead): void {
+    const key = `${group}/${version}/${plural}`;
+    const def = this.byResource.get(key);
+    if (!def?.read) throw new Error(`bindRead: ${key} is not a computed resource`);
+    const bound = { ...def, read };
+    this.byResource.set(key, bound);
+    const kindKey = `${group}/${version}/${def.kind}`;
+    if (this.byKind.get(kindKey) === def) this.byKind.set(kindKey, bound);
+  }
+
   /**
    * Gives a declared resource what it needs from the running server (a strategy built
    * from flags, write hooks over etcd). As bindOperation, the shared declaration stays
@@ -197,7 +219,7 @@ export class Scheme {
     const out: ResourceDef[] = [];
     for (const d of this.resources()) {
       const k = storageSegment(d);
-      if (d.virtual || seen.has(k)) continue;
+      if (d.virtual || d.read || seen.has(k)) continue;
       seen.add(k);
       out.push(d);
     }

@@ -14,6 +14,8 @@ export interface TableConvertor {
   columns: TableColumnDefinition[];
   /** One cell per column, in order. */
   cells(obj: KubeObject): unknown[];
+  /** Row order of a list when upstream's printer sorts it (otherwise the list's order). */
+  sortRows?(a: KubeObject, b: KubeObject): number;
 }
 
 export function column(name: string, type: TableColumnDefinition['type'], description: string,

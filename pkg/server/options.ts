@@ -17,6 +17,11 @@ export interface ServerOptions {
   defaultWatchCacheSize: number;
   /** --event-ttl: how long Events are kept (default 1h). */
   eventTTLSeconds: number;
+  /**
+   * --enable-priority-and-fairness (default true): keep the APF configuration objects in
+   * place. Requests are not throttled either way.
+   */
+  enablePriorityAndFairness: boolean;
   securePort: number;
   bindAddress: string;
   tlsCertFile?: string;
@@ -102,6 +107,7 @@ const flagSpecs: Record<string, FlagSpec> = {
   'watch-cache': { type: 'bool' },
   'default-watch-cache-size': { type: 'int' },
   'event-ttl': { type: 'duration' },
+  'enable-priority-and-fairness': { type: 'bool' },
   'secure-port': { type: 'int' },
   'bind-address': { type: 'string' },
   'tls-cert-file': { type: 'string' },
@@ -204,6 +210,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     watchCache: bool('watch-cache', true),
     defaultWatchCacheSize: watchCacheSize(one('default-watch-cache-size')),
     eventTTLSeconds: Math.ceil(dur('event-ttl', 60 * 60_000) / 1000),
+    enablePriorityAndFairness: bool('enable-priority-and-fairness', true),
     securePort,
     bindAddress,
     tlsCertFile: tlsCert,

@@ -32,10 +32,12 @@ import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
 import { KubernetesServiceController } from '../controller/kubernetesservice/index.js';
 import { advertiseAddress } from './advertise.js';
+import { apfConfigController } from '../controller/apf/index.js';
 import { buildAdmission } from './admission.js';
 import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
 import { bindAccessReviews } from '../registry/authorization/index.js';
+import { bindComponentStatuses } from '../registry/core/componentstatuses/index.js';
 import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
 
@@ -80,6 +82,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const authz = await buildAuthorization(deps);
   const authorizer = authz.authorizer;
   bindAccessReviews(scheme, authz);
+  bindComponentStatuses(scheme, endpoints);
   const admission = authz.guard(await buildAdmission(deps));
 
   const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
@@ -99,6 +102,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     const list = await services.list('', {});
     return { items: list.items, resourceVersion: list.metadata.resourceVersion ?? '' };
   }, serviceAllocators, log), log));
+  // Upstream runs this as an apiserver post-start hook, not a kube-controller-manager
+  // controller: --controllers does not name it.
+  if (o.enablePriorityAndFairness) controllers.register(apfConfigController(deps));
   controllers.start();
 
   const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);

@@ -109,11 +109,6 @@ const notYet: Record<string, string> = {
   'tables/apiextensions.k8s.io_v1.CustomResourceDefinition': 'apiextensions.k8s.io is not served yet',
   'tables/apiregistration.k8s.io_v1.APIService': 'needs the CRD group (v1.fixtures.example.com) and the availability controller (ServicePortError)',
   'invalid/pod-update-spec-forbidden': 'upstream appends a go-cmp diff of its internal PodSpec; ours lists changed JSON paths',
-  // Being built on branches now (issue 10): flowcontrol.
-  'objects/flowcontrol.apiserver.k8s.io_v1beta3.FlowSchema.fixtures-fs': 'flowcontrol is not served yet',
-  'objects/flowcontrol.apiserver.k8s.io_v1beta3.PriorityLevelConfiguration.fixtures-plc': 'flowcontrol is not served yet',
-  'tables/flowcontrol.apiserver.k8s.io_v1beta3.FlowSchema': 'flowcontrol is not served yet',
-  'tables/flowcontrol.apiserver.k8s.io_v1beta3.PriorityLevelConfiguration': 'flowcontrol is not served yet',
 };
 
 /** Upstream recorded no managedFields for this create; why is not understood yet. */

@@ -14,7 +14,8 @@ export function toTable(def: ResourceDef, input: KubeObject | KubeList, version:
   withColumns = true): Record<string, unknown> {
   const table = def.table ?? defaultTable;
   const isList = Array.isArray((input as KubeList).items);
-  const items = isList ? (input as KubeList).items : [input as KubeObject];
+  let items = isList ? (input as KubeList).items : [input as KubeObject];
+  if (isList && table.sortRows) items = [...items].sort(table.sortRows);
   const rows = items.map((obj) => {
     const row: Record<string, unknown> = { cells: table.cells(obj) };
     if (include === 'Object') row.object = obj;
