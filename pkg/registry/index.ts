@@ -48,6 +48,7 @@ import { runtimeclasses } from './node/runtimeclasses/index.js';
 import { certificatesigningrequests } from './certificates/certificatesigningrequests/index.js';
 import { apiservices } from './apiregistration/apiservices/index.js';
 import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './admissionregistration/webhookconfigurations/index.js';
+import { customresourcedefinitions } from './apiextensions/customresourcedefinitions/index.js';
 
 export interface SchemeOptions {
   /** --runtime-config: turns group versions that upstream serves only on request on or off. */
@@ -72,6 +73,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     clusterrolebindings, clusterroles, rolebindings, roles,
     csidrivers, csinodes, csistoragecapacities, storageclasses, volumeattachments,
     mutatingwebhookconfigurations, validatingwebhookconfigurations,
+    customresourcedefinitions,
     priorityclasses,
     leases,
     runtimeclasses,
