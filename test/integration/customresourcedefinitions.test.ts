@@ -48,6 +48,20 @@ describe('customresourcedefinitions over HTTP', function () {
   before(async () => { cluster = await startReplicas(2); });
   after(async () => { await cluster?.stop(); });
 
+  it('is discovered after admissionregistration, with its short names, and has its local APIService', async () => {
+    const groups = await call<{ groups: Array<{ name: string }> }>(1, 'GET', '/apis');
+    const names = groups.body.groups.map((g) => g.name);
+    expect(names.indexOf('apiextensions.k8s.io')).to.equal(names.indexOf('admissionregistration.k8s.io') + 1);
+    const list = await call<{ resources: Array<Record<string, unknown>> }>(0, 'GET', '/apis/apiextensions.k8s.io/v1');
+    expect(list.body.resources.map((r) => [r.name, r.namespaced, r.kind, r.shortNames, r.categories])).to.deep.equal([
+      ['customresourcedefinitions', false, 'CustomResourceDefinition', ['crd', 'crds'], ['api-extensions']],
+      ['customresourcedefinitions/status', false, 'CustomResourceDefinition', undefined, undefined],
+    ]);
+    const svc = await call<KubeObject>(1, 'GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.apiextensions.k8s.io');
+    expect(svc.status).to.equal(200);
+    expect(svc.body.spec).to.deep.include({ group: 'apiextensions.k8s.io', version: 'v1', groupPriorityMinimum: 16700, versionPriority: 15 });
+  });
+
   it('answers the fixture as upstream did, and replica 1 reads and prints it', async () => {
     const name = 'widgets.fixtures.example.com';
     const res = await call<CRD>(0, 'POST', base, fixtureObject(gv, 'CustomResourceDefinition', name, 'request'));

@@ -18,7 +18,8 @@ function column(c: CRDColumn): string {
  * spec.versions as the internal type prints it. `hoisted` fields were moved to the
  * top level by the v1 conversion (identical in every version) and print as nil here.
  */
-export function goVersions(versions: CRDVersion[], hoisted: { schema: boolean; subresources: boolean; columns: boolean }): GoLiteral {
+export function goVersions(versions: CRDVersion[] | undefined, hoisted: { schema: boolean; subresources: boolean; columns: boolean }): GoLiteral {
+  if (versions === undefined) return new GoLiteral('[]apiextensions.CustomResourceDefinitionVersion(nil)');
   const items = versions.map((v) => {
     const cols = hoisted.columns || !v.additionalPrinterColumns
       ? '[]apiextensions.CustomResourceColumnDefinition(nil)'

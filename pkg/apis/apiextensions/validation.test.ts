@@ -34,6 +34,10 @@ const cases: Array<[string, (spec: Record<string, any>, obj: KubeObject) => void
   ['an unknown scope', (s) => { s.scope = 'Global'; }, ['spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"']],
   ['no storage version', (s) => { s.versions[0].storage = false; },
     [`spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{${v1Literal(false)}}: must have exactly one version marked as storage version`]],
+  ['no versions at all', (s) => { delete s.versions; }, [
+    'spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion(nil): must have exactly one version marked as storage version',
+    'status.storedVersions[0]: Invalid value: "v1": must appear in spec.versions',
+  ]],
   ['duplicate version names', (s) => { s.versions.push({ ...s.versions[0], storage: false }); },
     [`spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{${v1Literal(true)}, ${v1Literal(false)}}: must contain unique version names`]],
   ['an invalid version name', (s) => { s.versions[0].name = 'V1'; }, [

@@ -161,7 +161,7 @@ function validateSpec(spec: CRDSpec, opts: Options): FieldError[] {
     if (!top.subresources) errs.push(...validateSubresources(v.subresources, child(vp, 'subresources')));
     if (!top.columns) (v.additionalPrinterColumns ?? []).forEach((c, j) => errs.push(...validateColumn(c, index(child(vp, 'additionalPrinterColumns'), j))));
   });
-  const goVers = goVersions(versions, top);
+  const goVers = goVersions(Array.isArray(spec.versions) ? versions : undefined, top);
   if (!unique) errs.push(invalid('spec.versions', goVers, 'must contain unique version names'));
   if (storageCount !== 1) errs.push(invalid('spec.versions', goVers, 'must have exactly one version marked as storage version'));
   // The internal spec.version is the first version's name.
