@@ -1,6 +1,7 @@
 // Every background controller, registered by name in one list. They run only in the
 // replica that holds the controller-manager election.
 import type { ServerDeps } from '../server/deps.js';
+import { crdStatusController } from './apiextensions/index.js';
 import { bootstrapSignerController, tokenCleanerController } from './bootstrap/index.js';
 import { ClusterRoleAggregationController } from './clusterroleaggregation/index.js';
 import { garbageCollector } from './garbagecollector/index.js';
@@ -56,4 +57,8 @@ export function registerControllers(manager: ControllerManager, d: ServerDeps): 
     const c = factory(d);
     if (c) manager.register(c);
   }
+  // apiextensions-apiserver's own controllers: part of the API server, not of
+  // kube-controller-manager, so --controllers does not name them.
+  const crd = crdStatusController(d);
+  if (crd) manager.register(crd);
 }

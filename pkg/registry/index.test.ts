@@ -8,7 +8,7 @@ describe('buildScheme', () => {
   it('registers groups in upstream order', () => {
     expect(scheme.groups()).to.deep.equal(['', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io',
       'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
-      'admissionregistration.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io',
+      'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io',
       'flowcontrol.apiserver.k8s.io']);
   });
 
@@ -34,6 +34,7 @@ describe('buildScheme', () => {
       'storage.k8s.io/v1/storageclasses', 'storage.k8s.io/v1/volumeattachments',
       'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
       'admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+      'apiextensions.k8s.io/v1/customresourcedefinitions',
       'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
       'node.k8s.io/v1/runtimeclasses',

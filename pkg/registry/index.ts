@@ -54,6 +54,7 @@ import {
   flowschemasV1beta2, flowschemasV1beta3, prioritylevelconfigurationsV1beta2, prioritylevelconfigurationsV1beta3,
 } from './flowcontrol/index.js';
 import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './admissionregistration/webhookconfigurations/index.js';
+import { customresourcedefinitions } from './apiextensions/customresourcedefinitions/index.js';
 
 export interface SchemeOptions {
   /** --runtime-config: turns group versions that upstream serves only on request on or off. */
@@ -78,6 +79,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     clusterrolebindings, clusterroles, rolebindings, roles,
     csidrivers, csinodes, csistoragecapacities, storageclasses, volumeattachments,
     mutatingwebhookconfigurations, validatingwebhookconfigurations,
+    customresourcedefinitions,
     priorityclasses,
     leases,
     runtimeclasses,
