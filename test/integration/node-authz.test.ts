@@ -53,8 +53,9 @@ describe('Node authorization (Node,RBAC)', function () {
     for (const s of ['s', 's-other', 'unused']) await created(`/api/v1/namespaces/${ns}/secrets`, { metadata: { name: s } });
     await created(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'cm' } });
     await created(`/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'sa1' } });
-    await created('/api/v1/persistentvolumes', { metadata: { name: `${ns}-pv` },
-      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/x' } } });
+    await created(`/api/v1/namespaces/${ns}/secrets`, { metadata: { name: 'pv-secret' } });
+    await created('/api/v1/persistentvolumes', { metadata: { name: `${ns}-pv` }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'],
+      csi: { driver: 'csi.example.com', volumeHandle: 'h1', nodePublishSecretRef: { name: 'pv-secret', namespace: ns } } } });
     await created(`/api/v1/namespaces/${ns}/persistentvolumeclaims`, { metadata: { name: 'claim' },
       spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: `${ns}-pv` } });
     await created(`/api/v1/namespaces/${ns}/pods`, pod('on-n1', 'n1', 's'));
@@ -72,6 +73,8 @@ describe('Node authorization (Node,RBAC)', function () {
       expect((await eventually('GET', `/api/v1/namespaces/${ns}/configmaps/cm`, 200, replica)).status).to.equal(200);
       expect((await eventually('GET', `/api/v1/namespaces/${ns}/persistentvolumeclaims/claim`, 200, replica)).status).to.equal(200);
       expect((await eventually('GET', `/api/v1/persistentvolumes/${ns}-pv`, 200, replica)).status).to.equal(200);
+      // The secret the claim's volume names, through pod -> claim -> volume.
+      expect((await eventually('GET', `/api/v1/namespaces/${ns}/secrets/pv-secret`, 200, replica)).status).to.equal(200);
       expect((await eventually('GET', `/apis/storage.k8s.io/v1/volumeattachments/${ns}-va1`, 200, replica)).status).to.equal(200);
     }
   });
