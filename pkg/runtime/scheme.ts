@@ -7,6 +7,7 @@ import type { UserInfo } from '../authentication/user.js';
 import type { Admission } from '../admission/interfaces.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import type { WriteHooks } from '../registry/generic/hooks.js';
+import type { FieldLabelConversion } from '../apis/meta/fields.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -84,8 +85,16 @@ export interface ResourceDef {
    * `services/specs`, `controllers`, `ingress`); see storageSegment.
    */
   storageResource?: string;
-  /** Field selectors this kind supports beyond metadata.name and metadata.namespace. */
+  /**
+   * The values this kind's field selectors match beyond metadata.name and
+   * metadata.namespace (upstream's GetAttrs / ToSelectableFields).
+   */
   selectableFields?: (obj: Record<string, unknown>) => Record<string, string>;
+  /**
+   * The selector labels accepted and the words for others (upstream's field label
+   * conversion); absent: metadata.name and metadata.namespace only (defaultFieldLabels).
+   */
+  fieldLabels?: FieldLabelConversion;
   /** Objects of this kind are never persisted (reviews): only create is served, by this. */
   virtual?: VirtualCreate;
   /** Objects of this kind are never persisted but computed per read; bound with bindRead. */

@@ -1,11 +1,19 @@
 // Builds the admission chain from --enable-admission-plugins / --disable-admission-plugins.
 import { AdmissionChain, type Admission, type AdmissionPlugin } from '../admission/interfaces.js';
 import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/namespacelifecycle/index.js';
+import { NodeRestriction, pluginName as nodeRestriction } from '../admission/plugins/noderestriction/index.js';
 import { StatusError } from '../runtime/errors.js';
 import type { ServerDeps } from './deps.js';
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
-  const plugins: AdmissionPlugin[] = [new NamespaceLifecycle(namespaceSource(d))];
+  const { enableAdmissionPlugins: enabled, disableAdmissionPlugins: disabled } = d.o;
+  // NamespaceLifecycle is on unless disabled (as upstream); NodeRestriction only when enabled.
+  const plugins: AdmissionPlugin[] = [];
+  if (!disabled.includes('NamespaceLifecycle')) plugins.push(new NamespaceLifecycle(namespaceSource(d)));
+  if (enabled.includes(nodeRestriction) && !disabled.includes(nodeRestriction)) {
+    const nodes = d.informers.informerFor('', 'nodes');
+    plugins.push(new NodeRestriction({ get: (name) => nodes.get('', name) }));
+  }
   return new AdmissionChain(plugins);
 }
 

@@ -30,6 +30,9 @@ export interface ServerOptions {
   clientCAFile?: string;
   tokenAuthFile?: string;
   authorizationModes: string[];
+  /** --enable-admission-plugins / --disable-admission-plugins (names as upstream's). */
+  enableAdmissionPlugins: string[];
+  disableAdmissionPlugins: string[];
   authorizationPolicyFile?: string;
   authorizationWebhookConfigFile?: string;
   authorizationWebhookVersion: string;
@@ -116,6 +119,8 @@ const flagSpecs: Record<string, FlagSpec> = {
   'client-ca-file': { type: 'string' },
   'token-auth-file': { type: 'string' },
   'authorization-mode': { type: 'stringList' },
+  'enable-admission-plugins': { type: 'stringList' },
+  'disable-admission-plugins': { type: 'stringList' },
   'authorization-policy-file': { type: 'string' },
   'authorization-webhook-config-file': { type: 'string' },
   'authorization-webhook-version': { type: 'string' },
@@ -171,6 +176,19 @@ const flagSpecs: Record<string, FlagSpec> = {
 const knownModes = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
 const implementedModes = knownModes;
 
+/** Upstream v1.28's admission plugin names; those not implemented here are accepted and do nothing. */
+export const knownAdmissionPlugins = [
+  'AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning',
+  'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass',
+  'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'EventRateLimit', 'ExtendedResourceToleration',
+  'ImagePolicyWebhook', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook',
+  'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'NodeRestriction',
+  'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PersistentVolumeLabel',
+  'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'Priority', 'ResourceQuota', 'RuntimeClass',
+  'SecurityContextDeny', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition',
+  'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook',
+];
+
 export function parseOptions(argv: string[]): ServerOptions {
   const parsed = parseFlags(argv, flagSpecs);
   if (parsed.positional.length > 0) throw new Error(`unexpected arguments: ${parsed.positional.join(' ')}`);
@@ -182,6 +200,11 @@ export function parseOptions(argv: string[]): ServerOptions {
   for (const m of modes) {
     if (!knownModes.includes(m)) throw new Error(`--authorization-mode: authorization mode "${m}" is not a valid mode`);
     if (!implementedModes.includes(m)) throw new Error(`--authorization-mode: mode "${m}" is not implemented yet by this server`);
+  }
+  for (const flag of ['enable-admission-plugins', 'disable-admission-plugins']) {
+    for (const p of list(flag)) {
+      if (!knownAdmissionPlugins.includes(p)) throw new Error(`${flag} plugin ${JSON.stringify(p)} is unknown`);
+    }
   }
   validateAuthorizationFlags(modes, one('authorization-policy-file'), one('authorization-webhook-config-file'), one('authorization-webhook-version'));
   const port = one('secure-port');
@@ -219,6 +242,8 @@ export function parseOptions(argv: string[]): ServerOptions {
     clientCAFile: one('client-ca-file'),
     tokenAuthFile: one('token-auth-file'),
     authorizationModes: modes.length > 0 ? modes : ['AlwaysAllow'],
+    enableAdmissionPlugins: list('enable-admission-plugins'),
+    disableAdmissionPlugins: list('disable-admission-plugins'),
     authorizationPolicyFile: one('authorization-policy-file'),
     authorizationWebhookConfigFile: one('authorization-webhook-config-file'),
     authorizationWebhookVersion: one('authorization-webhook-version') ?? 'v1beta1',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  escapeFieldValue, objectMetaFields, parseFieldSelector, validateFieldSelector,
+  defaultFieldLabels, escapeFieldValue, fieldLabels, objectMetaFields, parseFieldSelector, validateFieldSelector,
 } from './fields.js';
 import { failure } from '../../../test/harness/failure.js';
 
@@ -79,25 +79,30 @@ describe('fields: parseFieldSelector', () => {
 });
 
 describe('fields: validateFieldSelector', () => {
-  it('accepts supported fields and returns the same selector', () => {
+  it('accepts the labels of the conversion and returns the same selector', () => {
     const sel = parseFieldSelector('metadata.name=a,spec.nodeName=n');
-    expect(validateFieldSelector(sel, ['metadata.name', 'metadata.namespace', 'spec.nodeName'])).to.equal(sel);
+    expect(validateFieldSelector(sel, fieldLabels(['metadata.name', 'spec.nodeName']))).to.equal(sel);
   });
 
-  it("rejects unsupported fields with the conversion func's wording", () => {
-    const err = failure(() => validateFieldSelector(parseFieldSelector('spec.foo=x'), ['metadata.name']));
+  it("rejects other labels with the conversion's wording", () => {
+    const err = failure(() => validateFieldSelector(parseFieldSelector('spec.foo=x'), fieldLabels(['metadata.name'])));
     expect(err.code).to.equal(400);
     expect(err.reason).to.equal('BadRequest');
     expect(err.message).to.equal('field label not supported: spec.foo');
+    const job = fieldLabels(['metadata.name'], { reject: (l) => `field label ${JSON.stringify(l)} not supported for batchv1.Job` });
+    expect(failure(() => validateFieldSelector(parseFieldSelector('status.x=1'), job)).message)
+      .to.equal('field label "status.x" not supported for batchv1.Job');
   });
 
-  it("rejects unsupported fields with the default conversion's wording", () => {
-    const err = failure(() => validateFieldSelector(parseFieldSelector('data.x=1'), ['metadata.name', 'metadata.namespace'], { style: 'notKnown' }));
+  it("the default conversion: name and namespace, anything else in its wording", () => {
+    const sel = parseFieldSelector('metadata.namespace=,metadata.name=a');
+    expect(validateFieldSelector(sel)).to.equal(sel);
+    const err = failure(() => validateFieldSelector(parseFieldSelector('data.x=1'), defaultFieldLabels));
     expect(err.message).to.equal('"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"');
   });
 
-  it('rewrites legacy aliases', () => {
-    const sel = validateFieldSelector(parseFieldSelector('spec.host=n1'), ['spec.nodeName'], { aliases: { 'spec.host': 'spec.nodeName' } });
+  it('matches renamed labels against the field they name', () => {
+    const sel = validateFieldSelector(parseFieldSelector('spec.host=n1'), fieldLabels(['spec.nodeName'], { renamed: { 'spec.host': 'spec.nodeName' } }));
     expect(sel.toString()).to.equal('spec.nodeName=n1');
     expect(sel.matches({ 'spec.nodeName': 'n1' })).to.equal(true);
   });

@@ -139,43 +139,61 @@ export function parseFieldSelector(selector: string): FieldSelector {
 }
 
 /**
- * How a kind words a rejected field: registered conversion funcs (pods, nodes, events,
- * namespaces, secrets, services, replicationcontrollers, custom resources) say
- * `field label not supported: <f>`; kinds without one use the default conversion's
- * `"<f>" is not a known field selector: only "metadata.name", "metadata.namespace"`.
+ * A kind's field label conversion (upstream's scheme.AddFieldLabelConversionFunc): the
+ * selector labels it accepts, each naming the selectable field it is matched against
+ * (legacy and renamed labels map elsewhere: `spec.host` -> `spec.nodeName`), and how it
+ * words any other label. Accepting a label is separate from exposing a value for it: a
+ * label accepted but never exposed (pods' `status.podIPs`) reads as the empty string.
  */
-export type FieldLabelErrorStyle = 'notSupported' | 'notKnown';
+export interface FieldLabelConversion {
+  readonly labels: Readonly<Record<string, string>>;
+  reject(label: string): string;
+}
 
-export interface FieldSelectorValidation {
-  style?: FieldLabelErrorStyle;
-  /** Legacy field names rewritten before matching, e.g. `{ 'spec.host': 'spec.nodeName' }`. */
-  aliases?: Record<string, string>;
+function labelMap(labels: readonly string[], renamed: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const l of labels) out[l] = l;
+  return { ...out, ...renamed };
 }
 
 /**
- * Rejects fields this kind cannot select on with upstream's 400 BadRequest, and returns
- * the selector with aliases rewritten (the selector to match objects with).
+ * Kinds without a registered conversion (upstream DefaultMetaV1FieldSelectorConversion):
+ * metadata.name and metadata.namespace, even for cluster-scoped kinds (whose namespace
+ * then reads as empty).
  */
-export function validateFieldSelector(
-  sel: FieldSelector, supported: readonly string[], opts: FieldSelectorValidation = {},
-): FieldSelector {
-  const allowed = new Set(supported);
-  const aliases = opts.aliases ?? {};
-  let rewritten = false;
+export const defaultFieldLabels: FieldLabelConversion = {
+  labels: labelMap(['metadata.name', 'metadata.namespace'], {}),
+  reject: (label) => `${JSON.stringify(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
+};
+
+/**
+ * A registered conversion accepting exactly `labels` (plus the `renamed` ones), worded
+ * `field label not supported: <label>` unless the kind words it otherwise.
+ */
+export function fieldLabels(labels: readonly string[], opts: {
+  renamed?: Record<string, string>;
+  reject?: (label: string) => string;
+} = {}): FieldLabelConversion {
+  return {
+    labels: labelMap(labels, opts.renamed ?? {}),
+    reject: opts.reject ?? ((label) => `field label not supported: ${label}`),
+  };
+}
+
+/**
+ * Rejects labels the kind does not accept with upstream's 400 BadRequest, and returns the
+ * selector over the fields they name (the selector to match objects with).
+ */
+export function validateFieldSelector(sel: FieldSelector, conv: FieldLabelConversion = defaultFieldLabels): FieldSelector {
+  let renamed = false;
   const terms = sel.requirements().map((t) => {
-    if (Object.prototype.hasOwnProperty.call(aliases, t.field)) {
-      rewritten = true;
-      return { ...t, field: aliases[t.field] };
-    }
-    if (!allowed.has(t.field)) {
-      const msg = opts.style === 'notKnown'
-        ? `${JSON.stringify(t.field)} is not a known field selector: only "metadata.name", "metadata.namespace"`
-        : `field label not supported: ${t.field}`;
-      throw errors.badRequest(msg);
-    }
-    return t;
+    if (!Object.prototype.hasOwnProperty.call(conv.labels, t.field)) throw errors.badRequest(conv.reject(t.field));
+    const field = conv.labels[t.field];
+    if (field === t.field) return t;
+    renamed = true;
+    return { ...t, field };
   });
-  return rewritten ? new TermsSelector(terms) : sel;
+  return renamed ? new TermsSelector(terms) : sel;
 }
 
 /**

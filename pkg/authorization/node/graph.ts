@@ -1,7 +1,7 @@
 // What each node may read: the objects its bound pods reference (secrets, configmaps,
-// persistent volume claims and their volumes, service accounts), and volume attachments
-// naming it. Fed by informers of pods, persistentvolumeclaims and volumeattachments
-// where this server serves them; until then the graph stays empty and grants nothing.
+// persistent volume claims, their volumes and the secrets those volumes name, service
+// accounts), and volume attachments naming it. Fed by each replica's informers (watches
+// of the storage) of pods, persistentvolumeclaims, persistentvolumes and volumeattachments.
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 
 export type VertexType = 'secret' | 'configmap' | 'pvc' | 'pv' | 'serviceaccount' | 'volumeattachment';
@@ -45,11 +45,32 @@ export function podReferences(pod: KubeObject): Set<string> {
   return refs;
 }
 
+/** `namespace/name` of the secrets a persistent volume's source names (upstream VisitPVSecretNames). */
+export function volumeSecrets(pv: KubeObject): Set<string> {
+  const spec = rec(pv.spec);
+  const claimNamespace = str(rec(spec.claimRef).namespace);
+  const out = new Set<string>();
+  const ref = (r: unknown, defaultNamespace: string): void => {
+    const name = str(rec(r).name);
+    if (name) out.add(`${str(rec(r).namespace) || defaultNamespace}/${name}`);
+  };
+  const azure = rec(spec.azureFile);
+  if (str(azure.secretName)) out.add(`${str(azure.secretNamespace) || claimNamespace || 'default'}/${str(azure.secretName)}`);
+  for (const key of ['cephfs', 'cinder', 'flexVolume', 'iscsi', 'rbd', 'scaleIO', 'storageos']) ref(rec(spec[key]).secretRef, claimNamespace);
+  const csi = rec(spec.csi);
+  for (const key of ['controllerPublishSecretRef', 'controllerExpandSecretRef', 'nodePublishSecretRef', 'nodeStageSecretRef', 'nodeExpandSecretRef']) {
+    ref(csi[key], '');
+  }
+  return out;
+}
+
 export class NodeGraph {
   private podsByNode = new Map<string, Map<string, PodRefs>>();
   private podNode = new Map<string, string>();
   /** namespace/name of a claim -> bound volume name. */
   private claimVolume = new Map<string, string>();
+  /** volume name -> `namespace/name` of the secrets it names. */
+  private volumeSecrets = new Map<string, Set<string>>();
   /** volume attachment name -> node name. */
   private attachments = new Map<string, string>();
 
@@ -83,6 +104,14 @@ export class NodeGraph {
 
   deleteClaim(pvc: KubeObject): void { this.claimVolume.delete(`${pvc.metadata.namespace}/${pvc.metadata.name}`); }
 
+  upsertVolume(pv: KubeObject): void {
+    const secrets = volumeSecrets(pv);
+    if (secrets.size > 0) this.volumeSecrets.set(pv.metadata.name ?? '', secrets);
+    else this.volumeSecrets.delete(pv.metadata.name ?? '');
+  }
+
+  deleteVolume(pv: KubeObject): void { this.volumeSecrets.delete(pv.metadata.name ?? ''); }
+
   upsertAttachment(va: KubeObject): void { this.attachments.set(va.metadata.name ?? '', str(rec(va.spec).nodeName)); }
   deleteAttachment(va: KubeObject): void { this.attachments.delete(va.metadata.name ?? ''); }
 
@@ -90,13 +119,14 @@ export class NodeGraph {
   hasPathFrom(node: string, type: VertexType, namespace: string, name: string): boolean {
     if (type === 'volumeattachment') return this.attachments.get(name) === node;
     for (const p of this.podsByNode.get(node)?.values() ?? []) {
-      if (type === 'pv') {
-        for (const r of p.refs) {
-          if (r.startsWith('pvc/') && this.claimVolume.get(`${p.namespace}/${r.slice(4)}`) === name) return true;
-        }
-        continue;
+      if (p.namespace === namespace && type !== 'pv' && p.refs.has(`${type}/${name}`)) return true;
+      if (type !== 'pv' && type !== 'secret') continue;
+      for (const r of p.refs) {
+        const volume = r.startsWith('pvc/') ? this.claimVolume.get(`${p.namespace}/${r.slice(4)}`) : undefined;
+        if (volume === undefined) continue;
+        if (type === 'pv' && volume === name) return true;
+        if (type === 'secret' && this.volumeSecrets.get(volume)?.has(`${namespace}/${name}`)) return true;
       }
-      if (p.namespace === namespace && p.refs.has(`${type}/${name}`)) return true;
     }
     return false;
   }

@@ -35,6 +35,7 @@ export class NodeAuthorizer implements Authorizer, RuleResolver {
     };
     wire('', 'pods', (o) => this.graph.upsertPod(o), (o) => this.graph.deletePod(o));
     wire('', 'persistentvolumeclaims', (o) => this.graph.upsertClaim(o), (o) => this.graph.deleteClaim(o));
+    wire('', 'persistentvolumes', (o) => this.graph.upsertVolume(o), (o) => this.graph.deleteVolume(o));
     wire('storage.k8s.io', 'volumeattachments', (o) => this.graph.upsertAttachment(o), (o) => this.graph.deleteAttachment(o));
   }
 

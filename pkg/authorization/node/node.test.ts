@@ -47,6 +47,20 @@ describe('Node authorizer', () => {
     expect((await authz.authorize(a({ resource: 'namespaces', namespace: '', verb: 'delete', name: 'x' }))).decision).to.equal('noOpinion');
   });
 
+  it('reads the secrets named by the volumes of its claims', async () => {
+    const g = new NodeAuthorizer(nodeRules);
+    g.graph.upsertPod({ metadata: { name: 'p', namespace: 'ns' }, spec: { nodeName: 'n1', volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'claim' } }] } });
+    g.graph.upsertClaim({ metadata: { name: 'claim', namespace: 'ns' }, spec: { volumeName: 'pv1' } });
+    g.graph.upsertVolume({ metadata: { name: 'pv1' }, spec: { claimRef: { namespace: 'ns', name: 'claim' },
+      csi: { driver: 'd', volumeHandle: 'h', nodePublishSecretRef: { name: 'csi-secret', namespace: 'creds' } }, rbd: { secretRef: { name: 'rbd-secret' } } } });
+    expect((await g.authorize(a({ namespace: 'creds', name: 'csi-secret' }))).decision).to.equal('allow');
+    // A secret reference without a namespace means the claim's.
+    expect((await g.authorize(a({ namespace: 'ns', name: 'rbd-secret' }))).decision).to.equal('allow');
+    expect((await g.authorize(a({ namespace: 'ns', name: 'csi-secret' }))).decision).to.equal('noOpinion');
+    g.graph.deleteVolume({ metadata: { name: 'pv1' } });
+    expect((await g.authorize(a({ namespace: 'creds', name: 'csi-secret' }))).decision).to.equal('noOpinion');
+  });
+
   it('removing the pod removes the path', async () => {
     const g = new NodeAuthorizer(nodeRules);
     const pod = { metadata: { name: 'p', namespace: 'ns' }, spec: { nodeName: 'n1', imagePullSecrets: [{ name: 'pull' }] } };

@@ -2,18 +2,12 @@
 import { parseFieldSelector, validateFieldSelector } from '../../apis/meta/fields.js';
 import { parseLabelSelector } from '../../apis/meta/labels.js';
 import type { SelectionPredicate } from '../../registry/generic/predicate.js';
-import { objectFields } from '../../registry/generic/predicate.js';
 import type { ResourceDef } from '../../runtime/scheme.js';
 import type { ListQuery } from './query.js';
 
 export function selectionFor(def: ResourceDef, q: ListQuery, name?: string): SelectionPredicate {
   let fieldSel = q.fieldSelector;
   if (name) fieldSel = fieldSel ? `${fieldSel},metadata.name=${name}` : `metadata.name=${name}`;
-  const field = validateFieldSelector(parseFieldSelector(fieldSel), supportedFields(def));
+  const field = validateFieldSelector(parseFieldSelector(fieldSel), def.fieldLabels);
   return { label: parseLabelSelector(q.labelSelector), field };
-}
-
-function supportedFields(def: ResourceDef): string[] {
-  const probe = { metadata: {} } as Parameters<typeof objectFields>[1];
-  return Object.keys(objectFields(def, probe));
 }

@@ -1,5 +1,6 @@
 // What a list, watch or deletecollection selects: label and field selectors matched
 // against an object's labels and its selectable fields.
+import { objectMetaFields } from '../../apis/meta/fields.js';
 import type { KubeObject } from '../../runtime/object.js';
 import type { ResourceDef } from '../../runtime/scheme.js';
 
@@ -12,8 +13,7 @@ export interface SelectionPredicate {
 }
 
 export function objectFields(def: ResourceDef, obj: KubeObject): Record<string, string> {
-  const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
-  if (def.namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
+  const fields = objectMetaFields(obj, def.namespaced);
   return def.selectableFields ? { ...fields, ...def.selectableFields(obj) } : fields;
 }
 

@@ -2,6 +2,7 @@
 // nothing new may be created in a namespace being terminated (403). The system
 // namespaces default, kube-system and kube-public cannot be deleted.
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
+import { admissionForbidden } from '../../forbidden.js';
 import { errors, StatusError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 
@@ -56,7 +57,7 @@ export class NamespaceLifecycle implements AdmissionPlugin {
     if (!a.namespace || a.operation === 'DELETE') return;
     if (a.group === 'authorization.k8s.io' && accessReviews.has(a.resource)) return;
     if (!(await this.source.waitForSync(this.o.readyTimeoutMs ?? 10_000))) {
-      throw this.forbidden(a, 'not yet ready to handle request');
+      throw admissionForbidden(a, 'not yet ready to handle request');
     }
     let ns = this.source.cached(a.namespace);
     const until = this.forceLive.get(a.namespace);
@@ -67,7 +68,7 @@ export class NamespaceLifecycle implements AdmissionPlugin {
       if (!ns) throw errors.notFound({ group: '', resource: 'namespaces' }, a.namespace);
     }
     if (a.operation === 'CREATE' && phaseOf(ns) === 'Terminating') {
-      const err = this.forbidden(a, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
+      const err = admissionForbidden(a, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
       throw new StatusError(err.code, err.reason, err.message, {
         ...err.details,
         causes: [...(err.details?.causes ?? []), {
@@ -75,11 +76,5 @@ export class NamespaceLifecycle implements AdmissionPlugin {
         }],
       });
     }
-  }
-
-  /** admission.NewForbidden: the request's resource and name (the object's, when the request has none). */
-  private forbidden(a: AdmissionAttributes, why: string): StatusError {
-    const name = a.name || a.object?.metadata.name || '';
-    return errors.forbidden({ group: a.group, resource: a.resource }, name, why);
   }
 }

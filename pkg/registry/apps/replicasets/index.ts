@@ -64,5 +64,7 @@ export const replicasets: ResourceDef = {
   subresources: [scaleSubresource(), { name: 'status', kind: 'ReplicaSet', verbs: ['get', 'patch', 'update'] }],
   strategy: new ReplicaSetStrategy(),
   table: replicaSetTable,
+  // Exposed as upstream's GetAttrs does, yet not selectable: apps/v1 registers no field
+  // label conversion, so the default one refuses status.replicas.
   selectableFields: (o) => ({ 'status.replicas': String(num(section(o as KubeObject, 'status').replicas)) }),
 };

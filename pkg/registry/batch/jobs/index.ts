@@ -13,6 +13,7 @@ import { invalid } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { deepEqual, FieldImmutableErrorMsg } from '../../../apis/validation/objectmeta.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
+import { fieldLabels } from '../../../apis/meta/fields.js';
 
 function specOf(o: KubeObject): Obj {
   return obj(o.spec) ?? {};
@@ -110,5 +111,8 @@ export const jobs: ResourceDef = {
   subresources: [{ name: 'status', kind: 'Job', verbs: ['get', 'patch', 'update'] }],
   strategy: new JobStrategy(),
   table: jobTable,
+  fieldLabels: fieldLabels(['metadata.name', 'metadata.namespace', 'status.successful'], {
+    reject: (label) => `field label ${JSON.stringify(label)} not supported for batchv1.Job`,
+  }),
   selectableFields: (o) => ({ 'status.successful': String(num(section(o as KubeObject, 'status').succeeded)) }),
 };

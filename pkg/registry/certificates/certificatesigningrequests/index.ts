@@ -3,6 +3,7 @@ import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { CSRStrategy } from './strategy.js';
 import { csrTable } from './table.js';
+import { fieldLabels } from '../../../apis/meta/fields.js';
 
 export const certificatesigningrequests: ResourceDef = {
   group: 'certificates.k8s.io',
@@ -19,6 +20,7 @@ export const certificatesigningrequests: ResourceDef = {
   ],
   strategy: new CSRStrategy(),
   table: csrTable,
+  fieldLabels: fieldLabels(['metadata.name', 'spec.signerName']),
   selectableFields: (obj) => {
     const spec = isPlainObject(obj.spec) ? obj.spec : {};
     return { 'spec.signerName': typeof spec.signerName === 'string' ? spec.signerName : '' };

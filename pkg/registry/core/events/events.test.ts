@@ -155,10 +155,11 @@ describe('events (events.k8s.io/v1)', () => {
     const cells = eventsV1.table!.cells(obj);
     expect(cells.slice(1, 7)).to.deep.equal(['Normal', 'Scaled', 'deployment/web', '', 'example.com/ctrl, ctrl-1', 'scaled up']);
     expect(cells[8]).to.equal(1);
-    expect(eventsV1.selectableFields!(obj)).to.deep.equal({
-      reason: 'Scaled', reportingController: 'example.com/ctrl', type: 'Normal',
-      'regarding.kind': 'Deployment', 'regarding.namespace': 'default', 'regarding.name': 'web', 'regarding.uid': '',
-      'regarding.apiVersion': '', 'regarding.resourceVersion': '', 'regarding.fieldPath': '',
+    expect(eventsV1.selectableFields!(obj)).to.include({
+      reason: 'Scaled', reportingComponent: 'example.com/ctrl', type: 'Normal',
+      'involvedObject.kind': 'Deployment', 'involvedObject.namespace': 'default', 'involvedObject.name': 'web',
     });
+    // Selectors name the events.k8s.io fields and are matched against the core ones.
+    expect(eventsV1.fieldLabels!.labels).to.include({ 'regarding.name': 'involvedObject.name', reportingController: 'reportingComponent' });
   });
 });

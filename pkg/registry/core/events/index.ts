@@ -1,6 +1,7 @@
 // core/v1 events. Stored under /registry/events; events.k8s.io/v1 serves the same objects.
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { isPlainObject } from '../../../runtime/object.js';
+import { fieldLabels } from '../../../apis/meta/fields.js';
 import { coreEventStrategy } from './strategy.js';
 import { coreEventTable } from './table.js';
 
@@ -36,5 +37,6 @@ export const events: ResourceDef = {
   verbs: [...allVerbs],
   strategy: coreEventStrategy(),
   table: coreEventTable,
+  fieldLabels: fieldLabels(['metadata.name', 'metadata.namespace', ...Object.keys(coreEventFields({}))]),
   selectableFields: coreEventFields,
 };

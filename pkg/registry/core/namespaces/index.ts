@@ -3,6 +3,7 @@ import type { ResourceDef } from '../../../runtime/scheme.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { NamespaceStrategy } from './strategy.js';
 import { namespaceTable } from './table.js';
+import { fieldLabels } from '../../../apis/meta/fields.js';
 
 export const namespaces: ResourceDef = {
   group: '',
@@ -20,6 +21,8 @@ export const namespaces: ResourceDef = {
   ],
   strategy: new NamespaceStrategy(),
   table: namespaceTable,
+  // `name` is exposed but not accepted: the conversion refuses it before matching.
+  fieldLabels: fieldLabels(['metadata.name', 'status.phase']),
   selectableFields: (obj) => {
     const status = isPlainObject(obj.status) ? obj.status : {};
     const meta = isPlainObject(obj.metadata) ? obj.metadata : {};

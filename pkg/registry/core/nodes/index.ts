@@ -3,6 +3,7 @@ import type { ResourceDef } from '../../../runtime/scheme.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { NodeStrategy } from './strategy.js';
 import { nodeTable } from './table.js';
+import { fieldLabels } from '../../../apis/meta/fields.js';
 
 export const nodes: ResourceDef = {
   group: '',
@@ -17,6 +18,7 @@ export const nodes: ResourceDef = {
   storageResource: 'minions',
   strategy: new NodeStrategy(),
   table: nodeTable,
+  fieldLabels: fieldLabels(['metadata.name', 'spec.unschedulable']),
   selectableFields: (obj) => {
     const spec = isPlainObject(obj.spec) ? obj.spec : {};
     return { 'spec.unschedulable': spec.unschedulable === true ? 'true' : 'false' };

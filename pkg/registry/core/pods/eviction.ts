@@ -6,7 +6,7 @@ import type { KubeObject } from '../../../runtime/object.js';
 import type { VirtualContext, VirtualCreate } from '../../../runtime/scheme.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../../apis/meta/labels.js';
 import { obj, str, type Obj } from '../../../apis/core/types.js';
-import { AdmissionChain } from '../../../admission/interfaces.js';
+import { AdmissionChain, type AdmissionAttributes } from '../../../admission/interfaces.js';
 import type { DeleteOptions } from '../../generic/deletion.js';
 import type { RequestScope } from '../../generic/store.js';
 import { nowTimestamp } from '../../generic/names.js';
@@ -28,6 +28,14 @@ export const evictionCreate: VirtualCreate = async (eviction, ctx) => {
   if (!pods) throw errors.notFound({ group: '', resource: 'pods' }, name);
   const pod = await pods.get(ctx.namespace, name);
   const scope: RequestScope = { user: ctx.user, dryRun: ctx.dryRun, admission: ctx.admission ?? new AdmissionChain() };
+  // The eviction is admitted as a create of pods/eviction before the delete it makes; the
+  // pod travels as oldObject so plugins judge the pod being evicted.
+  const attrs: AdmissionAttributes = {
+    operation: 'CREATE', group: '', version: 'v1', kind: 'Eviction', resource: 'pods', subresource: 'eviction',
+    namespace: ctx.namespace, name, object: eviction, oldObject: pod, user: ctx.user, dryRun: ctx.dryRun,
+  };
+  await scope.admission.admit(attrs);
+  await scope.admission.validate(attrs);
   const deleteOptions = (obj(eviction.deleteOptions) ?? {}) as DeleteOptions;
   const remove = async () => {
     await pods.delete(ctx.namespace, name, deleteOptions, scope);

@@ -2,6 +2,7 @@
 // and the legacy namespaced `bindings` resource.
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { obj, str } from '../../../apis/core/types.js';
+import { fieldLabels } from '../../../apis/meta/fields.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { bindingCreate } from './binding.js';
@@ -33,9 +34,16 @@ export const pods: ResourceDef = {
   table: podTable,
   // DELETE answers with the pod, as upstream's pod storage does.
   returnDeletedObject: true,
+  fieldLabels: fieldLabels([
+    'metadata.name', 'metadata.namespace', 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName',
+    'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.podIPs',
+    'status.nominatedNodeName',
+  ], { renamed: { 'spec.host': 'spec.nodeName' } }), // spec.host: what pre-v1 clients still send
   selectableFields: (o) => {
     const spec = obj(o.spec) ?? {};
     const status = obj(o.status) ?? {};
+    // The first of podIPs (podIP alone when a client set only that, as decoding fills podIPs from it).
+    const firstIP = Array.isArray(status.podIPs) ? str(obj(status.podIPs[0])?.ip) : '';
     return {
       'spec.nodeName': str(spec.nodeName),
       'spec.restartPolicy': str(spec.restartPolicy),
@@ -43,7 +51,7 @@ export const pods: ResourceDef = {
       'spec.serviceAccountName': str(spec.serviceAccountName),
       'spec.hostNetwork': spec.hostNetwork === true ? 'true' : 'false',
       'status.phase': str(status.phase),
-      'status.podIP': str(status.podIP),
+      'status.podIP': firstIP || str(status.podIP),
       'status.nominatedNodeName': str(status.nominatedNodeName),
     };
   },

@@ -13,6 +13,7 @@ import { child, required } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { validateLabels, validateNonnegativeField } from '../../../apis/validation/objectmeta.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
+import { fieldLabels } from '../../../apis/meta/fields.js';
 
 export class ReplicationControllerStrategy extends BaseStrategy {
   constructor() {
@@ -89,5 +90,6 @@ export const replicationcontrollers: ResourceDef = {
   ],
   strategy: new ReplicationControllerStrategy(),
   table: replicationControllerTable,
+  fieldLabels: fieldLabels(['metadata.name', 'metadata.namespace', 'status.replicas']),
   selectableFields: (o) => ({ 'status.replicas': String(num(section(o as KubeObject, 'status').replicas)) }),
 };

@@ -2,6 +2,7 @@
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { SecretStrategy } from './strategy.js';
 import { secretTable } from './table.js';
+import { fieldLabels } from '../../../apis/meta/fields.js';
 
 export const secrets: ResourceDef = {
   group: '',
@@ -13,5 +14,6 @@ export const secrets: ResourceDef = {
   verbs: [...allVerbs],
   strategy: new SecretStrategy(),
   table: secretTable,
+  fieldLabels: fieldLabels(['metadata.name', 'metadata.namespace', 'type']),
   selectableFields: (obj) => ({ type: typeof obj.type === 'string' ? obj.type : '' }),
 };

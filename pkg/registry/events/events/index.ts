@@ -3,6 +3,7 @@
 // field selectors look at the core form, as upstream's shared event registry does.
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import type { KubeObject } from '../../../runtime/object.js';
+import { fieldLabels } from '../../../apis/meta/fields.js';
 import { eventFromCore, eventToCore, fillEventsEvent } from '../../core/events/conversion.js';
 import { coreEventFields } from '../../core/events/index.js';
 import { EventStrategy } from '../../core/events/strategy.js';
@@ -27,13 +28,13 @@ export const eventsV1: ResourceDef = {
   table: { columns: eventColumns, cells: (obj) => eventCells(asCore(obj)) },
   storageResource: 'events',
   conversion: { toStorage: eventToCore, fromStorage: eventFromCore },
-  // The events.k8s.io names map onto the core ones (regarding.* -> involvedObject.*).
-  selectableFields: (obj) => {
-    const core = coreEventFields(asCore(obj));
-    const out: Record<string, string> = { reason: core.reason, reportingController: core.reportingComponent, type: core.type };
-    for (const f of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) {
-      out[`regarding.${f}`] = core[`involvedObject.${f}`];
-    }
-    return out;
-  },
+  // Selectors use the events.k8s.io names and match the core fields they were renamed from.
+  fieldLabels: fieldLabels(['metadata.name', 'metadata.namespace', 'reason', 'source', 'type'], {
+    renamed: {
+      reportingController: 'reportingComponent',
+      ...Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']
+        .map((f) => [`regarding.${f}`, `involvedObject.${f}`])),
+    },
+  }),
+  selectableFields: (obj) => coreEventFields(asCore(obj)),
 };
