@@ -19,6 +19,7 @@ import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
 import { virtualCreateHandler } from './handlers/virtual.js';
 import { scaleHandler } from './handlers/scale.js';
+import { connectHandler, type ConnectDeps } from './handlers/connect.js';
 
 type Handler = (h: HandlerScope) => Promise<void>;
 
@@ -42,7 +43,7 @@ export function notFoundResource(): StatusError {
   return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
-export function resourceHandler(registry: Registry, admission: Admission): Koa.Middleware {
+export function resourceHandler(registry: Registry, admission: Admission, connect?: ConnectDeps): Koa.Middleware {
   const stores = (group: string, plural: string): GenericStore | undefined => {
     const d = registry.scheme.resourceInGroup(group, plural);
     return d ? registry.storeFor(d) : undefined;
@@ -69,6 +70,10 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
     if (info.subresource) {
       const sub = def.subresources?.find((s) => s.name === info.subresource);
       if (!sub) throw notFoundResource();
+      if (sub.connect) {
+        if (!connect) throw notFoundResource();
+        return connectHandler(sub.connect, connect, stores)(h);
+      }
       if (sub.create) return virtualCreateHandler(sub.create, { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind }, stores, sub.alternateVersions)(h);
       if (sub.scale) {
         if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);

@@ -33,6 +33,8 @@ import { buildAuthorization } from './authorization.js';
 import { bindAccessReviews } from '../registry/authorization/index.js';
 import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
+import { KubeletClient } from '../kubelet/client.js';
+import { upgradeListener } from '../util/proxy/hijack.js';
 
 export interface RunningServer {
   url: string;
@@ -89,9 +91,12 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
 
   const extra = extraEndpoints({ scheme, storage, log, o, informers });
   const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
-  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers });
+  const connect = { kubelet: new KubeletClient(o.kubelet), readStored: (key: string) => storage.get(`${o.etcdPrefix}/${key}`) };
+  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers, connect });
 
-  const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, app.callback());
+  const handle = app.callback();
+  const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, handle);
+  server.on('upgrade', upgradeListener(handle));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.securePort, o.bindAddress, () => resolve());
