@@ -41,7 +41,7 @@ export async function startFakeKubelet(): Promise<FakeKubelet> {
   const pki = await createTestPki(dir, { clientUsers: [{ name: clientName, groups: ['system:masters'] }] });
   const requests: KubeletRequest[] = [];
   const follows = new Set<ServerResponse>();
-  const clientCN = (req: IncomingMessage) => (req.socket as TLSSocket).getPeerCertificate?.()?.subject?.CN ?? '';
+  const clientCN = (req: IncomingMessage) => String((req.socket as TLSSocket).getPeerCertificate?.()?.subject?.CN ?? '');
 
   const server: Server = createServer({ cert: pki.serving.cert, key: pki.serving.key, ca: pki.ca.cert, requestCert: true, rejectUnauthorized: false }, (req, res) => {
     const chunks: Buffer[] = [];
