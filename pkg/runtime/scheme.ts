@@ -36,6 +36,11 @@ export interface SubresourceDef {
 export interface ConnectDef {
   methods: string[];
   target: (c: ConnectContext) => Promise<ConnectTarget>;
+  /**
+   * The connect options object (PodExecOptions...) admission sees with operation CONNECT;
+   * absent for pods/log, which upstream serves as a read rather than a connect.
+   */
+  options?: (c: ConnectContext) => Record<string, unknown>;
 }
 
 /** What a connect subresource's request is about. */

@@ -40,7 +40,7 @@ export async function startFakeKubelet(): Promise<FakeKubelet> {
   const dir = mkdtempSync(join(tmpdir(), 'fake-kubelet-'));
   const pki = await createTestPki(dir, { clientUsers: [{ name: clientName, groups: ['system:masters'] }] });
   const requests: KubeletRequest[] = [];
-  const follows = new Set<ServerResponse>();
+  const follows = new Map<ServerResponse, NodeJS.Timeout>();
   const clientCN = (req: IncomingMessage) => String((req.socket as TLSSocket).getPeerCertificate?.()?.subject?.CN ?? '');
 
   const server: Server = createServer({ cert: pki.serving.cert, key: pki.serving.key, ca: pki.ca.cert, requestCert: true, rejectUnauthorized: false }, (req, res) => {
@@ -73,7 +73,7 @@ export async function startFakeKubelet(): Promise<FakeKubelet> {
       // A line now and then until released: the apiserver must pass each one on as it comes.
       let n = 0;
       const timer = setInterval(() => res.write(`follow line ${++n}\n`), 100);
-      follows.add(res);
+      follows.set(res, timer);
       const done = () => { clearInterval(timer); follows.delete(res); };
       res.on('close', done);
       res.on('finish', done);
@@ -113,10 +113,12 @@ export async function startFakeKubelet(): Promise<FakeKubelet> {
       '--kubelet-timeout=2s',
     ],
     requests,
-    endFollows: () => { for (const r of follows) r.end('end of follow\n'); },
+    endFollows: () => {
+      for (const [r, timer] of follows) { clearInterval(timer); follows.delete(r); r.end('end of follow\n'); }
+    },
     openFollows: () => follows.size,
     async stop() {
-      for (const r of follows) r.destroy();
+      for (const [r, timer] of follows) { clearInterval(timer); r.destroy(); }
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
       rmSync(dir, { recursive: true, force: true });
     },

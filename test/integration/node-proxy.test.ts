@@ -33,7 +33,7 @@ describe('node-facing connect subresources', function () {
   before(async () => {
     kubelet = await startFakeKubelet();
     deadPort = await freePort();
-    cluster = await startReplicas(1, { extraArgs: kubelet.apiserverArgs });
+    cluster = await startReplicas(1, { extraArgs: kubelet.apiserverArgs, authorizationMode: 'RBAC', tokens: [{ token: 'viewer-token', name: 'viewer' }] });
     await create('/api/v1/namespaces', { metadata: { name: ns } });
     await create('/api/v1/nodes', fakeKubeletNode('kn1', kubelet.port));
     await create('/api/v1/nodes', fakeKubeletNode('kn-dead', deadPort));
@@ -47,6 +47,27 @@ describe('node-facing connect subresources', function () {
     await create(`/api/v1/namespaces/${ns}/pods`, pod('lost', ['app'], 'nowhere'));
   });
   after(async () => { await cluster?.stop(); await kubelet?.stop(); });
+
+  it('authorizes logs and proxy GETs as get and exec POSTs as create on the subresource', async () => {
+    await create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
+      metadata: { name: 'log-reader' }, rules: [{ apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get'] }],
+    });
+    await create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
+      metadata: { name: 'viewer-logs' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'log-reader' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'viewer' }],
+    });
+    const as = (method: string, path: string) => request<any>(`${cluster.urls[0]}${path}`, { ...cluster.credentialsFor('viewer'), method });
+    let res = await as('GET', `/api/v1/namespaces/${ns}/pods/one/log`);
+    for (let i = 0; i < 50 && res.status === 403; i++) { await new Promise((r) => setTimeout(r, 100)); res = await as('GET', `/api/v1/namespaces/${ns}/pods/one/log`); }
+    expect(res.status, res.text).to.equal(200);
+    res = await as('POST', `/api/v1/namespaces/${ns}/pods/one/exec?command=ls`);
+    expect(res.status).to.equal(403);
+    expect(res.body.message).to.equal(`pods "one" is forbidden: User "viewer" cannot create resource "pods/exec" in API group "" in the namespace "${ns}"`);
+    res = await as('GET', `/api/v1/namespaces/${ns}/pods/one/exec?command=ls`);
+    expect(res.body.message).to.equal(`pods "one" is forbidden: User "viewer" cannot get resource "pods/exec" in API group "" in the namespace "${ns}"`);
+    res = await as('GET', '/api/v1/nodes/kn1/proxy/metrics');
+    expect(res.body.message).to.equal('nodes "kn1" is forbidden: User "viewer" cannot get resource "nodes/proxy" in API group "" at the cluster scope');
+  });
 
   describe('pods/log', () => {
     it('reads the only container\'s log from the kubelet with the kubelet client certificate', async () => {

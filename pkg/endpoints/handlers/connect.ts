@@ -39,6 +39,16 @@ export function connectHandler(def: ConnectDef, deps: ConnectDeps, stores: Store
       namespace: h.info.namespace, name: h.info.name, path: proxyPath(h), method: ctx.method,
       query: h.query, stores, readStored: deps.readStored, kubelet: deps.kubelet,
     };
+    if (def.options) {
+      const sub = h.def.subresources?.find((s) => s.name === h.info.subresource);
+      const attrs = {
+        operation: 'CONNECT' as const, group: h.def.group, version: h.def.version, kind: sub?.kind ?? '',
+        resource: h.def.plural, subresource: h.info.subresource, namespace: h.info.namespace, name: h.info.name,
+        object: def.options(c) as unknown as KubeObject, user: h.user, dryRun: false,
+      };
+      await h.admission.admit(attrs);
+      await h.admission.validate(attrs);
+    }
     const target = await def.target(c);
     if (target.kind === 'stream') return stream(ctx, target);
     if (isUpgradeRequest(ctx.req)) return relayUpgrade(ctx, target.url, target.transport);

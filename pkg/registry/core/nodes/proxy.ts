@@ -3,7 +3,7 @@
 import { errors } from '../../../runtime/errors.js';
 import type { ConnectContext, ConnectDef, ConnectTarget } from '../../../runtime/scheme.js';
 import { hostPort, proxyURL, requireProxyable, splitSchemeNamePort } from '../connect/location.js';
-import { proxyMethods } from '../pods/connect.js';
+import { proxyMethods, proxyOptions } from '../pods/connect.js';
 
 async function nodeProxyTarget(c: ConnectContext): Promise<ConnectTarget> {
   const id = splitSchemeNamePort(c.name);
@@ -21,4 +21,4 @@ async function nodeProxyTarget(c: ConnectContext): Promise<ConnectTarget> {
   return { kind: 'proxy', url: proxyURL(id.scheme, hostPort(info.hostname, id.port), c.path), transport: c.kubelet.proxyTransport, upgradeRequired: false, rootRedirect };
 }
 
-export const nodeProxy: ConnectDef = { methods: proxyMethods, target: nodeProxyTarget };
+export const nodeProxy: ConnectDef = { methods: proxyMethods, target: nodeProxyTarget, options: proxyOptions('NodeProxyOptions') };

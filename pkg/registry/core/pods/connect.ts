@@ -155,12 +155,31 @@ async function proxyTarget(c: ConnectContext): Promise<ConnectTarget> {
 
 const proxyMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+/** PodExecOptions / PodAttachOptions as decoded from the query (Go omits false and empty). */
+function streamOptions(kind: string) {
+  return (c: ConnectContext): Record<string, unknown> => {
+    const o: Record<string, unknown> = { kind, apiVersion: 'v1' };
+    for (const b of ['stdin', 'stdout', 'stderr', 'tty']) if (boolParam(c.query, b)) o[b] = true;
+    const container = c.query.get('container');
+    if (container) o.container = container;
+    if (kind === 'PodExecOptions') o.command = c.query.getAll('command');
+    return o;
+  };
+}
+
+export function proxyOptions(kind: string) {
+  return (c: ConnectContext): Record<string, unknown> => ({ kind, apiVersion: 'v1', ...(c.path ? { path: c.path } : {}) });
+}
+
 export const podConnect: Record<string, ConnectDef> = {
   log: { methods: ['GET'], target: logTarget },
-  exec: { methods: ['GET', 'POST'], target: streamTarget('exec') },
-  attach: { methods: ['GET', 'POST'], target: streamTarget('attach') },
-  portforward: { methods: ['GET', 'POST'], target: portForwardTarget },
-  proxy: { methods: proxyMethods, target: proxyTarget },
+  exec: { methods: ['GET', 'POST'], target: streamTarget('exec'), options: streamOptions('PodExecOptions') },
+  attach: { methods: ['GET', 'POST'], target: streamTarget('attach'), options: streamOptions('PodAttachOptions') },
+  portforward: {
+    methods: ['GET', 'POST'], target: portForwardTarget,
+    options: (c) => ({ kind: 'PodPortForwardOptions', apiVersion: 'v1', ports: c.query.getAll('ports').flatMap((p) => p.split(',')).map(Number) }),
+  },
+  proxy: { methods: proxyMethods, target: proxyTarget, options: proxyOptions('PodProxyOptions') },
 };
 
 export { proxyMethods };

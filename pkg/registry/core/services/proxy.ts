@@ -7,7 +7,7 @@ import { errors } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import type { ConnectContext, ConnectDef, ConnectTarget } from '../../../runtime/scheme.js';
 import { hostPort, proxyURL, splitSchemeNamePort } from '../connect/location.js';
-import { proxyMethods } from '../pods/connect.js';
+import { proxyMethods, proxyOptions } from '../pods/connect.js';
 
 async function servicePortName(c: ConnectContext, svcName: string, port: string): Promise<string> {
   if (!/^[+-]?\d+$/.test(port)) return port;
@@ -69,4 +69,4 @@ async function serviceProxyTarget(c: ConnectContext): Promise<ConnectTarget> {
   throw errors.serviceUnavailable(`no endpoints available for service ${JSON.stringify(c.name)}`);
 }
 
-export const serviceProxy: ConnectDef = { methods: proxyMethods, target: serviceProxyTarget };
+export const serviceProxy: ConnectDef = { methods: proxyMethods, target: serviceProxyTarget, options: proxyOptions('ServiceProxyOptions') };
