@@ -21,6 +21,7 @@ import { virtualCreateHandler } from './handlers/virtual.js';
 import { scaleHandler } from './handlers/scale.js';
 import { virtualReadHandler } from './handlers/virtual-read.js';
 import { addWarnings } from './fieldvalidation/warnings.js';
+import { connectHandler, type ConnectDeps } from './handlers/connect.js';
 
 type Handler = (h: HandlerScope) => Promise<void>;
 
@@ -44,7 +45,7 @@ export function notFoundResource(): StatusError {
   return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
-export function resourceHandler(registry: Registry, admission: Admission): Koa.Middleware {
+export function resourceHandler(registry: Registry, admission: Admission, connect?: ConnectDeps): Koa.Middleware {
   const stores = (group: string, plural: string): GenericStore | undefined => {
     const d = registry.scheme.resourceInGroup(group, plural);
     return d ? registry.storeFor(d) : undefined;
@@ -77,6 +78,10 @@ export function resourceHandler(registry: Registry, admission: Admission): Koa.M
     if (info.subresource) {
       const sub = def.subresources?.find((s) => s.name === info.subresource);
       if (!sub) throw notFoundResource();
+      if (sub.connect) {
+        if (!connect) throw notFoundResource();
+        return connectHandler(sub.connect, connect, stores)(h);
+      }
       if (sub.create) return virtualCreateHandler(sub.create, { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind }, stores, sub.alternateVersions)(h);
       if (sub.scale) {
         if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);

@@ -85,8 +85,6 @@ describe('served surface against upstream v1.28 OpenAPI', () => {
     const missing = [...upstream.keys()]
       .filter((k) => servedVersions.has(k.split('/').slice(0, 2).join('/')) && !served.has(k))
       .sort();
-    // Being built on branches (issue 10); remove as they land.
-    const pending = ['/v1/nodes/proxy', '/v1/pods/log', '/v1/services/proxy'];
-    expect(missing.filter((k) => !pending.includes(k))).to.deep.equal([]);
+    expect(missing).to.deep.equal([]);
   });
 });

@@ -8,6 +8,8 @@ import type { Admission } from '../admission/interfaces.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import type { WriteHooks } from '../registry/generic/hooks.js';
 import type { FieldLabelConversion } from '../apis/meta/fields.js';
+import type { KubeletClient, TransportConfig } from '../kubelet/client.js';
+import type { GroupResource } from './errors.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -28,7 +30,45 @@ export interface SubresourceDef {
   alternateVersions?: string[];
   /** A scale subresource (autoscaling/v1 Scale) over the parent's replica fields. */
   scale?: ScaleDef;
+  /** A connect subresource (pods/log, pods/exec, nodes/proxy): where to send the request. */
+  connect?: ConnectDef;
 }
+
+/** A connect subresource: the HTTP methods it takes and how it finds its backend. */
+export interface ConnectDef {
+  methods: string[];
+  target: (c: ConnectContext) => Promise<ConnectTarget>;
+  /**
+   * The connect options object (PodExecOptions...) admission sees with operation CONNECT;
+   * absent for pods/log, which upstream serves as a read rather than a connect.
+   */
+  options?: (c: ConnectContext) => Record<string, unknown>;
+}
+
+/** What a connect subresource's request is about. */
+export interface ConnectContext {
+  namespace: string;
+  /** The URL's name, which proxy subresources may extend to `scheme:name:port`. */
+  name: string;
+  /** Proxy subresources: the path after the subresource, as upstream's ProxyOptions.Path. */
+  path: string;
+  method: string;
+  query: URLSearchParams;
+  stores: (group: string, plural: string) => GenericStore | undefined;
+  /** Reads a stored object by key under the etcd prefix, for kinds that may not be served. */
+  readStored: (key: string) => Promise<KubeObject>;
+  kubelet: KubeletClient;
+}
+
+/**
+ * Where the request goes: `stream` answers a GET with the backend's body (pods/log; no
+ * url when there is nothing to read yet), `proxy` forwards the request as it is
+ * (and its upgrade to a stream protocol; `upgradeRequired` refuses anything else;
+ * `rootRedirect` sends a GET of the bare proxy path to the same path with a slash).
+ */
+export type ConnectTarget =
+  | { kind: 'stream'; url?: URL; transport?: TransportConfig; contentType: string; resource: GroupResource; name: string }
+  | { kind: 'proxy'; url: URL; transport: TransportConfig; upgradeRequired: boolean; rootRedirect?: boolean };
 
 /**
  * Where a kind keeps what its autoscaling/v1 Scale shows (upstream: the scale REST of

@@ -11,6 +11,7 @@ import { errorFilter } from '../endpoints/filters/errors.js';
 import { impersonationFilter } from '../endpoints/filters/impersonation.js';
 import { requestInfoFilter } from '../endpoints/filters/request-info.js';
 import { notFoundResource, resourceHandler, type Registry } from '../endpoints/installer.js';
+import type { ConnectDeps } from '../endpoints/handlers/connect.js';
 
 /** A non-resource endpoint: answers and returns true, or returns false to pass. */
 export type PathHandler = (ctx: Koa.Context) => Promise<boolean>;
@@ -24,6 +25,8 @@ export interface AppConfig {
   admission: Admission;
   registry: Registry;
   pathHandlers: PathHandler[];
+  /** What connect subresources (pods/log, exec, nodes/proxy...) reach their backends with. */
+  connect?: ConnectDeps;
 }
 
 export function createApp(cfg: AppConfig): Koa {
@@ -39,7 +42,7 @@ export function createApp(cfg: AppConfig): Koa {
     for (const handle of cfg.pathHandlers) if (await handle(ctx)) return;
     await next();
   });
-  app.use(resourceHandler(cfg.registry, cfg.admission));
+  app.use(resourceHandler(cfg.registry, cfg.admission, cfg.connect));
   app.use(async () => { throw notFoundResource(); });
   return app;
 }

@@ -4,6 +4,7 @@ import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../regist
 import { isIP } from 'node:net';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
+import { defaultPreferredAddressTypes, type KubeletClientOptions } from '../kubelet/client.js';
 
 export interface ServerOptions {
   etcdServers: string[];
@@ -98,6 +99,8 @@ export interface ServerOptions {
   writeAdminKubeconfig?: string;
   /** Not upstream's: data directory of the embedded etcd started when --etcd-servers is empty. */
   embeddedEtcdDataDir: string;
+  /** --kubelet-*: how the server reaches kubelets for logs, exec, attach, port-forward and proxy. */
+  kubelet: KubeletClientOptions;
   /** Accepted flags we do not act on yet (warned about at start). */
   ignoredFlags: string[];
 }
@@ -171,6 +174,12 @@ const flagSpecs: Record<string, FlagSpec> = {
   'logging-format': { type: 'string' },
   'write-admin-kubeconfig': { type: 'string' },
   'embedded-etcd-data-dir': { type: 'string' },
+  'kubelet-preferred-address-types': { type: 'stringList' },
+  'kubelet-timeout': { type: 'duration' },
+  'kubelet-port': { type: 'int' },
+  'kubelet-client-certificate': { type: 'string' },
+  'kubelet-client-key': { type: 'string' },
+  'kubelet-certificate-authority': { type: 'string' },
 };
 
 const knownModes = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
@@ -294,6 +303,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     loggingFormat: loggingFormat(one('logging-format')),
     writeAdminKubeconfig: one('write-admin-kubeconfig'),
     embeddedEtcdDataDir: one('embedded-etcd-data-dir') ?? '_output/etcd',
+    kubelet: kubeletOptions(one, list),
     ignoredFlags: parsed.unknown,
   };
 }
@@ -367,4 +377,24 @@ function apiserverCount(v: string | undefined): number {
   const n = parseIntFlag('apiserver-count', v);
   if (n <= 0) throw new Error(`--apiserver-count should be a positive number, but value '${n}' provided`);
   return n;
+}
+
+const nodeAddressTypes = ['Hostname', 'ExternalIP', 'InternalIP', 'ExternalDNS', 'InternalDNS'];
+
+/** Upstream's KubeletConfig flags: a client certificate and key come together; types must be known. */
+function kubeletOptions(one: (n: string) => string | undefined, list: (n: string) => string[]): KubeletClientOptions {
+  const types = list('kubelet-preferred-address-types');
+  for (const t of types) {
+    if (!nodeAddressTypes.includes(t)) throw new Error(`--kubelet-preferred-address-types: unknown address type "${t}"`);
+  }
+  const timeout = one('kubelet-timeout');
+  const port = one('kubelet-port');
+  return {
+    preferredAddressTypes: types.length > 0 ? types : defaultPreferredAddressTypes,
+    timeoutMs: timeout !== undefined ? parseDurationFlag('kubelet-timeout', timeout) : 5000,
+    port: port !== undefined ? parseIntFlag('kubelet-port', port) : 10250,
+    clientCertificateFile: one('kubelet-client-certificate'),
+    clientKeyFile: one('kubelet-client-key'),
+    certificateAuthorityFile: one('kubelet-certificate-authority'),
+  };
 }

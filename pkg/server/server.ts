@@ -40,6 +40,8 @@ import { bindAccessReviews } from '../registry/authorization/index.js';
 import { bindComponentStatuses } from '../registry/core/componentstatuses/index.js';
 import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
+import { KubeletClient } from '../kubelet/client.js';
+import { upgradeListener } from '../util/proxy/hijack.js';
 
 export interface RunningServer {
   url: string;
@@ -117,9 +119,12 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const extra = extraEndpoints({ scheme, storage, log, o, informers });
   const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
-  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers });
+  const connect = { kubelet: new KubeletClient(o.kubelet), readStored: (key: string) => storage.get(`${o.etcdPrefix}/${key}`) };
+  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers, connect });
 
-  const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, app.callback());
+  const handle = app.callback();
+  const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, handle);
+  server.on('upgrade', upgradeListener(handle));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.securePort, o.bindAddress, () => resolve());

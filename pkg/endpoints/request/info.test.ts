@@ -27,6 +27,14 @@ describe('request info (SPEC 4.1 verb mapping)', () => {
     ['GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/admin', { verb: 'get', apiGroup: 'rbac.authorization.k8s.io', resource: 'clusterroles', name: 'admin' }],
     ['GET', '/apis/rbac.authorization.k8s.io/v1/roles', { verb: 'list', namespace: '', resource: 'roles' }],
     ['POST', '/api/v1/namespaces/ns/serviceaccounts/default/token', { verb: 'create', subresource: 'token', name: 'default' }],
+    // Connect subresources take their verb from the HTTP method, as upstream 1.28 does.
+    ['GET', '/api/v1/namespaces/ns/pods/p/log?follow=true', { verb: 'get', resource: 'pods', subresource: 'log', name: 'p' }],
+    ['POST', '/api/v1/namespaces/ns/pods/p/exec?command=ls', { verb: 'create', subresource: 'exec', name: 'p' }],
+    ['GET', '/api/v1/namespaces/ns/pods/p/exec?command=ls', { verb: 'get', subresource: 'exec' }],
+    ['POST', '/api/v1/namespaces/ns/pods/p/portforward', { verb: 'create', subresource: 'portforward' }],
+    ['GET', '/api/v1/nodes/n1/proxy/metrics/cadvisor', { verb: 'get', resource: 'nodes', name: 'n1', subresource: 'proxy', parts: ['metrics', 'cadvisor'] }],
+    ['DELETE', '/api/v1/namespaces/ns/services/https:web:443/proxy/x', { verb: 'delete', resource: 'services', name: 'https:web:443', subresource: 'proxy', parts: ['x'] }],
+    ['OPTIONS', '/api/v1/namespaces/ns/pods/p/proxy/', { verb: 'options', subresource: 'proxy' }],
   ];
   for (const [method, url, want] of cases) {
     it(`${method} ${url}`, () => {

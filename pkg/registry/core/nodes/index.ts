@@ -2,6 +2,7 @@
 import type { ResourceDef } from '../../../runtime/scheme.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { NodeStrategy } from './strategy.js';
+import { nodeProxy } from './proxy.js';
 import { nodeTable } from './table.js';
 import { fieldLabels } from '../../../apis/meta/fields.js';
 
@@ -14,7 +15,10 @@ export const nodes: ResourceDef = {
   shortNames: ['no'],
   namespaced: false,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-  subresources: [{ name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
+  subresources: [
+    { name: 'proxy', kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'], connect: nodeProxy },
+    { name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] },
+  ],
   storageResource: 'minions',
   strategy: new NodeStrategy(),
   table: nodeTable,

@@ -21,7 +21,10 @@ describe('nodes', () => {
     expect(nodes).to.include({ group: '', version: 'v1', kind: 'Node', plural: 'nodes', singular: 'node', namespaced: false });
     expect(nodes.shortNames).to.deep.equal(['no']);
     expect(nodes.verbs).to.deep.equal(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
-    expect(nodes.subresources).to.deep.equal([{ name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }]);
+    expect(nodes.subresources?.map(({ name, kind, verbs }) => ({ name, kind, verbs }))).to.deep.equal([
+      { name: 'proxy', kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+      { name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] },
+    ]);
     expect(storageSegment(nodes)).to.equal('minions');
     expect(nodes.selectableFields!({ spec: { unschedulable: true } })).to.deep.equal({ 'spec.unschedulable': 'true' });
     expect(nodes.selectableFields!({})).to.deep.equal({ 'spec.unschedulable': 'false' });

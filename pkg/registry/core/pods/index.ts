@@ -8,6 +8,7 @@ import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { bindingCreate } from './binding.js';
 import { evictionCreate } from './eviction.js';
 import { PodStrategy } from './strategy.js';
+import { podConnect } from './connect.js';
 import { podTable } from './table.js';
 
 export const pods: ResourceDef = {
@@ -21,13 +22,14 @@ export const pods: ResourceDef = {
   namespaced: true,
   verbs: [...allVerbs],
   subresources: [
-    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'], connect: podConnect.attach },
     { name: 'binding', kind: 'Binding', verbs: ['create'], create: bindingCreate(true) },
     { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
     { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', alternateVersions: ['v1beta1'], verbs: ['create'], create: evictionCreate },
-    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
-    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
-    { name: 'proxy', kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'], connect: podConnect.exec },
+    { name: 'log', kind: 'Pod', verbs: ['get'], connect: podConnect.log },
+    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'], connect: podConnect.portforward },
+    { name: 'proxy', kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'], connect: podConnect.proxy },
     { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
   ],
   strategy: new PodStrategy(),

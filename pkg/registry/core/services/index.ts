@@ -4,6 +4,7 @@
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import { ServiceStrategy } from './strategy.js';
 import { serviceTable } from './table.js';
+import { serviceProxy } from './proxy.js';
 
 export const services: ResourceDef = {
   group: '',
@@ -15,7 +16,10 @@ export const services: ResourceDef = {
   categories: ['all'],
   namespaced: true,
   verbs: allVerbs,
-  subresources: [{ name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] }],
+  subresources: [
+    { name: 'proxy', kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'], connect: serviceProxy },
+    { name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] },
+  ],
   storageResource: 'services/specs',
   strategy: new ServiceStrategy(),
   table: serviceTable,
