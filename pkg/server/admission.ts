@@ -1,11 +1,12 @@
 // Builds the admission chain from --enable-admission-plugins / --disable-admission-plugins.
 import { AdmissionChain, type Admission, type AdmissionPlugin } from '../admission/interfaces.js';
 import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/namespacelifecycle/index.js';
+import { certificatePlugins } from '../admission/plugins/certificates/index.js';
 import { StatusError } from '../runtime/errors.js';
 import type { ServerDeps } from './deps.js';
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
-  const plugins: AdmissionPlugin[] = [new NamespaceLifecycle(namespaceSource(d))];
+  const plugins: AdmissionPlugin[] = [new NamespaceLifecycle(namespaceSource(d)), ...certificatePlugins(d.authorizer)];
   return new AdmissionChain(plugins);
 }
 

@@ -1,5 +1,6 @@
 // kube-apiserver's flags -> validated options. Only flag names upstream uses.
 import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.js';
+import { clusterSigningFlagSpecs, parseClusterSigning, type ClusterSigningOptions } from '../controller/certificates/options.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 
 export interface ServerOptions {
@@ -42,6 +43,10 @@ export interface ServerOptions {
   rootCAFile?: string;
   /** kube-controller-manager's --controllers: `*` (all on by default), `name`, `-name`. */
   controllers: string[];
+  /** kube-controller-manager's --cluster-signing-* flags (csrsigning). */
+  clusterSigning: ClusterSigningOptions;
+  /** Not upstream's: --csr-cleaner-durations shortens the CSR cleaner's timings (tests). */
+  csrCleanerDurations?: string;
   oidcIssuerURL?: string;
   oidcClientID?: string;
   oidcCAFile?: string;
@@ -108,6 +113,8 @@ const flagSpecs: Record<string, FlagSpec> = {
   'enable-bootstrap-token-auth': { type: 'bool' },
   'root-ca-file': { type: 'string' },
   'controllers': { type: 'stringList' },
+  ...clusterSigningFlagSpecs,
+  'csr-cleaner-durations': { type: 'string' },
   'oidc-issuer-url': { type: 'string' },
   'oidc-client-id': { type: 'string' },
   'oidc-ca-file': { type: 'string' },
@@ -203,6 +210,8 @@ export function parseOptions(argv: string[]): ServerOptions {
     enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth', false),
     rootCAFile: one('root-ca-file'),
     controllers: parsed.values.has('controllers') ? list('controllers') : ['*'],
+    clusterSigning: parseClusterSigning(one, dur),
+    csrCleanerDurations: one('csr-cleaner-durations'),
     oidcIssuerURL: one('oidc-issuer-url'),
     oidcClientID: one('oidc-client-id'),
     oidcCAFile: one('oidc-ca-file'),

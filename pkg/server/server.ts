@@ -71,6 +71,7 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   const authenticator = await buildAuthenticator(deps);
   const authz = await buildAuthorization(deps);
   const authorizer = authz.authorizer;
+  deps.authorizer = authorizer;
   bindAccessReviews(scheme, authz);
   const admission = authz.guard(await buildAdmission(deps));
 
