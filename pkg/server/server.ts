@@ -27,6 +27,7 @@ import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
+import { LeaseLock } from '../controller/leaselock.js';
 import { buildAdmission } from './admission.js';
 import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
@@ -82,8 +83,10 @@ export async function runServer(o: ServerOptions, log: Logger = pino({ level: o.
   await ensureLocalAPIServices(registry, scheme);
   await reconcileBootstrapPolicy(registry, log);
   informers.start();
+  const identity = `${hostname()}_${randomUUID()}`;
   const controllers = new ControllerManager({
-    client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity: `${hostname()}_${randomUUID()}`, log,
+    client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity, log,
+    lease: new LeaseLock(registry.store('coordination.k8s.io', 'leases'), identity),
   });
   registerControllers(controllers, deps);
   controllers.start();
