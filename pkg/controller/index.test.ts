@@ -22,6 +22,14 @@ describe('--controllers', () => {
     expect(controllerEnabled('namespace', deps(['tokencleaner']))).to.equal(false);
   });
 
+  it('-* (ours) runs none, even those bootstrap-token auth would turn on', () => {
+    for (const name of [...controllerNames(), 'bootstrapsigner', 'csrsigning']) {
+      expect(controllerEnabled(name, deps(['-*'], true)), name).to.equal(false);
+    }
+    const manager = { register: () => { throw new Error('registered'); } } as unknown as ControllerManager;
+    expect(() => registerControllers(manager, deps(['-*'], true))).to.not.throw();
+  });
+
   it('bootstrap-token auth turns on the signer and cleaner unless disabled', () => {
     expect(controllerEnabled('bootstrapsigner', deps(['*'], true))).to.equal(true);
     expect(controllerEnabled('bootstrapsigner', deps(['*', '-bootstrapsigner'], true))).to.equal(false);
@@ -30,6 +38,6 @@ describe('--controllers', () => {
   it('refuses an unknown name at start', () => {
     const manager = { register: () => undefined } as unknown as ControllerManager;
     expect(() => registerControllers(manager, deps(['*', '-nosuch']))).to.throw('--controllers: "nosuch" is not in the list of known controllers');
-    expect(controllerNames()).to.include.members(['namespace', 'garbagecollector', 'serviceaccount', 'root-ca-cert-publisher']);
+    expect(controllerNames()).to.include.members(['namespace', 'garbagecollector', 'serviceaccount', 'root-ca-cert-publisher', 'csrsigning', 'csrapproving', 'csrcleaner']);
   });
 });

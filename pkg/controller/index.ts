@@ -1,8 +1,10 @@
 // Every background controller, registered by name in one list. They run only in the
 // replica that holds the controller-manager election.
 import type { ServerDeps } from '../server/deps.js';
-import { crdStatusController } from './apiextensions/index.js';
 import { bootstrapSignerController, tokenCleanerController } from './bootstrap/index.js';
+import { csrApprovingController } from './certificates/approver/index.js';
+import { csrCleanerController } from './certificates/cleaner/index.js';
+import { csrSigningController } from './certificates/signer/index.js';
 import { ClusterRoleAggregationController } from './clusterroleaggregation/index.js';
 import { garbageCollector } from './garbagecollector/index.js';
 import type { Controller, ControllerManager } from './manager.js';
@@ -24,6 +26,9 @@ const controllers: Array<[name: string, factory: ControllerFactory]> = [
   ['tokencleaner', tokenCleanerController],
   ['namespace', namespaceController],
   ['garbagecollector', garbageCollector],
+  ['csrsigning', csrSigningController],
+  ['csrapproving', csrApprovingController],
+  ['csrcleaner', csrCleanerController],
 ];
 
 /** Off unless named in --controllers, as upstream. */
@@ -36,6 +41,8 @@ const offByDefault = new Set(['bootstrapsigner', 'tokencleaner']);
  */
 export function controllerEnabled(name: string, d: ServerDeps): boolean {
   const list = d.o.controllers;
+  // Ours: `-*` runs none, for an upstream kube-controller-manager to run them instead.
+  if (list.includes('-*')) return false;
   if (list.includes(`-${name}`)) return false;
   if (list.includes(name)) return true;
   if (offByDefault.has(name)) return d.o.enableBootstrapTokenAuth;
@@ -57,8 +64,4 @@ export function registerControllers(manager: ControllerManager, d: ServerDeps): 
     const c = factory(d);
     if (c) manager.register(c);
   }
-  // apiextensions-apiserver's own controllers: part of the API server, not of
-  // kube-controller-manager, so --controllers does not name them.
-  const crd = crdStatusController(d);
-  if (crd) manager.register(crd);
 }

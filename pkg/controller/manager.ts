@@ -1,8 +1,10 @@
 // Background controllers run in every replica but act in one: the replicas campaign
 // in an etcd election (lease-backed, so a dead leader's lease expires and another
-// replica takes over within the TTL) and only the leader starts them.
+// replica takes over within the TTL) and only the leader starts them, once it also
+// holds upstream's kube-controller-manager Lease (leaselock.ts).
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
+import { retryPeriodMs, type LeaseLock } from './leaselock.js';
 
 export interface Controller {
   readonly name: string;
@@ -19,7 +21,12 @@ export interface ControllerManagerOptions {
   /** Lease TTL in seconds: how long a dead leader blocks takeover. */
   leaseTTLSeconds?: number;
   log: Logger;
+  /** When set, the elected replica also holds upstream's Lease before starting controllers. */
+  lease?: LeaseLock;
 }
+
+/** Upstream's --leader-elect-renew-deadline: a holder that cannot renew this long stops. */
+const renewDeadlineMs = 10_000;
 
 export class ControllerManager {
   private controllers: Controller[] = [];
@@ -27,6 +34,9 @@ export class ControllerManager {
   private stopped = false;
   private leading = false;
   private resign: (() => Promise<void>) | undefined;
+  /** Bumped per campaign, so a lease loop of an earlier term ends. */
+  private term = 0;
+  private holdingLease = false;
 
   constructor(private readonly o: ControllerManagerOptions) {}
 
@@ -44,7 +54,9 @@ export class ControllerManager {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    const heldLease = this.holdingLease;
     this.stopControllers();
+    if (heldLease) await this.o.lease?.release().catch(() => undefined);
     await this.resign?.().catch(() => undefined);
   }
 
@@ -55,6 +67,7 @@ export class ControllerManager {
       } catch (err) {
         this.o.log.warn({ err: (err as Error).message }, 'leader election failed; retrying');
       }
+      this.term++;
       this.stopControllers();
       if (!this.stopped) await new Promise((r) => setTimeout(r, 1000));
     }
@@ -69,13 +82,42 @@ export class ControllerManager {
         if (this.stopped) { void campaign.resign(); resolve(); return; }
         this.leading = true;
         this.o.log.info({ election: this.o.electionName, identity: this.o.identity }, 'became leader; starting controllers');
-        void this.startControllers();
+        const term = ++this.term;
+        if (this.o.lease) void this.leadWithLease(this.o.lease, () => !this.stopped && this.term === term);
+        else void this.startControllers();
       });
       campaign.on('error', (err: Error) => {
         this.leading = false;
         reject(err);
       });
     });
+  }
+
+  /** Runs controllers only while this replica holds the Lease; renews it every retry period. */
+  private async leadWithLease(lease: LeaseLock, current: () => boolean): Promise<void> {
+    let lastRenew = 0;
+    while (current()) {
+      let held: boolean | undefined;
+      try {
+        held = await lease.tryAcquireOrRenew();
+      } catch (err) {
+        this.o.log.warn({ lease: 'kube-system/kube-controller-manager', err: (err as Error).message }, 'failed to renew the leader lease');
+      }
+      if (!current()) break;
+      if (held) {
+        lastRenew = Date.now();
+        if (!this.holdingLease) {
+          this.holdingLease = true;
+          this.o.log.info({ lease: 'kube-system/kube-controller-manager', identity: lease.identity }, 'acquired the leader lease');
+          await this.startControllers();
+        }
+      } else if (this.holdingLease && (held === false || Date.now() - lastRenew > renewDeadlineMs)) {
+        this.o.log.warn({ lease: 'kube-system/kube-controller-manager' }, 'lost the leader lease; stopping controllers');
+        this.holdingLease = false;
+        this.stopRunning();
+      }
+      await new Promise((r) => setTimeout(r, retryPeriodMs));
+    }
   }
 
   private async startControllers(): Promise<void> {
@@ -90,6 +132,11 @@ export class ControllerManager {
 
   private stopControllers(): void {
     this.leading = false;
+    this.holdingLease = false;
+    this.stopRunning();
+  }
+
+  private stopRunning(): void {
     for (const s of this.stops.splice(0)) {
       try { s(); } catch { /* stopping is best effort */ }
     }

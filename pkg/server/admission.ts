@@ -2,6 +2,7 @@
 import { AdmissionChain, type Admission, type AdmissionPlugin } from '../admission/interfaces.js';
 import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/namespacelifecycle/index.js';
 import { NodeRestriction, pluginName as nodeRestriction } from '../admission/plugins/noderestriction/index.js';
+import { certificatePlugins } from '../admission/plugins/certificates/index.js';
 import { StatusError } from '../runtime/errors.js';
 import type { ServerDeps } from './deps.js';
 
@@ -10,6 +11,7 @@ export async function buildAdmission(d: ServerDeps): Promise<Admission> {
   // NamespaceLifecycle is on unless disabled (as upstream); NodeRestriction only when enabled.
   const plugins: AdmissionPlugin[] = [];
   if (!disabled.includes('NamespaceLifecycle')) plugins.push(new NamespaceLifecycle(namespaceSource(d)));
+  plugins.push(...certificatePlugins(d.authorizer));
   if (enabled.includes(nodeRestriction) && !disabled.includes(nodeRestriction)) {
     const nodes = d.informers.informerFor('', 'nodes');
     plugins.push(new NodeRestriction({ get: (name) => nodes.get('', name) }));

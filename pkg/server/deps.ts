@@ -1,6 +1,7 @@
 // What the parts of a replica are built from.
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
+import type { Authorizer } from '../authorization/interfaces.js';
 import type { InformerFactory } from '../client/factory.js';
 import type { StoreRegistry } from '../registry/generic/registry.js';
 import type { Scheme } from '../runtime/scheme.js';
@@ -19,4 +20,6 @@ export interface ServerDeps {
   clientCAFile?: string;
   /** PEM of the serving certificate (the default service-account verification key source). */
   servingCert: { cert: string; key: string };
+  /** The replica's authorizer, once built (admission plugins and controllers ask it, as upstream asks SubjectAccessReviews). */
+  authorizer?: Authorizer;
 }

@@ -2,6 +2,7 @@
 import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.js';
 import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../registry/core/services/allocator/config.js';
 import { isIP } from 'node:net';
+import { clusterSigningFlagSpecs, parseClusterSigning, type ClusterSigningOptions } from '../controller/certificates/options.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
 import { defaultPreferredAddressTypes, type KubeletClientOptions } from '../kubelet/client.js';
@@ -54,6 +55,10 @@ export interface ServerOptions {
   rootCAFile?: string;
   /** kube-controller-manager's --controllers: `*` (all on by default), `name`, `-name`. */
   controllers: string[];
+  /** kube-controller-manager's --cluster-signing-* flags (csrsigning). */
+  clusterSigning: ClusterSigningOptions;
+  /** Not upstream's: --csr-cleaner-durations shortens the CSR cleaner's timings (tests). */
+  csrCleanerDurations?: string;
   oidcIssuerURL?: string;
   oidcClientID?: string;
   oidcCAFile?: string;
@@ -141,6 +146,8 @@ const flagSpecs: Record<string, FlagSpec> = {
   'enable-bootstrap-token-auth': { type: 'bool' },
   'root-ca-file': { type: 'string' },
   'controllers': { type: 'stringList' },
+  ...clusterSigningFlagSpecs,
+  'csr-cleaner-durations': { type: 'string' },
   'oidc-issuer-url': { type: 'string' },
   'oidc-client-id': { type: 'string' },
   'oidc-ca-file': { type: 'string' },
@@ -270,6 +277,8 @@ export function parseOptions(argv: string[]): ServerOptions {
     enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth', false),
     rootCAFile: one('root-ca-file'),
     controllers: parsed.values.has('controllers') ? list('controllers') : ['*'],
+    clusterSigning: parseClusterSigning(one, dur),
+    csrCleanerDurations: one('csr-cleaner-durations'),
     oidcIssuerURL: one('oidc-issuer-url'),
     oidcClientID: one('oidc-client-id'),
     oidcCAFile: one('oidc-ca-file'),

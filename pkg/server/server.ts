@@ -30,9 +30,11 @@ import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
+import { crdStatusController } from '../controller/apiextensions/index.js';
 import { KubernetesServiceController } from '../controller/kubernetesservice/index.js';
 import { advertiseAddress } from './advertise.js';
 import { apfConfigController } from '../controller/apf/index.js';
+import { LeaseLock } from '../controller/leaselock.js';
 import { buildAdmission } from './admission.js';
 import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
@@ -83,6 +85,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const authenticator = await buildAuthenticator(deps);
   const authz = await buildAuthorization(deps);
   const authorizer = authz.authorizer;
+  deps.authorizer = authorizer;
   bindAccessReviews(scheme, authz);
   bindComponentStatuses(scheme, endpoints);
   const admission = authz.guard(await buildAdmission(deps));
@@ -94,10 +97,16 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   await ensureLocalAPIServices(registry, scheme);
   await reconcileBootstrapPolicy(registry, log);
   informers.start();
+  const identity = `${hostname()}_${randomUUID()}`;
   const controllers = new ControllerManager({
-    client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity: `${hostname()}_${randomUUID()}`, log,
+    client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity, log,
+    lease: new LeaseLock(registry.store('coordination.k8s.io', 'leases'), identity),
   });
   registerControllers(controllers, deps);
+  // apiextensions-apiserver's own controllers: part of the API server, not of
+  // kube-controller-manager, so --controllers does not name them.
+  const crdStatus = crdStatusController(deps);
+  if (crdStatus) controllers.register(crdStatus);
   // Not a kube-controller-manager controller (no --controllers name): kube-apiserver's own loop.
   const services = registry.store('', 'services');
   controllers.register(allocationRepairController(new AllocationRepair(async () => {

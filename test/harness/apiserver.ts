@@ -28,8 +28,8 @@ export interface ReplicaOptions {
   clientUsers?: ClientUser[];
   /** Static token users, written to a --token-auth-file. */
   tokens?: TokenUser[];
-  /** More flags for every replica, or per replica index. Later flags win over ours. */
-  extraArgs?: string[] | ((index: number) => string[]);
+  /** More flags for every replica, or per replica index (and the cluster's PKI). Later flags win over ours. */
+  extraArgs?: string[] | ((index: number, pki: TestPki) => string[]);
   env?: Record<string, string>;
   /** Options for node itself, before the server's entry point (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
@@ -113,7 +113,7 @@ async function startCluster(dir: string, n: number, opts: ReplicaOptions): Promi
     // JSON records with every request line: what the failure dumps and log checks read.
     '--logging-format=json',
     '--v=3',
-    ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(r.index) : (opts.extraArgs ?? [])),
+    ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(r.index, pki) : (opts.extraArgs ?? [])),
   ];
 
   const admin = credentials(pki, 'admin');

@@ -1,0 +1,87 @@
+// csrsigning (SPEC 3.2): approved requests for the kubernetes.io signers that have a CA
+// get a certificate in status.certificate; a request the signer's rules refuse gets the
+// Failed condition instead. A signer without CA files does not run, as upstream.
+import { StatusError } from '../../../runtime/errors.js';
+import type { KubeObject } from '../../../runtime/object.js';
+import { controllerUser as controllerUserFor, internalScope } from '../../../registry/generic/internal-scope.js';
+import type { ServerDeps } from '../../../server/deps.js';
+import type { Controller } from '../../manager.js';
+import { KeyedQueue } from '../../workqueue.js';
+import {
+  condition, hasTrueCondition, isApproved, isIssued, parseRequest, signerNameOf, spec, statusOf, usagesOf,
+} from '../csr.js';
+import { signerFiles } from '../options.js';
+import { CertificateAuthority, certificateTTL } from './authority.js';
+import { signerRules } from './rules.js';
+
+const controllerUser = controllerUserFor('certificate-controller');
+
+export function csrSigningController(d: ServerDeps): Controller | undefined {
+  const authorities = new Map<string, CertificateAuthority>();
+  for (const signer of Object.keys(signerRules)) {
+    const files = signerFiles(d.o.clusterSigning, signer);
+    if (files) authorities.set(signer, new CertificateAuthority(files.certFile, files.keyFile));
+  }
+  if (authorities.size === 0) {
+    d.log.info('skipping CSR signer controller because no csr cert/key was specified');
+    return undefined;
+  }
+  const csrs = d.informers.informerFor('certificates.k8s.io', 'certificatesigningrequests');
+  const store = d.registry.store('certificates.k8s.io', 'certificatesigningrequests');
+  const scope = () => internalScope(controllerUser, 'kube-controller-manager', { subresource: 'status' });
+
+  const writeStatus = async (csr: KubeObject, status: Record<string, unknown>): Promise<void> => {
+    const desired = { ...structuredClone(csr), status };
+    try {
+      await store.update('', csr.metadata.name ?? '', async () => desired, scope());
+    } catch (err) {
+      // Changed or deleted meanwhile: the informer brings the new state back to the queue.
+      if (err instanceof StatusError && (err.code === 404 || err.code === 409)) return;
+      throw err;
+    }
+  };
+
+  const sync = async (name: string): Promise<void> => {
+    const csr = csrs.get('', name);
+    if (!csr || isIssued(csr) || !isApproved(csr) || hasTrueCondition(csr, 'Failed')) return;
+    const signer = signerNameOf(csr);
+    const ca = authorities.get(signer);
+    if (!ca) return;
+    let req;
+    try {
+      req = parseRequest(csr);
+    } catch (err) {
+      throw new Error(`unable to parse csr "${name}": ${(err as Error).message}`);
+    }
+    const usages = usagesOf(csr);
+    const refusal = signerRules[signer]!(req, usages);
+    const status = structuredClone(statusOf(csr));
+    if (refusal !== undefined) {
+      status.conditions = [...(Array.isArray(status.conditions) ? status.conditions : []),
+        condition('Failed', 'SignerValidationFailure', refusal)];
+      await writeStatus(csr, status);
+      return;
+    }
+    const pem = await ca.sign(req, usages, certificateTTL(d.o.clusterSigning.durationMs, spec(csr).expirationSeconds));
+    status.certificate = Buffer.from(pem).toString('base64');
+    await writeStatus(csr, status);
+  };
+
+  let queue: KeyedQueue | undefined;
+  let handlersAdded = false;
+  const enqueue = (csr: KubeObject) => queue?.add(csr.metadata.name ?? '');
+  return {
+    name: 'csrsigning',
+    start() {
+      const q = new KeyedQueue(sync, (key, err) => d.log.warn({ controller: 'csrsigning', csr: key, err: (err as Error).message }, 'sync failed'));
+      queue = q;
+      if (!handlersAdded) {
+        handlersAdded = true;
+        csrs.addHandlers({ add: enqueue, update: enqueue });
+      } else {
+        for (const csr of csrs.list()) enqueue(csr);
+      }
+      return () => { q.stop(); if (queue === q) queue = undefined; };
+    },
+  };
+}
