@@ -25,6 +25,10 @@ class Worker {
   constructor() {
     this.child = fork(workerEntry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child.on('message', (m: FromWorker) => { this.waiters.shift()?.(m); });
+    // A worker that dies must fail the run, not leave it waiting for an answer.
+    this.child.on('exit', (code, signal) => {
+      for (const w of this.waiters.splice(0)) w({ op: 'error', message: `watcher process exited (${code ?? signal})` });
+    });
   }
   ask(m: ToWorker): Promise<FromWorker> {
     return new Promise((resolve, reject) => {

@@ -100,6 +100,8 @@ function finish(acks: number[], sends: number[]): FromWorker {
 }
 
 const send = (m: FromWorker): void => { process.send!(m); };
+// Say why before dying, so the parent's error names the cause.
+process.on('uncaughtException', (err) => { send({ op: 'error', message: `watcher process: ${err.stack ?? err.message}` }); process.exit(1); });
 process.on('message', (m: ToWorker) => {
   if (m.op === 'start') start(m.spec).then(() => send({ op: 'ready' }), (err: Error) => send({ op: 'error', message: err.message }));
   else if (m.op === 'progress') send({ op: 'progress', received });
