@@ -10,7 +10,8 @@ import { freePorts, spawnTracked, type Tracked } from '../../test/harness/index.
 import { repoRoot } from '../../test/harness/repo.js';
 
 describe('hack/local-up-cluster.sh load balancer', function () {
-  this.timeout(60_000);
+  // Starting etcd and two replicas dominates; on a loaded machine that alone can take a minute.
+  this.timeout(150_000);
   let dir = '';
   let script: Tracked | undefined;
   let stderr = '';
@@ -32,7 +33,7 @@ describe('hack/local-up-cluster.sh load balancer', function () {
     let stdout = '';
     script.child.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); });
     script.child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + 120_000;
     while (!stdout.includes('replica(s) ready')) {
       if (Date.now() > deadline || script.child.exitCode !== null) throw new Error(`local-up did not start:\n${stderr}`);
       await new Promise((r) => setTimeout(r, 100));
