@@ -54,8 +54,15 @@ test: build etcd kubectl
 	  $(MOCHA) --require dist/test/harness/global.js --reporter ./hack/mocha-reporter.cjs \
 	  --timeout $(TEST_TIMEOUT) --slow 2000 --forbid-only --exit "$${specs[@]}" 'dist/**/*.test.js' $(ARGS)
 
+# Every scenario beside raw etcd3 in the same run, as ratios; the tables also go to
+# _output/bench/latest.json. Bigger runs: `make bench ARGS="--seconds=30"` (each script
+# takes its own flags; see the comment at the top of each hack/bench/*.ts).
 bench: build etcd
+	rm -f _output/bench/latest.json
 	node dist/hack/bench/index.js $(ARGS)
+	node dist/hack/bench/fanout.js $(ARGS)
+	node dist/hack/bench/crud.js $(ARGS)
+	node dist/hack/bench/memory.js $(ARGS)
 	node dist/hack/bench/authz.js
 	node dist/hack/bench/protobuf.js
 

@@ -4,6 +4,10 @@
 # (one per replica), data and logs live under _output/local-up/. Ctrl-C stops everything
 # this script started, by PID.
 #   env: REPLICAS, BASE_PORT, ETCD_CLIENT_PORT (22379), ETCD_PEER_PORT (22380),
+#        LB_PORT: also start a round-robin TCP load balancer (hack/lb) on this port in
+#          front of every replica, with its own kubeconfig (lb.kubeconfig); a replica
+#          that dies is then logged and skipped instead of stopping the cluster,
+#        LOCAL_UP_DIR (_output/local-up),
 #        SKIP_BUILD=1 to use dist/ as it is; extra arguments go to every replica.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,7 +17,8 @@ replicas="${REPLICAS:-2}"
 base_port="${BASE_PORT:-6443}"
 etcd_client_port="${ETCD_CLIENT_PORT:-22379}"
 etcd_peer_port="${ETCD_PEER_PORT:-22380}"
-out="$root/_output/local-up"
+out="${LOCAL_UP_DIR:-$root/_output/local-up}"
+lb_port="${LB_PORT:-}"
 cli="$root/dist/test/harness/local-up-cli.js"
 
 if [ -z "${SKIP_BUILD:-}" ] || [ ! -f dist/cmd/apiserver.js ] || [ ! -f "$cli" ]; then
@@ -70,14 +75,42 @@ for ((i = 0; i < replicas; i++)); do
   fi
 done
 
+replica_pids=("${pids[@]:1}")
+if [ -n "$lb_port" ]; then
+  backends=()
+  for ((i = 0; i < replicas; i++)); do backends+=($((base_port + i))); done
+  node dist/hack/lb/main.js "$lb_port" "${backends[@]}" >"$out/logs/lb.log" 2>&1 &
+  pids+=($!)
+  lb_pid=$!
+  for _ in $(seq 100); do grep -q 'lb: listening' "$out/logs/lb.log" && break; sleep 0.1; done
+  sed "s#https://127.0.0.1:$base_port#https://127.0.0.1:$lb_port#; s#local-up-0#local-up-lb#g" \
+    "$(head -n1 "$out/kubeconfigs.txt")" >"$out/lb.kubeconfig"
+  echo "$out/lb.kubeconfig" >>"$out/kubeconfigs.txt"
+  echo "local-up: load balancer pid $lb_pid at https://127.0.0.1:$lb_port over ports ${backends[*]} (log $out/logs/lb.log)" >&2
+fi
+
 echo "local-up: $replicas replica(s) ready. Kubeconfigs:"
 cat "$out/kubeconfigs.txt"
 echo "e.g.  KUBECONFIG=$(head -n1 "$out/kubeconfigs.txt") kubectl get ns    (Ctrl-C stops everything)"
 
-# Stay up until Ctrl-C, or until one of our processes dies.
+# Stay up until Ctrl-C, or until one of our processes dies (with the load balancer, until
+# etcd, the balancer or the last replica dies: it routes around a dead replica).
 set +e
-wait -n "${pids[@]}"
-code=$?
+without() { local x="$1"; shift; for p in "$@"; do [ "$p" = "$x" ] || echo "$p"; done; }
+live=("${pids[@]}")
+while :; do
+  wait -n -p died "${live[@]}"
+  code=$?
+  if [ -n "$lb_port" ] && [[ " ${replica_pids[*]} " == *" $died "* ]]; then
+    live=($(without "$died" "${live[@]}"))
+    replica_pids=($(without "$died" "${replica_pids[@]}"))
+    if [ "${#replica_pids[@]}" -gt 0 ]; then
+      echo "local-up: replica pid $died exited (code $code); the load balancer skips it" >&2
+      continue
+    fi
+  fi
+  break
+done
 if [ "$code" -gt 128 ]; then
   echo "local-up: interrupted; stopping" >&2
 else

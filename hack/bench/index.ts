@@ -1,27 +1,22 @@
 // Benchmark: lists and watch latency through our replicas beside raw etcd3 doing the
 // equivalent against the same etcd, in the same run, printed as ratios.
-//   list of N ConfigMaps, full          vs  one etcd range over the prefix
+//   list of N ConfigMaps (2,000 and 10,000), resourceVersion unset and =0
+//                                       vs  one etcd range over the prefix (values decoded)
 //   list of N ConfigMaps, limit=500     vs  etcd ranges of 500 at one revision
 //   watch delivery: PUT via replica A -> event at a watcher on replica B
 //                                        vs  etcd put -> event at an etcd watcher
-// Run: `make bench` (or `node dist/hack/bench/index.js [--objects=10000] [--samples=200]`).
+// Run: `make bench` (or `node dist/hack/bench/index.js [--objects=2000,10000] [--samples=200] [--list-runs=7]`).
 // Everything runs on this machine: its own etcd, two replicas on 127.0.0.1.
 import { Agent, request as httpsRequest } from 'node:https';
 import { prefixEnd } from '../../pkg/storage/etcd/keys.js';
 import type { TlsCredentials } from '../../test/harness/index.js';
-import { arg, now, runMain, withBenchCluster } from './common.js';
+import { decodeFromStorage } from '../../pkg/storage/etcd/codec.js';
+import { arg, now, report, runMain, seedConfigMaps, stats, withBenchCluster, type Row } from './common.js';
 
-const objects = arg('objects', 10_000);
+const sizes = (process.argv.find((x) => x.startsWith('--objects='))?.split('=')[1] ?? '2000,10000').split(',').map(Number);
 const samples = arg('samples', 200);
 const listRuns = arg('list-runs', 7);
 
-interface Stats { p50: number; p90: number; p99: number; mean: number }
-function stats(xs: number[]): Stats {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { p50: q(0.5), p90: q(0.9), p99: q(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
-}
-const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 /** A keep-alive HTTPS client, so the figures measure the server, not TLS handshakes. */
 function client(base: string, creds: TlsCredentials) {
@@ -71,76 +66,80 @@ async function main(): Promise<void> {
     const a = client(cluster.urls[0], creds);
     const b = client(cluster.urls[1], creds);
     try {
-      console.log(`bench: ${objects} ConfigMaps, ${samples} watch samples, etcd ${etcdEndpoint} (data in ${dataDir})`);
-      const ns = 'bench';
-      const created = await a.call('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-      if (created.status !== 201) throw new Error(`create namespace: ${created.status} ${created.text}`);
-      // Seed through our own storage layout, in transactions of 128 puts: 10,000 POSTs
-      // would measure writes, not lists.
-      const keyRoot = `${prefix}/configmaps/${ns}/`;
-      const t0 = Date.now();
-      for (let i = 0; i < objects; i += 128) {
-        const ops = [];
-        for (let j = i; j < Math.min(objects, i + 128); j++) {
-          const name = `cm-${String(j).padStart(6, '0')}`;
-          const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, uid: `00000000-0000-0000-0000-${String(j).padStart(12, '0')}`, creationTimestamp: '2024-01-01T00:00:00Z', labels: { app: 'bench', shard: String(j % 16) } }, data: { key: `value-${j}`, other: 'x'.repeat(200) } };
-          ops.push({ request_put: { key: Buffer.from(`${keyRoot}${name}`), value: Buffer.from(JSON.stringify(obj)) } });
-        }
-        await raw.kv.txn({ compare: [], success: ops, failure: [] });
-      }
-      console.log(`seeded in ${Date.now() - t0} ms`);
-      const listPath = `/api/v1/namespaces/${ns}/configmaps`;
-      const check = JSON.parse((await a.call('GET', `${listPath}?limit=1`)).text) as { metadata: { remainingItemCount?: number } };
-      if ((check.metadata.remainingItemCount ?? 0) + 1 !== objects) throw new Error(`seed check: ${JSON.stringify(check.metadata)}`);
-
-      const keyBuf = Buffer.from(keyRoot);
-      const end = prefixEnd(keyBuf);
-      // --- full list ---
-      const apiFull: number[] = [];
-      const rawFull: number[] = [];
-      for (let i = 0; i < listRuns; i++) {
-        let t = now();
-        const res = await a.call('GET', listPath);
-        apiFull.push(now() - t);
-        if (res.status !== 200) throw new Error(`list: ${res.status}`);
-        t = now();
-        const r = await raw.kv.range({ key: keyBuf, range_end: end });
-        // The equivalent client work: parse every value.
-        for (const kv of r.kvs) JSON.parse(kv.value.toString('utf8'));
-        rawFull.push(now() - t);
-      }
-      // --- paginated list, limit=500 ---
-      const apiPaged: number[] = [];
-      const rawPaged: number[] = [];
-      for (let i = 0; i < listRuns; i++) {
-        let t = now();
-        let cont = '';
-        let pages = 0;
-        do {
-          const res = await b.call('GET', `${listPath}?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
-          if (res.status !== 200) throw new Error(`paged list: ${res.status} ${res.text}`);
-          cont = (JSON.parse(res.text) as { metadata: { continue?: string } }).metadata.continue ?? '';
-          pages++;
-        } while (cont);
-        apiPaged.push(now() - t);
-        t = now();
-        let start = keyBuf;
-        let rev = '0';
+      console.log(`bench: lists of ${sizes.join(', ')} ConfigMaps, ${samples} watch samples, etcd ${etcdEndpoint} (data in ${dataDir})`);
+      const seriesRows: Row[] = [];
+      for (const n of sizes) {
+        const ns = `list-${n}`;
+        const created = await a.call('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+        if (created.status !== 201) throw new Error(`create namespace: ${created.status} ${created.text}`);
+        const t0 = Date.now();
+        const revision = await seedConfigMaps(raw, prefix, ns, n, 256);
+        console.log(`seeded ${n} in ${Date.now() - t0} ms`);
+        const listPath = `/api/v1/namespaces/${ns}/configmaps`;
+        const check = JSON.parse((await a.call('GET', `${listPath}?limit=1`)).text) as { metadata: { remainingItemCount?: number } };
+        if ((check.metadata.remainingItemCount ?? 0) + 1 !== n) throw new Error(`seed check: ${JSON.stringify(check.metadata)}`);
+        // resourceVersion=0 is served by the watch cache once it has caught up with the seed.
         for (;;) {
-          const r = await raw.kv.range({ key: start, range_end: end, limit: 500, revision: rev });
-          rev = r.header.revision;
-          for (const kv of r.kvs) JSON.parse(kv.value.toString('utf8'));
-          if (!r.more) break;
-          start = Buffer.concat([r.kvs[r.kvs.length - 1].key, Buffer.from([0])]);
+          const res = JSON.parse((await a.call('GET', `${listPath}?resourceVersion=0&fieldSelector=metadata.name%3Dnone`)).text) as { metadata: { resourceVersion: string } };
+          if (Number(res.metadata.resourceVersion) >= revision) break;
+          await new Promise((r) => setTimeout(r, 200));
         }
-        rawPaged.push(now() - t);
-        if (i === 0) console.log(`paginated list: ${pages} pages`);
+        const keyBuf = Buffer.from(`${prefix}/configmaps/${ns}/`);
+        const end = prefixEnd(keyBuf);
+        const timed = async (f: () => Promise<void>): Promise<number[]> => {
+          const out: number[] = [];
+          for (let i = 0; i < listRuns; i++) { const t = now(); await f(); out.push(now() - t); }
+          return out;
+        };
+        const full = (query: string) => async () => {
+          const res = await a.call('GET', `${listPath}${query}`);
+          if (res.status !== 200) throw new Error(`list: ${res.status}`);
+          if ((JSON.parse(res.text) as { items: unknown[] }).items.length !== n) throw new Error('list: wrong count');
+        };
+        const paged = async () => {
+          let cont = '';
+          do {
+            const res = await b.call('GET', `${listPath}?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+            if (res.status !== 200) throw new Error(`paged list: ${res.status} ${res.text}`);
+            cont = (JSON.parse(res.text) as { metadata: { continue?: string } }).metadata.continue ?? '';
+          } while (cont);
+        };
+        // The equivalent client work on the etcd side: decode every value.
+        const rawFull = async () => {
+          const r = await raw.kv.range({ key: keyBuf, range_end: end });
+          for (const kv of r.kvs) decodeFromStorage(kv.value, kv.mod_revision);
+        };
+        const rawPaged = async () => {
+          let start = keyBuf;
+          let rev = '0';
+          for (;;) {
+            const r = await raw.kv.range({ key: start, range_end: end, limit: 500, revision: rev });
+            rev = r.header.revision;
+            for (const kv of r.kvs) decodeFromStorage(kv.value, kv.mod_revision);
+            if (!r.more) break;
+            start = Buffer.concat([r.kvs[r.kvs.length - 1]!.key, Buffer.from([0])]);
+          }
+        };
+        const etcdFull = stats(await timed(rawFull));
+        const etcdPaged = stats(await timed(rawPaged));
+        for (const [label, f, base] of [
+          ['resourceVersion unset', full(''), etcdFull],
+          ['resourceVersion=0', full('?resourceVersion=0'), etcdFull],
+          ['limit=500, paginated', paged, etcdPaged],
+        ] as const) {
+          const ours = stats(await timed(f));
+          seriesRows.push(
+            { measure: `list ${n}, ${label}, p50`, unit: 'ms', ours: ours.p50, etcd: base.p50 },
+            { measure: `list ${n}, ${label}, p99`, unit: 'ms', ours: ours.p99, etcd: base.p99 },
+          );
+        }
       }
+      report('lists', `Lists of ConfigMaps (${listRuns} runs each) vs an etcd range of the same keys (paginated: ranges of 500 at one revision)`, seriesRows, { sizes, runs: listRuns });
 
       // --- watch latency: write via A, event at B ---
       const apiLat: number[] = [];
       const pending = new Map<string, number>();
-      const rv = (JSON.parse((await a.call('GET', `${listPath}?limit=1`)).text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+      const rv = (JSON.parse((await a.call('GET', '/api/v1/namespaces?limit=1')).text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
       const watchNs = 'bench-watch';
       await a.call('POST', '/api/v1/namespaces', { metadata: { name: watchNs } });
       let arrived: (() => void) | undefined;
@@ -176,16 +175,12 @@ async function main(): Promise<void> {
       }
       await w.cancel();
 
-      const rows: Array<[string, Stats, Stats]> = [
-        [`list ${objects}, full`, stats(apiFull), stats(rawFull)],
-        [`list ${objects}, limit=500`, stats(apiPaged), stats(rawPaged)],
-        ['watch latency A->B', stats(apiLat), stats(rawLat)],
-      ];
-      console.log('');
-      console.log(`${'measure'.padEnd(26)} ${'ours p50'.padStart(11)} ${'etcd3 p50'.padStart(11)} ${'ratio p50'.padStart(10)} ${'ours p99'.padStart(11)} ${'etcd3 p99'.padStart(11)} ${'ratio p99'.padStart(10)}`);
-      for (const [name, ours, base] of rows) {
-        console.log(`${name.padEnd(26)} ${ms(ours.p50).padStart(11)} ${ms(base.p50).padStart(11)} ${`${(ours.p50 / base.p50).toFixed(2)}x`.padStart(10)} ${ms(ours.p99).padStart(11)} ${ms(base.p99).padStart(11)} ${`${(ours.p99 / base.p99).toFixed(2)}x`.padStart(10)}`);
-      }
+      const wa = stats(apiLat);
+      const wb = stats(rawLat);
+      report('watch-latency', `Watch delivery, one watcher: create via replica A, event at replica B (${samples} samples) vs etcd put -> etcd watcher`, [
+        { measure: 'latency p50', unit: 'ms', ours: wa.p50, etcd: wb.p50 },
+        { measure: 'latency p99', unit: 'ms', ours: wa.p99, etcd: wb.p99 },
+      ]);
     } finally {
       a.close();
       b.close();

@@ -1,0 +1,148 @@
+// Benchmark: CRUD throughput at a fixed concurrency. Each of C loops creates a 1 KB
+// ConfigMap, gets it, updates it (with its resourceVersion) and deletes it, over
+// keep-alive HTTPS with a client certificate; against one replica, then against two
+// replicas behind the local TCP load balancer (hack/lb, as hack/local-up-cluster.sh runs
+// it). Beside it, raw etcd3 does the equivalent transactions at the same concurrency:
+// create = put if absent, get = range, update = put if the mod revision matches,
+// delete = delete if present. Also: server CPU per operation, from /proc.
+// Run: `node dist/hack/bench/crud.js [--concurrency=32] [--seconds=10]`.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Etcd3 } from 'etcd3';
+import { arg, configMap, httpsClient, procMeter, report, runMain, stats, withBenchCluster, type Row, type Stats } from './common.js';
+
+const concurrency = arg('concurrency', 32);
+const seconds = arg('seconds', 10);
+const ops = ['create', 'get', 'update', 'delete'] as const;
+type Op = typeof ops[number];
+const clock = (): number => performance.now();
+
+interface Outcome { opsPerSecond: number; latency: Record<Op, Stats>; errors: number; total: number }
+
+/** Runs `cycle` in `concurrency` loops for `seconds`; each cycle reports its four timings. */
+async function drive(cycle: (loop: number, k: number, time: (op: Op, f: () => Promise<void>) => Promise<void>) => Promise<void>): Promise<Outcome> {
+  const lat: Record<Op, number[]> = { create: [], get: [], update: [], delete: [] };
+  let errors = 0;
+  const time = async (op: Op, f: () => Promise<void>): Promise<void> => {
+    const t = clock();
+    await f();
+    lat[op].push(clock() - t);
+  };
+  const t0 = clock();
+  const end = t0 + seconds * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async (_x, loop) => {
+    for (let k = 0; clock() < end; k++) {
+      try { await cycle(loop, k, time); } catch { errors++; }
+    }
+  }));
+  const elapsed = (clock() - t0) / 1000;
+  const total = ops.reduce((a, op) => a + lat[op].length, 0);
+  return { opsPerSecond: total / elapsed, errors, total, latency: Object.fromEntries(ops.map((op) => [op, stats(lat[op])])) as Record<Op, Stats> };
+}
+
+function apiCycle(base: string, creds: Parameters<typeof httpsClient>[1], ns: string) {
+  const c = httpsClient(base, creds, concurrency);
+  const path = `/api/v1/namespaces/${ns}/configmaps`;
+  const expect = (res: { status: number; text: string }, code: number, what: string) => {
+    if (res.status !== code) throw new Error(`${what}: ${res.status} ${res.text.slice(0, 200)}`);
+    return JSON.parse(res.text) as { metadata: { resourceVersion: string } };
+  };
+  const cycle = async (loop: number, k: number, time: (op: Op, f: () => Promise<void>) => Promise<void>): Promise<void> => {
+    const name = `c-${loop}-${k}`;
+    const obj = configMap(name, ns, 1024);
+    await time('create', async () => { expect(await c.call('POST', path, obj), 201, 'create'); });
+    let rv = '';
+    await time('get', async () => { rv = expect(await c.call('GET', `${path}/${name}`), 200, 'get').metadata.resourceVersion; });
+    await time('update', async () => {
+      expect(await c.call('PUT', `${path}/${name}`, { ...obj, metadata: { ...obj.metadata, resourceVersion: rv }, data: { ...(obj['data'] as Record<string, string>), k: String(k) } }), 200, 'update');
+    });
+    await time('delete', async () => { expect(await c.call('DELETE', `${path}/${name}`), 200, 'delete'); });
+  };
+  return { cycle, close: c.close };
+}
+
+function etcdCycle(raw: Etcd3, keyRoot: string) {
+  return async (loop: number, k: number, time: (op: Op, f: () => Promise<void>) => Promise<void>): Promise<void> => {
+    const key = Buffer.from(`${keyRoot}c-${loop}-${k}`);
+    const value = Buffer.from(JSON.stringify(configMap(`c-${loop}-${k}`, 'crud', 1024)));
+    const ok = (r: { succeeded: boolean }, what: string) => { if (!r.succeeded) throw new Error(`${what} failed`); };
+    await time('create', async () => {
+      ok(await raw.kv.txn({ compare: [{ key, target: 'Version', result: 'Equal', version: 0 }], success: [{ request_put: { key, value } }], failure: [] }), 'create');
+    });
+    let rev = '';
+    await time('get', async () => { rev = (await raw.kv.range({ key })).kvs[0]!.mod_revision; });
+    await time('update', async () => {
+      ok(await raw.kv.txn({ compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: rev }], success: [{ request_put: { key, value } }], failure: [] }), 'update');
+    });
+    await time('delete', async () => {
+      ok(await raw.kv.txn({ compare: [{ key, target: 'Version', result: 'Greater', version: 0 }], success: [{ request_delete_range: { key } }], failure: [] }), 'delete');
+    });
+  };
+}
+
+/** The balancer as its own process, as hack/local-up-cluster.sh runs it; resolves its port. */
+async function startLbProcess(backends: number[]): Promise<{ port: number; pid: number; stop(): void }> {
+  const entry = fileURLToPath(new URL('../lb/main.js', import.meta.url));
+  const child = spawn(process.execPath, [entry, '0', ...backends.map(String)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`load balancer exited (${code}): ${out}`)));
+  });
+  child.stdout!.resume();
+  return { port, pid: child.pid!, stop: () => child.kill() };
+}
+
+async function main(): Promise<void> {
+  await withBenchCluster('crud', async ({ cluster, raw, prefix, etcdPid }) => {
+    const creds = cluster.credentialsFor();
+    const setup = httpsClient(cluster.urls[0]!, creds);
+    const lb = await startLbProcess(cluster.replicas.map((r) => r.port));
+    console.log(`crud: concurrency ${concurrency}, ${seconds} s per setting; load balancer on ${lb.port}`);
+    try {
+      for (const ns of ['crud-1', 'crud-2']) {
+        const res = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+        if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
+      }
+      const pids = cluster.replicas.map((r) => r.pid!);
+      const measure = async (f: () => Promise<Outcome>, servers: number[]) => {
+        const meters = servers.map(procMeter);
+        const etcd = procMeter(etcdPid);
+        const out = await f();
+        const cpu = meters.reduce((a, m) => a + m.stop().cpuSeconds, 0);
+        return { out, cpu, etcdCpu: etcd.stop().cpuSeconds };
+      };
+      const one = apiCycle(cluster.urls[0]!, creds, 'crud-1');
+      const r1 = await measure(() => drive(one.cycle), [pids[0]!]);
+      one.close();
+      const two = apiCycle(`https://127.0.0.1:${lb.port}`, creds, 'crud-2');
+      const r2 = await measure(() => drive(two.cycle), [...pids, lb.pid]);
+      two.close();
+      const re = await measure(() => drive(etcdCycle(raw, `${prefix}-raw/crud/`)), []);
+
+      const perOp = (cpu: number, o: Outcome) => (cpu * 1e6) / o.total;
+      for (const [key, label, r] of [['crud-1-replica', 'one replica', r1], ['crud-2-replicas-lb', 'two replicas behind the load balancer', r2]] as const) {
+        const rows: Row[] = [
+          { measure: 'operations/s (all four kinds)', unit: 'ops/s', ours: r.out.opsPerSecond, etcd: re.out.opsPerSecond },
+          ...ops.flatMap((op): Row[] => [
+            { measure: `${op} latency p50`, unit: 'ms', ours: r.out.latency[op].p50, etcd: re.out.latency[op].p50 },
+            { measure: `${op} latency p99`, unit: 'ms', ours: r.out.latency[op].p99, etcd: re.out.latency[op].p99 },
+          ]),
+          { measure: `CPU per operation (replicas${key.includes('lb') ? ' + lb' : ''} | etcd)`, unit: 'us', ours: perOp(r.cpu, r.out), etcd: perOp(re.etcdCpu, re.out) },
+          { measure: 'etcd CPU per operation', unit: 'us', ours: perOp(r.etcdCpu, r.out), etcd: perOp(re.etcdCpu, re.out) },
+          { measure: 'failed operations', unit: 'ops', ours: r.out.errors, etcd: re.out.errors },
+        ];
+        report(key, `CRUD of 1 KB ConfigMaps, concurrency ${concurrency}, ${seconds} s: ${label}`, rows, { concurrency, seconds });
+      }
+    } finally {
+      lb.stop();
+      setup.close();
+    }
+  });
+}
+
+runMain(main);
