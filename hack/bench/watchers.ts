@@ -108,7 +108,7 @@ process.on('message', (m: ToWorker) => {
   else if (m.op === 'finish') {
     const closedEarly = broken;
     const r = finish(m.acks, m.sends);
-    send({ ...r, broken: closedEarly } as FromWorker);
-    setTimeout(() => process.exit(0), 100);
+    // Exit only once the (possibly large) result has been handed to the parent.
+    process.send!({ ...r, broken: closedEarly } as FromWorker, () => process.exit(0));
   }
 });
