@@ -112,6 +112,25 @@ describe('e2e: kubectl and workloads', function () {
     expect(badField.stderr).to.contain('field label not supported: spec.unknown');
   });
 
+  it('expose makes services for the deployment and the pod, with allocated cluster IPs and node ports', async () => {
+    await ok(['expose', 'deployment', 'web', '--port=80', '--target-port=8080']);
+    await ok(['expose', 'pod', 'pod1', '--name=pod1-np', '--type=NodePort', '--port=81']);
+    interface Svc { spec: { type: string; clusterIP: string; selector: Record<string, string>; ports: Array<{ port: number; targetPort: number; nodePort?: number }> } }
+    const web = JSON.parse(await ok(['get', 'service', 'web', '-o', 'json'])) as Svc;
+    const d = await deployment();
+    expect(web.spec.selector).to.deep.equal((d.spec.selector as { matchLabels: Record<string, string> }).matchLabels);
+    expect(web.spec.type).to.equal('ClusterIP');
+    expect(web.spec.clusterIP).to.match(/^10\.0\.0\.\d+$/);
+    expect(web.spec.ports.map((p) => [p.port, p.targetPort])).to.deep.equal([[80, 8080]]);
+    const np = JSON.parse(await ok(['get', 'service', 'pod1-np', '-o', 'json'])) as Svc;
+    expect(np.spec.type).to.equal('NodePort');
+    expect(np.spec.clusterIP).to.match(/^10\.0\.0\.\d+$/);
+    expect(np.spec.clusterIP).to.not.equal(web.spec.clusterIP);
+    expect(np.spec.ports[0].nodePort).to.be.within(30000, 32767);
+    const table = await ok(['get', 'service', 'pod1-np']);
+    expect(table).to.match(new RegExp(`pod1-np\\s+NodePort\\s+${np.spec.clusterIP.replace(/\./g, '\\.')}\\s+<none>\\s+81:${np.spec.ports[0].nodePort}/TCP`));
+  });
+
   it('describes a deployment and a pod', async () => {
     const d = await ok(['describe', 'deployment', 'web']);
     expect(d).to.match(/^Name:\s+web$/m);
