@@ -23,6 +23,8 @@ export interface ControllerManagerOptions {
   log: Logger;
   /** When set, the elected replica also holds upstream's Lease before starting controllers. */
   lease?: LeaseLock;
+  /** What the log calls the loops this manager runs (default "controllers"). */
+  subject?: string;
 }
 
 /** Upstream's --leader-elect-renew-deadline: a holder that cannot renew this long stops. */
@@ -81,7 +83,7 @@ export class ControllerManager {
       campaign.on('elected', () => {
         if (this.stopped) { void campaign.resign(); resolve(); return; }
         this.leading = true;
-        this.o.log.info({ election: this.o.electionName, identity: this.o.identity }, 'became leader; starting controllers');
+        this.o.log.info({ election: this.o.electionName, identity: this.o.identity }, `became leader; starting ${this.o.subject ?? 'controllers'}`);
         const term = ++this.term;
         if (this.o.lease) void this.leadWithLease(this.o.lease, () => !this.stopped && this.term === term);
         else void this.startControllers();

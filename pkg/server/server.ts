@@ -103,20 +103,24 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     lease: new LeaseLock(registry.store('coordination.k8s.io', 'leases'), identity),
   });
   registerControllers(controllers, deps);
-  // apiextensions-apiserver's own controllers: part of the API server, not of
-  // kube-controller-manager, so --controllers does not name them.
+  controllers.start();
+  // kube-apiserver's own loops (upstream runs them in every apiserver): elected among the
+  // replicas, but never gated by the kube-controller-manager Lease, so they keep running
+  // when an upstream kube-controller-manager holds it.
+  const apiserverLoops = new ControllerManager({
+    client, electionName: `${o.etcdPrefix}/apiserver-loops-leader`, identity, log, subject: 'apiserver loops',
+  });
+  // apiextensions-apiserver's naming and establishing controller.
   const crdStatus = crdStatusController(deps);
-  if (crdStatus) controllers.register(crdStatus);
-  // Not a kube-controller-manager controller (no --controllers name): kube-apiserver's own loop.
+  if (crdStatus) apiserverLoops.register(crdStatus);
   const services = registry.store('', 'services');
-  controllers.register(allocationRepairController(new AllocationRepair(async () => {
+  apiserverLoops.register(allocationRepairController(new AllocationRepair(async () => {
     const list = await services.list('', {});
     return { items: list.items, resourceVersion: list.metadata.resourceVersion ?? '' };
   }, serviceAllocators, log), log));
-  // Upstream runs this as an apiserver post-start hook, not a kube-controller-manager
-  // controller: --controllers does not name it.
-  if (o.enablePriorityAndFairness) controllers.register(apfConfigController(deps));
-  controllers.start();
+  // Upstream's APF configuration post-start hook.
+  if (o.enablePriorityAndFairness) apiserverLoops.register(apfConfigController(deps));
+  apiserverLoops.start();
 
   const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);
   if (!o.advertiseAddress) log.info({ address: publicIP }, 'external host was not specified, using this address');
@@ -156,6 +160,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       extra.beginShutdown();
       await kubernetesService.stop();
       await controllers.stop();
+      await apiserverLoops.stop();
       informers.stop();
       extra.stop();
       compactor.stop();

@@ -2,7 +2,8 @@
 // kube-system/kube-controller-manager and renews it; while someone else (an upstream
 // kube-controller-manager, played here by the test) holds it, no replica runs
 // controllers (an approved CSR stays unsigned); once that holder stops renewing, the
-// replicas take the Lease back and the request is signed.
+// replicas take the Lease back and the request is signed. kube-apiserver's own loops (CRD
+// status here) keep running meanwhile.
 import { expect } from 'chai';
 import { request, startReplicas, type Cluster } from '../harness/index.js';
 import { csrBody, makeRequest } from './csr-helpers.js';
@@ -61,8 +62,19 @@ describe('controller leader election through the kube-controller-manager Lease',
     const c = (await call(`${api}/lease-1`)).body as { status: { conditions?: unknown[] } };
     c.status.conditions = [{ type: 'Approved', status: 'True', reason: 'Test' }];
     expect((await call(`${api}/lease-1/approval`, 'PUT', c)).status).to.equal(200);
+    // kube-apiserver's own loops are not kube-controller-manager's: a CRD still gets
+    // established while upstream holds the Lease.
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gizmos.lease.example.com' },
+      spec: { group: 'lease.example.com', scope: 'Namespaced', names: { plural: 'gizmos', kind: 'Gizmo' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] },
+    };
+    expect((await call('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', 'POST', crd)).status).to.equal(201);
     await sleep(3000);
     expect(((await call(`${api}/lease-1`, 'GET', undefined, 1)).body as { status: Record<string, unknown> }).status.certificate).to.equal(undefined);
+    const got = (await call('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.lease.example.com', 'GET', undefined, 1)).body as
+      { status: { conditions?: Array<{ type: string; status: string }> } };
+    expect((got.status.conditions ?? []).some((x) => x.type === 'Established' && x.status === 'True')).to.equal(true);
 
     upstream = false;
     await renewing;
