@@ -11,31 +11,16 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { prefixEnd } from '../../pkg/storage/etcd/keys.js';
 import type { TlsCredentials } from '../../test/harness/index.js';
 import { decodeFromStorage } from '../../pkg/storage/etcd/codec.js';
-import { arg, now, report, runMain, seedConfigMaps, stats, withBenchCluster, type Row } from './common.js';
+import { arg, httpsClient, now, report, runMain, seedConfigMaps, stats, withBenchCluster, type Row } from './common.js';
 
 const sizes = (process.argv.find((x) => x.startsWith('--objects='))?.split('=')[1] ?? '2000,10000').split(',').map(Number);
 const samples = arg('samples', 200);
 const listRuns = arg('list-runs', 7);
 
 
-/** A keep-alive HTTPS client, so the figures measure the server, not TLS handshakes. */
+/** The shared keep-alive client (common.ts), plus a JSON-lines watch. */
 function client(base: string, creds: TlsCredentials) {
-  const agent = new Agent({ keepAlive: true, ca: creds.ca, cert: creds.cert, key: creds.key, maxSockets: 4 });
-  const call = (method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> => new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const u = new URL(path, base);
-    const req = httpsRequest({
-      method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent,
-      headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
+  const { call, close } = httpsClient(base, creds);
   /** Opens a watch; `onEvent` gets each parsed line with its arrival time. */
   const watch = (path: string, onEvent: (ev: { type: string; object: { metadata: { name: string } } }, at: number) => void) => new Promise<() => void>((resolve, reject) => {
     const u = new URL(path, base);
@@ -57,7 +42,7 @@ function client(base: string, creds: TlsCredentials) {
     req.on('error', reject);
     req.end();
   });
-  return { call, watch, close: () => agent.destroy() };
+  return { call, watch, close };
 }
 
 async function main(): Promise<void> {

@@ -9,7 +9,7 @@ import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { controllerUser as controllerUserFor, internalScope } from '../../../registry/generic/internal-scope.js';
 import type { ServerDeps } from '../../../server/deps.js';
 import type { Controller } from '../../manager.js';
-import { KeyedQueue } from '../../workqueue.js';
+import { csrQueueController } from '../csr-queue.js';
 import { condition, hasTrueCondition, isIssued, parseRequest, signerNameOf, spec, statusOf, usagesOf, type ParsedRequest } from '../csr.js';
 import { kubeletClientSignerName } from '../options.js';
 import { kubeletClientError } from '../signer/rules.js';
@@ -84,21 +84,5 @@ export function csrApprovingController(d: ServerDeps): Controller | undefined {
     }
   };
 
-  let queue: KeyedQueue | undefined;
-  let handlersAdded = false;
-  const enqueue = (csr: KubeObject) => queue?.add(csr.metadata.name ?? '');
-  return {
-    name: 'csrapproving',
-    start() {
-      const q = new KeyedQueue(sync, (key, err) => d.log.warn({ controller: 'csrapproving', csr: key, err: (err as Error).message }, 'sync failed'));
-      queue = q;
-      if (!handlersAdded) {
-        handlersAdded = true;
-        csrs.addHandlers({ add: enqueue, update: enqueue });
-      } else {
-        for (const csr of csrs.list()) enqueue(csr);
-      }
-      return () => { q.stop(); if (queue === q) queue = undefined; };
-    },
-  };
+  return csrQueueController('csrapproving', d, csrs, sync);
 }

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../../runtime/object.js';
 import { controllerUser as controllerUserFor, internalScope } from '../../../registry/generic/internal-scope.js';
 import type { ServerDeps } from '../../../server/deps.js';
 import type { Controller } from '../../manager.js';
-import { KeyedQueue } from '../../workqueue.js';
+import { csrQueueController } from '../csr-queue.js';
 import {
   condition, hasTrueCondition, isApproved, isIssued, parseRequest, signerNameOf, spec, statusOf, usagesOf,
 } from '../csr.js';
@@ -67,21 +67,5 @@ export function csrSigningController(d: ServerDeps): Controller | undefined {
     await writeStatus(csr, status);
   };
 
-  let queue: KeyedQueue | undefined;
-  let handlersAdded = false;
-  const enqueue = (csr: KubeObject) => queue?.add(csr.metadata.name ?? '');
-  return {
-    name: 'csrsigning',
-    start() {
-      const q = new KeyedQueue(sync, (key, err) => d.log.warn({ controller: 'csrsigning', csr: key, err: (err as Error).message }, 'sync failed'));
-      queue = q;
-      if (!handlersAdded) {
-        handlersAdded = true;
-        csrs.addHandlers({ add: enqueue, update: enqueue });
-      } else {
-        for (const csr of csrs.list()) enqueue(csr);
-      }
-      return () => { q.stop(); if (queue === q) queue = undefined; };
-    },
-  };
+  return csrQueueController('csrsigning', d, csrs, sync);
 }
