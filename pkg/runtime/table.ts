@@ -23,9 +23,16 @@ export function column(name: string, type: TableColumnDefinition['type'], descri
   return { name, type, format: opts.format ?? (name === 'Name' ? 'name' : ''), description, priority: opts.priority ?? 0 };
 }
 
+/** The Name column most built-in tables start with, described as upstream's printers describe it. */
+export const nameColumn = (): TableColumnDefinition => column('Name', 'string', 'Name must be unique within a namespace.');
+
+/** The Age column, described as upstream's printers describe it. */
+export const ageColumn = (): TableColumnDefinition =>
+  column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.');
+
 export const defaultTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
   ],
   cells: (obj) => [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? null],

@@ -1,6 +1,6 @@
 // `kubectl get apiservices`: NAME SERVICE AVAILABLE AGE.
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 
 function available(obj: KubeObject): string {
   const status = isPlainObject(obj.status) ? obj.status : {};
@@ -12,10 +12,10 @@ function available(obj: KubeObject): string {
 
 export const apiServiceTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Service', 'string', 'The reference to the service that hosts this API endpoint.'),
     column('Available', 'string', 'Whether this service is available.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => {
     const spec = isPlainObject(obj.spec) ? obj.spec : {};

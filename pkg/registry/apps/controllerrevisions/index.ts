@@ -2,7 +2,7 @@
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { nonNegative } from '../../../apis/apps/validation.js';
 import { invalid, required } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
@@ -30,10 +30,10 @@ export class ControllerRevisionStrategy extends BaseStrategy {
 
 export const controllerRevisionTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Controller', 'string', 'Controller of the object'),
     column('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (o) => {
     const owner = (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);

@@ -3,7 +3,7 @@
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { formatLabelSelector, formatLabels, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { templateLabels } from '../../../apis/core/template.js';
 import { validatePodTemplateSpec } from '../../../apis/core/validation.js';
@@ -102,14 +102,14 @@ export class DaemonSetStrategy extends WorkloadStrategy {
 
 export const daemonSetTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod).'),
     column('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.'),
     column('Ready', 'integer', 'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.'),
     column('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
     column('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
     column('Node Selector', 'string', 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
     ...templateColumns(),
     column('Selector', 'string', 'A label query over pods that are managed by the daemon set.', { priority: 1 }),
   ],

@@ -1,17 +1,17 @@
 // apps/v1 deployments (+status, +scale).
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { formatLabelSelector, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { scaleSubresource } from '../workload.js';
 import { DeploymentStrategy } from './strategy.js';
 
 export const deploymentTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Ready', 'string', 'Number of the pod with ready state'),
     column('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
     column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
     ...templateColumns(),
     column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', { priority: 1 }),
   ],

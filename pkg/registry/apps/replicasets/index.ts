@@ -2,7 +2,7 @@
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { formatLabelSelector, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { validateTemplateForReplicas } from '../../../apis/core/template.js';
 import { obj, setDefault, type Obj } from '../../../apis/core/types.js';
@@ -34,11 +34,11 @@ export class ReplicaSetStrategy extends WorkloadStrategy {
 
 export const replicaSetTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Desired', 'integer', 'Replicas is the number of desired replicas.'),
     column('Current', 'integer', 'Replicas is the most recently observed number of replicas.'),
     column('Ready', 'integer', 'The number of ready replicas for this replica set.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
     ...templateColumns(),
     column('Selector', 'string', 'Selector is a label query over pods that should match the replica count.', { priority: 1 }),
   ],

@@ -2,7 +2,7 @@
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { validateTemplateForReplicas } from '../../../apis/core/template.js';
 import { arr, obj, setDefault, str, type Obj } from '../../../apis/core/types.js';
@@ -85,9 +85,9 @@ export class StatefulSetStrategy extends WorkloadStrategy {
 
 export const statefulSetTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Ready', 'string', 'Number of the pod with ready state'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
     ...templateColumns(),
   ],
   cells: (o) => {

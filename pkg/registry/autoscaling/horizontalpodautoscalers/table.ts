@@ -1,6 +1,6 @@
 // `kubectl get hpa`: reference, targets as current/target, min/max pods and replicas; the
 // same cells from either version (printed from the v2 form).
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 
 const hpaDocs = {
@@ -17,13 +17,13 @@ const o = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 export function hpaTable(toV2: (obj: KubeObject) => KubeObject): TableConvertor {
   return {
     columns: [
-      column('Name', 'string', 'Name must be unique within a namespace.'),
+      nameColumn(),
       column('Reference', 'string', hpaDocs.scaleTargetRef),
       column('Targets', 'string', hpaDocs.metrics),
       column('MinPods', 'string', hpaDocs.minReplicas),
       column('MaxPods', 'string', hpaDocs.maxReplicas),
       column('Replicas', 'string', hpaDocs.currentReplicas),
-      column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+      ageColumn(),
     ],
     cells: (obj) => {
       const v2 = toV2(obj);

@@ -3,7 +3,7 @@
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { defaultPodTemplateSpec } from '../../../apis/core/defaults.js';
 import { formatLabelSelector, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { obj, setDefault, str, type Obj } from '../../../apis/core/types.js';
@@ -79,12 +79,12 @@ function printBool(v: unknown): string {
 
 export const cronJobTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Schedule', 'string', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
     column('Suspend', 'boolean', 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.'),
     column('Active', 'integer', 'A list of pointers to currently running jobs.'),
     column('Last Schedule', 'string', 'Information when was the last time the job was successfully scheduled.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
     ...templateColumns(),
     column('Selector', 'string', 'A label query over pods that should match the pod count.', { priority: 1 }),
   ],

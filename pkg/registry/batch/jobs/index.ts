@@ -3,7 +3,7 @@
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { defaultPodTemplateSpec } from '../../../apis/core/defaults.js';
 import { formatLabelSelector, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { obj, str, type Obj } from '../../../apis/core/types.js';
@@ -83,10 +83,10 @@ function durationCell(status: Obj): string {
 
 export const jobTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Completions', 'string', 'The desired number of successfully finished pods the job should be run with.'),
     column('Duration', 'string', 'Time required to complete the job.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
     ...templateColumns(),
     column('Selector', 'string', 'A label query over pods that should match the pod count.', { priority: 1 }),
   ],

@@ -1,6 +1,6 @@
 // `kubectl get csr`: NAME AGE SIGNERNAME REQUESTOR REQUESTEDDURATION CONDITION.
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 
 /** Denied, else Approved, else Pending; then ",Failed" and ",Issued" (upstream: extractCSRStatus). */
 export function csrCondition(obj: KubeObject): string {
@@ -14,8 +14,8 @@ export function csrCondition(obj: KubeObject): string {
 
 export const csrTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    nameColumn(),
+    ageColumn(),
     column('SignerName', 'string', 'Name of the signer.'),
     column('Requestor', 'string', 'Name of the user who created the CertificateSigningRequest.'),
     column('RequestedDuration', 'string', 'Requested duration of the certificate.'),

@@ -1,12 +1,12 @@
 // `kubectl get leases`: NAME HOLDER AGE.
 import { isPlainObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 
 export const leaseTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Holder', 'string', 'The identity of the current holder of the lease.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => {
     const spec = isPlainObject(obj.spec) ? obj.spec : {};

@@ -1,12 +1,12 @@
 // `kubectl get configmaps`: NAME DATA AGE.
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { stringMap } from './strategy.js';
 
 export const configMapTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Data', 'string', 'Number of entries in data and binaryData.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => [
     obj.metadata.name ?? '',

@@ -1,6 +1,6 @@
 // `kubectl get endpoints`: NAME ENDPOINTS AGE, at most three ip:port pairs then "+ N more...".
 import type { KubeObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { arr } from '../../../apis/core/types.js';
 
 const shown = 3;
@@ -36,9 +36,9 @@ export function formatEndpoints(obj: KubeObject): string {
 
 export const endpointsTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Endpoints', 'string', 'The set of all endpoints is the union of all subsets.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => [obj.metadata.name ?? '', formatEndpoints(obj), humanAge(obj.metadata.creationTimestamp)],
 };

@@ -1,5 +1,5 @@
 // `kubectl get nodes [-o wide]`, as upstream's node printer.
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 
 const addressesDoc = "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/concepts/nodes/node/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).";
@@ -9,10 +9,10 @@ const roleLabel = 'kubernetes.io/role';
 
 export const nodeTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Status', 'string', 'The status of the node'),
     column('Roles', 'string', 'The roles of the node'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
     column('Version', 'string', 'Kubelet Version reported by the node.'),
     column('Internal-IP', 'string', addressesDoc, { priority: 1 }),
     column('External-IP', 'string', addressesDoc, { priority: 1 }),

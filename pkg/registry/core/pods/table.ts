@@ -1,9 +1,8 @@
 // `kubectl get pods` (and -o wide), as upstream's printPod computes each column.
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, type TableConvertor } from '../../../runtime/table.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { arr, obj, str, type Obj } from '../../../apis/core/types.js';
 
-const ageDescription = 'CreationTimestamp is a timestamp representing the server time when this object was created.';
 
 export const podTable: TableConvertor = {
   columns: [
@@ -11,7 +10,7 @@ export const podTable: TableConvertor = {
     column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
     column('Status', 'string', 'The aggregate status of the containers in this pod.'),
     column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
-    column('Age', 'string', ageDescription),
+    ageColumn(),
     column('IP', 'string', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', { priority: 1 }),
     column('Node', 'string', 'NodeName is a request to schedule this pod onto a specific node. If it is non-empty, the scheduler simply schedules this pod onto that node, assuming that it fits resource requirements.', { priority: 1 }),
     column('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.', { priority: 1 }),

@@ -2,7 +2,7 @@
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { column, type TableConvertor } from '../../../runtime/table.js';
+import { column, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { defaultPodTemplateSpec } from '../../../apis/core/defaults.js';
 import { validatePodTemplateSpec } from '../../../apis/core/validation.js';
 import { formatLabels, templateContainers } from '../../../apis/core/printers.js';
@@ -27,7 +27,7 @@ export class PodTemplateStrategy extends BaseStrategy {
 
 export const podTemplateTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Containers', 'string', 'Names of each container in the template.'),
     column('Images', 'string', 'Images referenced by each container in the template.'),
     column('Pod Labels', 'string', 'The labels for the pod template.'),

@@ -3,7 +3,7 @@
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { labelSelectorFromSet } from '../../../apis/meta/labels.js';
 import { defaultPodTemplateSpec } from '../../../apis/core/defaults.js';
 import { templateLabels, validateTemplateForReplicas } from '../../../apis/core/template.js';
@@ -55,11 +55,11 @@ export class ReplicationControllerStrategy extends BaseStrategy {
 
 export const replicationControllerTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Desired', 'integer', 'Replicas is the number of desired replicas.'),
     column('Current', 'integer', 'Replicas is the most recently observed number of replicas.'),
     column('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
     ...templateColumns(),
     column('Selector', 'string', 'Selector is a label query over pods that should match the Replicas count.', { priority: 1 }),
   ],

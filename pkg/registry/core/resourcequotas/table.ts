@@ -1,12 +1,12 @@
 // `kubectl get quota`: "resource: used/hard" pairs, limits.* ones in the Limit column.
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { resourceList } from '../../../apis/core/resources.js';
 
 export const resourceQuotaTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    nameColumn(),
+    ageColumn(),
     column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
     column('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
   ],

@@ -1,13 +1,13 @@
 // `kubectl get secrets`: NAME TYPE DATA AGE.
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { stringMap } from '../configmaps/strategy.js';
 
 export const secretTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Type', 'string', 'Used to facilitate programmatic handling of secret data.'),
     column('Data', 'string', 'Number of entries in data.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => [
     obj.metadata.name ?? '',

@@ -1,11 +1,11 @@
 // `kubectl get serviceaccounts`: NAME SECRETS AGE.
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 
 export const serviceAccountTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Secrets', 'string', 'Number of secrets listed for this service account.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => [
     obj.metadata.name ?? '',

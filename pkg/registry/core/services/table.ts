@@ -1,6 +1,6 @@
 // `kubectl get services`: NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE, wide SELECTOR.
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { ports, spec } from './strategy.js';
 
 function externalIP(obj: KubeObject): string {
@@ -37,12 +37,12 @@ export function selectorCell(sel: unknown): string {
 
 export const serviceTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Type', 'string', 'The type of service.'),
     column('Cluster-IP', 'string', 'The cluster IP of the service.'),
     column('External-IP', 'string', 'The external IP of the service.'),
     column('Port(s)', 'string', 'The ports that the service is exposed on.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
     column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', { priority: 1 }),
   ],
   cells: (obj) => {

@@ -1,5 +1,5 @@
 // `kubectl get endpointslices`: NAME ADDRESSTYPE PORTS ENDPOINTS AGE, three of each then "+ N more...".
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { arr } from '../../../apis/core/types.js';
 
 const shown = 3;
@@ -21,11 +21,11 @@ export const formatAddresses = (endpoints: unknown): string =>
 
 export const endpointSliceTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('AddressType', 'string', 'addressType specifies the type of address carried by this EndpointSlice.'),
     column('Ports', 'string', 'ports specifies the list of network ports exposed by each endpoint in this slice.'),
     column('Endpoints', 'string', 'endpoints is a list of unique endpoints in this slice.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => [
     obj.metadata.name ?? '',

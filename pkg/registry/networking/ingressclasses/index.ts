@@ -1,15 +1,15 @@
 // networking.k8s.io/v1 ingressclasses.
 import type { ResourceDef } from '../../../runtime/scheme.js';
 import { isPlainObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { IngressClassStrategy } from './strategy.js';
 
 const ingressClassTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Controller', 'string', 'Controller that is responsible for handling this class'),
     column('Parameters', 'string', 'A reference to a resource with additional parameters'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => {
     const spec = isPlainObject(obj.spec) ? obj.spec : {};

@@ -2,17 +2,17 @@
 // /registry/ingress.
 import type { ResourceDef } from '../../../runtime/scheme.js';
 import { isPlainObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { IngressStrategy } from './strategy.js';
 
 const ingressTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Class', 'string', 'The name of the IngressClass resource that should be used for additional configuration'),
     column('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'),
     column('Address', 'string', 'Address is a list containing ingress points for the load-balancer'),
     column('Ports', 'string', 'Ports of TLS configurations that open'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => {
     const spec = isPlainObject(obj.spec) ? obj.spec : {};

@@ -1,15 +1,15 @@
 // networking.k8s.io/v1 networkpolicies.
 import type { ResourceDef } from '../../../runtime/scheme.js';
 import { isPlainObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { formatLabelSelector } from '../../../apis/networking/ports.js';
 import { NetworkPolicyStrategy } from './strategy.js';
 
 const networkPolicyTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Pod-Selector', 'string', 'podSelector selects the pods to which this NetworkPolicy object applies. The array of ingress rules is applied to any pods selected by this field. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is NOT optional and follows standard label selector semantics. An empty podSelector matches all pods in this namespace.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => {
     const spec = isPlainObject(obj.spec) ? obj.spec : {};

@@ -4,7 +4,7 @@ import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { GoLiteral } from '../../../runtime/gofmt.js';
 import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { num, section } from '../../../apis/core/printers.js';
 import { obj, str, type Obj } from '../../../apis/core/types.js';
 import { isNotMoreThan100Percent, nonNegative, validatePositiveIntOrPercent } from '../../../apis/apps/validation.js';
@@ -75,11 +75,11 @@ function intOrString(v: unknown): string {
 
 export const podDisruptionBudgetTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Min Available', 'string', 'The minimum number of pods that must be available simultaneously.  This can be either an integer or a string specifying a percentage, e.g. "28%".'),
     column('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable simultaneously.  This can be either an integer or a string specifying a percentage, e.g. "28%".'),
     column('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (o) => {
     const spec = section(o, 'spec');

@@ -1,7 +1,7 @@
 // `kubectl get rolebindings` / `clusterrolebindings`: NAME ROLE AGE, and with -o wide
 // USERS GROUPS SERVICEACCOUNTS.
 import { isPlainObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -9,9 +9,9 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 export function bindingTable(kindLabel: string): TableConvertor {
   return {
     columns: [
-      column('Name', 'string', 'Name must be unique within a namespace.'),
+      nameColumn(),
       column('Role', 'string', 'The role this binding grants, as Kind/name.'),
-      column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+      ageColumn(),
       column('Users', 'string', `Users in the ${kindLabel}`, { priority: 1 }),
       column('Groups', 'string', `Groups in the ${kindLabel}`, { priority: 1 }),
       column('ServiceAccounts', 'string', `ServiceAccounts in the ${kindLabel}`, { priority: 1 }),

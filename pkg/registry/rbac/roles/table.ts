@@ -1,6 +1,6 @@
 // `kubectl get roles` / `clusterroles`: NAME CREATED AT (a date column, not an age).
 import type { KubeObject } from '../../../runtime/object.js';
-import { column, type TableConvertor } from '../../../runtime/table.js';
+import { column, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 
 /** RFC 3339 in UTC at second precision, as Go's time.RFC3339 formats it. */
 export function rfc3339(ts: string | null | undefined): string {
@@ -10,7 +10,7 @@ export function rfc3339(ts: string | null | undefined): string {
 
 export const roleTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
   ],
   cells: (obj: KubeObject) => [obj.metadata.name ?? '', rfc3339(obj.metadata.creationTimestamp)],

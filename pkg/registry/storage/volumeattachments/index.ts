@@ -1,18 +1,18 @@
 // storage.k8s.io/v1 volumeattachments, with the status subresource.
 import type { ResourceDef } from '../../../runtime/scheme.js';
 import { isPlainObject } from '../../../runtime/object.js';
-import { column, humanAge, type TableConvertor } from '../../../runtime/table.js';
+import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { VolumeAttachmentStrategy } from './strategy.js';
 
 const volumeAttachmentTable: TableConvertor = {
   columns: [
-    column('Name', 'string', 'Name must be unique within a namespace.'),
+    nameColumn(),
     // Upstream declares the attacher column with the name format too.
     column('Attacher', 'string', 'attacher indicates the name of the volume driver that MUST handle this request. This is the name returned by GetPluginName().', { format: 'name' }),
     column('PV', 'string', 'persistentVolumeName represents the name of the persistent volume to attach.'),
     column('Node', 'string', 'nodeName represents the node that the volume should be attached to.'),
     column('Attached', 'boolean', 'attached indicates the volume is successfully attached. This field must only be set by the entity completing the attach operation, i.e. the external-attacher.'),
-    column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ageColumn(),
   ],
   cells: (obj) => {
     const spec = isPlainObject(obj.spec) ? obj.spec : {};
