@@ -1,7 +1,7 @@
 // The admission seam. The generic registry calls the chain at upstream's points:
 // mutating admission before validation, validating admission after it, both with the
-// same attributes. Plugins arrive with the admission issue; the chain exists now so
-// nothing moves later.
+// same attributes. pkg/server/admission.ts builds the chain from the flags, in the
+// order of ordered.ts.
 import type { UserInfo } from '../authentication/user.js';
 import type { KubeObject } from '../runtime/object.js';
 
@@ -20,9 +20,16 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   user: UserInfo;
   dryRun: boolean;
+  /** The request's CreateOptions / UpdateOptions / DeleteOptions (webhooks receive them). */
+  options?: Record<string, unknown>;
+  /** Sink for the response's Warning headers. */
+  warnings?: string[];
+  /** Sink for the request's audit annotations (key → value). */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface AdmissionPlugin {
+  /** Upstream's plugin name (ordered.ts). */
   name: string;
   handles(op: Operation): boolean;
   /** Mutating phase: may change attrs.object in place; throws StatusError to reject. */

@@ -2,6 +2,7 @@
 import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.js';
 import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../registry/core/services/allocator/config.js';
 import { isIP } from 'node:net';
+import { enabledAdmissionPlugins, isKnownAdmissionPlugin } from '../admission/ordered.js';
 import { clusterSigningFlagSpecs, parseClusterSigning, type ClusterSigningOptions } from '../controller/certificates/options.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
@@ -35,6 +36,8 @@ export interface ServerOptions {
   /** --enable-admission-plugins / --disable-admission-plugins (names as upstream's). */
   enableAdmissionPlugins: string[];
   disableAdmissionPlugins: string[];
+  /** --admission-control-config-file: an AdmissionConfiguration naming each plugin's configuration. */
+  admissionControlConfigFile?: string;
   authorizationPolicyFile?: string;
   authorizationWebhookConfigFile?: string;
   authorizationWebhookVersion: string;
@@ -129,6 +132,7 @@ const flagSpecs: Record<string, FlagSpec> = {
   'authorization-mode': { type: 'stringList' },
   'enable-admission-plugins': { type: 'stringList' },
   'disable-admission-plugins': { type: 'stringList' },
+  'admission-control-config-file': { type: 'string' },
   'authorization-policy-file': { type: 'string' },
   'authorization-webhook-config-file': { type: 'string' },
   'authorization-webhook-version': { type: 'string' },
@@ -192,18 +196,6 @@ const flagSpecs: Record<string, FlagSpec> = {
 const knownModes = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
 const implementedModes = knownModes;
 
-/** Upstream v1.28's admission plugin names; those not implemented here are accepted and do nothing. */
-export const knownAdmissionPlugins = [
-  'AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning',
-  'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass',
-  'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'EventRateLimit', 'ExtendedResourceToleration',
-  'ImagePolicyWebhook', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook',
-  'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'NodeRestriction',
-  'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PersistentVolumeLabel',
-  'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'Priority', 'ResourceQuota', 'RuntimeClass',
-  'SecurityContextDeny', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition',
-  'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook',
-];
 
 export function parseOptions(argv: string[]): ServerOptions {
   const parsed = parseFlags(argv, flagSpecs);
@@ -219,9 +211,10 @@ export function parseOptions(argv: string[]): ServerOptions {
   }
   for (const flag of ['enable-admission-plugins', 'disable-admission-plugins']) {
     for (const p of list(flag)) {
-      if (!knownAdmissionPlugins.includes(p)) throw new Error(`${flag} plugin ${JSON.stringify(p)} is unknown`);
+      if (!isKnownAdmissionPlugin(p)) throw new Error(`${flag} plugin ${JSON.stringify(p)} is unknown`);
     }
   }
+  enabledAdmissionPlugins(list('enable-admission-plugins'), list('disable-admission-plugins'));
   validateAuthorizationFlags(modes, one('authorization-policy-file'), one('authorization-webhook-config-file'), one('authorization-webhook-version'));
   const port = one('secure-port');
   const securePort = port !== undefined ? parseIntFlag('secure-port', port) : 6443;
@@ -260,6 +253,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     authorizationModes: modes.length > 0 ? modes : ['AlwaysAllow'],
     enableAdmissionPlugins: list('enable-admission-plugins'),
     disableAdmissionPlugins: list('disable-admission-plugins'),
+    admissionControlConfigFile: one('admission-control-config-file'),
     authorizationPolicyFile: one('authorization-policy-file'),
     authorizationWebhookConfigFile: one('authorization-webhook-config-file'),
     authorizationWebhookVersion: one('authorization-webhook-version') ?? 'v1beta1',

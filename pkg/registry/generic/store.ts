@@ -37,8 +37,10 @@ export interface RequestScope {
   fieldManager?: string;
   /** The desired object already carries its managedFields (server-side apply). */
   managedFieldsRecorded?: boolean;
-  /** Collects warnings for the response (strategy warnings). */
+  /** Collects warnings for the response (strategy and admission warnings). */
   warnings?: string[];
+  /** Collects audit annotations (admission plugins and webhooks add them). */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface ListParams extends SelectionPredicate {
@@ -532,6 +534,7 @@ export class GenericStore {
       operation, group: this.def.group, version: this.def.version, kind: this.def.kind, resource: this.def.plural,
       subresource: scope.subresource ?? '', namespace: meta.namespace ?? '', name: meta.name ?? '',
       object: obj, oldObject: old, user: scope.user, dryRun: scope.dryRun,
+      warnings: scope.warnings, auditAnnotations: scope.auditAnnotations,
     };
   }
 
