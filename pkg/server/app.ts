@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type { Admission } from '../admission/interfaces.js';
 import type { Authenticator } from '../authentication/interfaces.js';
 import type { Authorizer } from '../authorization/interfaces.js';
+import type { Auditor } from '../audit/auditor.js';
+import { auditFilter, auditInitFilter, failedAuthenticationAuditFilter } from '../endpoints/filters/audit.js';
 import { authenticationFilter } from '../endpoints/filters/authentication.js';
 import { authorizationFilter } from '../endpoints/filters/authorization.js';
 import { errorFilter } from '../endpoints/filters/errors.js';
@@ -23,6 +25,8 @@ export interface AppConfig {
   authenticator: Authenticator;
   authorizer: Authorizer;
   admission: Admission;
+  /** Absent: no audit policy or backend configured. */
+  auditor?: Auditor;
   registry: Registry;
   pathHandlers: PathHandler[];
   /** What connect subresources (pods/log, exec, nodes/proxy...) reach their backends with. */
@@ -33,9 +37,12 @@ export function createApp(cfg: AppConfig): Koa {
   const app = new Koa();
   app.silent = true;
   for (const f of cfg.outerFilters) app.use(f);
+  app.use(auditInitFilter());
   app.use(errorFilter(cfg.log));
   app.use(requestInfoFilter());
+  app.use(failedAuthenticationAuditFilter(cfg.auditor));
   app.use(authenticationFilter(cfg.authenticator));
+  app.use(auditFilter(cfg.auditor));
   app.use(impersonationFilter(cfg.authorizer));
   app.use(authorizationFilter(cfg.authorizer));
   app.use(async (ctx, next) => {

@@ -3,6 +3,7 @@ import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.
 import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../registry/core/services/allocator/config.js';
 import { isIP } from 'node:net';
 import { enabledAdmissionPlugins, isKnownAdmissionPlugin } from '../admission/ordered.js';
+import { auditFlagSpecs, parseAuditOptions, type AuditOptions } from '../audit/options.js';
 import { clusterSigningFlagSpecs, parseClusterSigning, type ClusterSigningOptions } from '../controller/certificates/options.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
@@ -60,6 +61,8 @@ export interface ServerOptions {
   controllers: string[];
   /** kube-controller-manager's --cluster-signing-* flags (csrsigning). */
   clusterSigning: ClusterSigningOptions;
+  /** --audit-* flags. */
+  audit: AuditOptions;
   /** Not upstream's: --csr-cleaner-durations shortens the CSR cleaner's timings (tests). */
   csrCleanerDurations?: string;
   oidcIssuerURL?: string;
@@ -151,6 +154,7 @@ const flagSpecs: Record<string, FlagSpec> = {
   'root-ca-file': { type: 'string' },
   'controllers': { type: 'stringList' },
   ...clusterSigningFlagSpecs,
+  ...auditFlagSpecs,
   'csr-cleaner-durations': { type: 'string' },
   'oidc-issuer-url': { type: 'string' },
   'oidc-client-id': { type: 'string' },
@@ -272,6 +276,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     rootCAFile: one('root-ca-file'),
     controllers: parsed.values.has('controllers') ? list('controllers') : ['*'],
     clusterSigning: parseClusterSigning(one, dur),
+    audit: parseAuditOptions({ one, dur, bool, int: (n, def) => { const x = one(n); return x !== undefined ? parseIntFlag(n, x) : def; } }),
     csrCleanerDurations: one('csr-cleaner-durations'),
     oidcIssuerURL: one('oidc-issuer-url'),
     oidcClientID: one('oidc-client-id'),

@@ -21,6 +21,8 @@ import { storageSegment } from '../runtime/scheme.js';
 import { startCompactor } from '../storage/etcd/compactor.js';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
+import { buildAuditor } from '../audit/auditor.js';
+import { apiserverMetrics } from './metrics.js';
 import { createApp, type PathHandler } from './app.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from './feature-gates.js';
@@ -133,7 +135,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const extra = extraEndpoints({ scheme, storage, log, o, informers });
   const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
   const connect = { kubelet: new KubeletClient(o.kubelet), readStored: (key: string) => storage.get(`${o.etcdPrefix}/${key}`) };
-  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, registry, pathHandlers, connect });
+  const auditor = buildAuditor(o.audit, apiserverMetrics().registry, log);
+  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, registry, pathHandlers, connect });
 
   const handle = app.callback();
   const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, handle);
@@ -166,6 +169,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       compactor.stop();
       if (storage instanceof CachedStorage) storage.stop();
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+      // Events of requests answered before the close are flushed, not dropped.
+      await auditor?.shutdown();
       client.close();
       if (embedded) await embedded.stop();
     },

@@ -3,6 +3,7 @@ import type { UserInfo } from '../../authentication/user.js';
 import { forbiddenError } from '../../authorization/forbidden.js';
 import type { Attributes, Authorizer } from '../../authorization/interfaces.js';
 import type { RequestInfo } from '../request/info.js';
+import { addAuditAnnotation } from './audit-context.js';
 
 export function attributesFor(user: UserInfo, info: RequestInfo): Attributes {
   return {
@@ -16,6 +17,8 @@ export function authorizationFilter(authorizer: Authorizer): Koa.Middleware {
   return async (ctx, next) => {
     const attrs = attributesFor(ctx.state.user as UserInfo, ctx.state.requestInfo as RequestInfo);
     const d = await authorizer.authorize(attrs);
+    addAuditAnnotation(ctx, 'authorization.k8s.io/decision', d.decision === 'allow' ? 'allow' : 'forbid');
+    addAuditAnnotation(ctx, 'authorization.k8s.io/reason', d.reason ?? '');
     // An authorizer may report errors and still allow (RBAC with a dangling binding).
     if (d.decision === 'allow') return next();
     if (d.error) {

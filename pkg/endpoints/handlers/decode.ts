@@ -5,11 +5,14 @@ import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { apiVersionOf, type ResourceDef } from '../../runtime/scheme.js';
 import { decodeBody, mediaTypeOf, objectBodyMediaTypes, readBody } from '../negotiation/body.js';
 import { checkTypes } from '../../openapi/type-check.js';
+import { recordRawRequestBody, recordRequestObject } from '../filters/audit-context.js';
 import type { HandlerScope } from './scope.js';
 
 export async function readRawBody(h: HandlerScope): Promise<{ raw: Buffer; mediaType: string }> {
   const raw = await readBody(h.ctx.req);
-  return { raw, mediaType: mediaTypeOf(h.ctx.get('content-type')) || 'application/json' };
+  const mediaType = mediaTypeOf(h.ctx.get('content-type')) || 'application/json';
+  recordRawRequestBody(h.ctx, raw, mediaType);
+  return { raw, mediaType };
 }
 
 /** The type a body must be: the endpoint's own kind, or a subresource's (TokenRequest). */
@@ -18,7 +21,9 @@ export interface BodyType { group: string; version: string; kind: string }
 export async function decodeObjectBody(h: HandlerScope, type?: BodyType): Promise<KubeObject> {
   const { raw, mediaType } = await readRawBody(h);
   if (!objectBodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectBodyMediaTypes.join(', '));
-  return toKubeObject(h.def, decodeBody(raw, mediaType), type);
+  const obj = toKubeObject(h.def, decodeBody(raw, mediaType), type);
+  recordRequestObject(h.ctx, obj);
+  return obj;
 }
 
 export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType): KubeObject {

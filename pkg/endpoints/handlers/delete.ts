@@ -2,6 +2,7 @@
 // the body leaves unset (upstream reads the query only without a body; honouring it
 // besides a body keeps ?dryRun=All from ever writing). Validated as upstream's
 // ValidateDeleteOptions.
+import { recordRequestObject } from '../filters/audit-context.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
 import { isPlainObject } from '../../runtime/object.js';
 import type { DeleteOptions } from '../../registry/generic/store.js';
@@ -24,6 +25,7 @@ export async function readDeleteOptions(h: HandlerScope): Promise<{ options: Del
   if (raw.length > 0) {
     const body = decodeBody(raw, mediaTypeOf(h.ctx.get('content-type')) || 'application/json');
     if (!isPlainObject(body)) throw errors.badRequest('DeleteOptions must be an object');
+    recordRequestObject(h.ctx, body);
     if (body.kind !== undefined && body.kind !== '' && body.kind !== 'DeleteOptions') {
       throw errors.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (DeleteOptions)`);
     }

@@ -1,4 +1,5 @@
 // Writes an API object in the negotiated representation.
+import { recordResponseObject } from '../filters/audit-context.js';
 import { stringify } from 'yaml';
 import { errors } from '../../runtime/errors.js';
 import type { KubeList, KubeObject } from '../../runtime/object.js';
@@ -56,7 +57,9 @@ export function writeObject(h: HandlerScope, code: number, body: KubeObject | Ku
   const media = chooseMedia(h);
   h.ctx.status = code;
   h.ctx.type = media.contentType;
-  h.ctx.body = serialize(media, transform(h, media, body));
+  const out = transform(h, media, body);
+  recordResponseObject(h.ctx, out);
+  h.ctx.body = serialize(media, out);
 }
 
 export function successStatus(h: HandlerScope, obj: KubeObject): Record<string, unknown> {

@@ -5,6 +5,7 @@ import type { UserInfo } from '../../authentication/user.js';
 import type { ResourceDef } from '../../runtime/scheme.js';
 import type { GenericStore, RequestScope } from '../../registry/generic/store.js';
 import type { RequestInfo } from '../request/info.js';
+import { auditAnnotationsOf } from '../filters/audit-context.js';
 
 export interface HandlerScope {
   ctx: Koa.Context;
@@ -17,5 +18,8 @@ export interface HandlerScope {
 }
 
 export function requestScope(h: HandlerScope, dryRun: boolean): RequestScope {
-  return { user: h.user, dryRun, admission: h.admission, subresource: h.info.subresource || undefined };
+  return {
+    user: h.user, dryRun, admission: h.admission, subresource: h.info.subresource || undefined,
+    auditAnnotations: auditAnnotationsOf(h.ctx),
+  };
 }
