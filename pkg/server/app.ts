@@ -25,6 +25,8 @@ export interface AppConfig {
   authenticator: Authenticator;
   authorizer: Authorizer;
   admission: Admission;
+  /** API Priority and Fairness, or the max-in-flight limit (after impersonation). */
+  flowControl?: Koa.Middleware;
   /** Absent: no audit policy or backend configured. */
   auditor?: Auditor;
   registry: Registry;
@@ -44,6 +46,7 @@ export function createApp(cfg: AppConfig): Koa {
   app.use(authenticationFilter(cfg.authenticator));
   app.use(auditFilter(cfg.auditor));
   app.use(impersonationFilter(cfg.authorizer));
+  if (cfg.flowControl) app.use(cfg.flowControl);
   app.use(authorizationFilter(cfg.authorizer));
   app.use(async (ctx, next) => {
     for (const handle of cfg.pathHandlers) if (await handle(ctx)) return;

@@ -26,6 +26,9 @@ export interface ServerOptions {
    * place. Requests are not throttled either way.
    */
   enablePriorityAndFairness: boolean;
+  /** --max-requests-inflight / --max-mutating-requests-inflight (upstream: 400 / 200). */
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
   securePort: number;
   bindAddress: string;
   tlsCertFile?: string;
@@ -125,6 +128,8 @@ const flagSpecs: Record<string, FlagSpec> = {
   'default-watch-cache-size': { type: 'int' },
   'event-ttl': { type: 'duration' },
   'enable-priority-and-fairness': { type: 'bool' },
+  'max-requests-inflight': { type: 'int' },
+  'max-mutating-requests-inflight': { type: 'int' },
   'secure-port': { type: 'int' },
   'bind-address': { type: 'string' },
   'tls-cert-file': { type: 'string' },
@@ -247,6 +252,8 @@ export function parseOptions(argv: string[]): ServerOptions {
     defaultWatchCacheSize: watchCacheSize(one('default-watch-cache-size')),
     eventTTLSeconds: Math.ceil(dur('event-ttl', 60 * 60_000) / 1000),
     enablePriorityAndFairness: bool('enable-priority-and-fairness', true),
+    maxRequestsInflight: nonNegativeInt('max-requests-inflight', one('max-requests-inflight'), 400),
+    maxMutatingRequestsInflight: nonNegativeInt('max-mutating-requests-inflight', one('max-mutating-requests-inflight'), 200),
     securePort,
     bindAddress,
     tlsCertFile: tlsCert,
@@ -405,4 +412,10 @@ function kubeletOptions(one: (n: string) => string | undefined, list: (n: string
     clientKeyFile: one('kubelet-client-key'),
     certificateAuthorityFile: one('kubelet-certificate-authority'),
   };
+}
+
+function nonNegativeInt(flag: string, v: string | undefined, def: number): number {
+  const n = v !== undefined ? parseIntFlag(flag, v) : def;
+  if (n < 0) throw new Error(`--${flag} can not be negative value`);
+  return n;
 }

@@ -21,6 +21,7 @@ import { storageSegment } from '../runtime/scheme.js';
 import { startCompactor } from '../storage/etcd/compactor.js';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
+import { buildFlowControl } from './flowcontrol.js';
 import { buildAuditor } from '../audit/auditor.js';
 import { apiserverMetrics } from './metrics.js';
 import { createApp, type PathHandler } from './app.js';
@@ -136,7 +137,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
   const connect = { kubelet: new KubeletClient(o.kubelet), readStored: (key: string) => storage.get(`${o.etcdPrefix}/${key}`) };
   const auditor = buildAuditor(o.audit, apiserverMetrics().registry, log);
-  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, registry, pathHandlers, connect });
+  const flow = buildFlowControl(o, informers, apiserverMetrics().registry);
+  if (flow.debug) pathHandlers.unshift(flow.debug);
+  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect });
 
   const handle = app.callback();
   const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, handle);

@@ -13,6 +13,7 @@ import type { UserInfo } from '../../authentication/user.js';
 import { StatusError } from '../../runtime/errors.js';
 import { decodeBody } from '../negotiation/body.js';
 import type { RequestInfo } from '../request/info.js';
+import { isLongRunning } from '../request/long-running.js';
 
 export interface RequestAuditRecord {
   annotations: Record<string, string>;
@@ -30,8 +31,6 @@ export function auditInitFilter(): Koa.Middleware {
     await next();
   };
 }
-
-const longRunningVerbs = new Set(['watch', 'proxy']);
 
 export function auditFilter(auditor: Auditor | undefined): Koa.Middleware {
   if (!auditor) return (_ctx, next) => next();
@@ -54,7 +53,7 @@ export function auditFilter(auditor: Auditor | undefined): Koa.Middleware {
     }
     setResponseStatus(ev, ctx, failure, cfg);
     const streaming = !failure && ctx.body !== null && typeof (ctx.body as { pipe?: unknown })?.pipe === 'function';
-    if (streaming && (longRunningVerbs.has(info.verb) || info.subresource !== '')) {
+    if (streaming && isLongRunning(info)) {
       await emit('ResponseStarted');
       ctx.res.once('close', () => { void emit('ResponseComplete'); });
     } else {

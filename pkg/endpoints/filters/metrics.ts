@@ -8,6 +8,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Scheme } from '../../runtime/scheme.js';
 import { parseRequestInfo, type RequestInfo } from '../request/info.js';
+import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type RequestLabels } from '../../server/metrics.js';
 
 /** The request-info fields metrics and logging read (set by the request-info filter). */
@@ -15,9 +16,6 @@ export type RequestInfoFields = Pick<RequestInfo,
   'isResourceRequest' | 'verb' | 'apiGroup' | 'apiVersion' | 'resource' | 'subresource' | 'namespace' | 'name' | 'path'>;
 
 const validVerbs = new Set(['APPLY', 'CONNECT', 'CREATE', 'DELETE', 'DELETECOLLECTION', 'GET', 'LIST', 'PATCH', 'POST', 'PROXY', 'PUT', 'UPDATE', 'WATCH', 'WATCHLIST']);
-const longRunningVerbs = new Set(['watch', 'proxy']);
-const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
-const readOnlyVerbs = new Set(['get', 'list', 'watch']);
 // Upstream instruments only the root health endpoints, without a component.
 const healthRoots = new Set(['/healthz', '/livez', '/readyz']);
 const applyPatchType = 'application/apply-patch+yaml';
@@ -66,12 +64,10 @@ export function cleanDryRun(query: URLSearchParams): string {
   return 'All';
 }
 
-export function isLongRunning(info: RequestInfoFields): boolean {
-  return longRunningVerbs.has(info.verb) || (info.isResourceRequest && longRunningSubresources.has(info.subresource));
-}
+export { isLongRunning };
 
 export function inflightKind(info: RequestInfoFields): InflightKind {
-  return readOnlyVerbs.has(info.verb) ? 'readOnly' : 'mutating';
+  return isReadOnly(info) ? 'readOnly' : 'mutating';
 }
 
 export function requestLabels(info: RequestInfoFields, method: string, query: URLSearchParams, contentType: string): RequestLabels {

@@ -1,0 +1,39 @@
+// The replica's request flow control: API Priority and Fairness fed by its informers,
+// or the plain max-in-flight limit when --enable-priority-and-fairness=false.
+import type Koa from 'koa';
+import type { Registry } from 'prom-client';
+import type { InformerFactory } from '../client/factory.js';
+import { maxInFlightFilter, priorityAndFairnessFilter } from '../endpoints/filters/priority-and-fairness.js';
+import { APFController } from '../util/flowcontrol/controller.js';
+import { flowcontrolMetrics } from '../util/flowcontrol/metrics.js';
+import type { PathHandler } from './app.js';
+import type { ServerOptions } from './options.js';
+
+const group = 'flowcontrol.apiserver.k8s.io';
+/** Upstream lets a request wait in its queue for a quarter of the 60 s request timeout. */
+const maxQueueWaitMs = 15_000;
+
+export function buildFlowControl(o: ServerOptions, informers: InformerFactory, registry: Registry): { filter: Koa.Middleware; debug?: PathHandler } {
+  if (!o.enablePriorityAndFairness) return { filter: maxInFlightFilter(o.maxRequestsInflight, o.maxMutatingRequestsInflight) };
+  const apf = new APFController(informers.informerFor(group, 'flowschemas'), informers.informerFor(group, 'prioritylevelconfigurations'),
+    o.maxRequestsInflight + o.maxMutatingRequestsInflight, flowcontrolMetrics(registry), maxQueueWaitMs);
+  return { filter: priorityAndFairnessFilter(apf), debug: dumpPriorityLevels(apf) };
+}
+
+/** GET /debug/api_priority_and_fairness/dump_priority_levels: one line per level. */
+function dumpPriorityLevels(apf: APFController): PathHandler {
+  return async (ctx) => {
+    if (ctx.path !== '/debug/api_priority_and_fairness/dump_priority_levels' || ctx.method !== 'GET') return false;
+    const rows = [['PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests', 'NominalCL']];
+    for (const l of apf.dumpPriorityLevels()) {
+      if (l.exempt) { rows.push([l.name, '<none>', '<none>', '<none>', '<none>', '<none>', '<none>']); continue; }
+      rows.push([l.name, String(l.queues.filter((n) => n > 0).length), String(l.executing === 0 && l.waiting === 0), 'false',
+        String(l.waiting), String(l.executing), String(l.limit)]);
+    }
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    ctx.status = 200;
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = rows.map((r) => r.map((c, i) => `${c},`.padEnd(widths[i]! + 2)).join(' ').trimEnd().replace(/,$/, '')).join('\n') + '\n';
+    return true;
+  };
+}

@@ -1,0 +1,128 @@
+// API Priority and Fairness for one replica: the FlowSchemas and
+// PriorityLevelConfigurations its informers hold, turned into one QueueSet per limited
+// priority level. The server's concurrency limit (--max-requests-inflight plus
+// --max-mutating-requests-inflight) is shared out by nominal concurrency shares:
+// NCL(l) = ceil(SCL * shares(l) / sum of shares). Borrowing between levels and
+// per-request seat estimates are not modelled: every request takes one seat.
+import type { Informer } from '../../client/informer.js';
+import type { KubeObject } from '../../runtime/object.js';
+import { flowDistinguisher, matchesFlowSchema, sortFlowSchemas, type RequestDigest } from './classify.js';
+import type { FlowcontrolMetrics } from './metrics.js';
+import { QueueSet, Rejected, type QueuingConfig } from './queueset.js';
+
+type Obj = Record<string, unknown>;
+
+export interface Classification {
+  flowSchema: KubeObject;
+  priorityLevel: KubeObject;
+  exempt: boolean;
+  flow: string;
+}
+
+export interface Admitted { release(): void; classification?: Classification }
+
+export class APFController {
+  private dirty = true;
+  private schemas: KubeObject[] = [];
+  private levels = new Map<string, { obj: KubeObject; queues?: QueueSet }>();
+
+  constructor(private readonly flowSchemas: Informer, private readonly priorityLevels: Informer,
+    private readonly serverConcurrencyLimit: number, private readonly metrics: FlowcontrolMetrics,
+    private readonly maxQueueWaitMs: number) {
+    const mark = { add: () => { this.dirty = true; }, update: () => { this.dirty = true; }, delete: () => { this.dirty = true; } };
+    flowSchemas.addHandlers(mark);
+    priorityLevels.addHandlers(mark);
+  }
+
+  /** Until the configuration is read, requests are not held back. */
+  ready(): boolean {
+    return this.flowSchemas.hasSynced() && this.priorityLevels.hasSynced();
+  }
+
+  classify(d: RequestDigest): Classification | undefined {
+    this.refresh();
+    for (const fs of this.schemas) {
+      if (!matchesFlowSchema(fs, d)) continue;
+      const pl = this.levels.get(String(((fs.spec as Obj).priorityLevelConfiguration as Obj | undefined)?.name ?? ''));
+      if (!pl) continue;
+      return { flowSchema: fs, priorityLevel: pl.obj, exempt: !pl.queues, flow: `${fs.metadata.name}/${flowDistinguisher(fs, d)}` };
+    }
+    return undefined;
+  }
+
+  /** Waits for a seat in the request's priority level; throws Rejected when refused. */
+  async admit(c: Classification): Promise<() => void> {
+    const labels = { flow_schema: c.flowSchema.metadata.name!, priority_level: c.priorityLevel.metadata.name! };
+    const queues = this.levels.get(labels.priority_level)?.queues;
+    if (!queues) return () => undefined;
+    const start = Date.now();
+    let got: ReturnType<QueueSet['acquire']>;
+    try {
+      got = queues.acquire(c.flow, this.maxQueueWaitMs);
+    } catch (err) {
+      if (err instanceof Rejected) this.rejectedMetrics(labels, err, start);
+      throw err;
+    }
+    if (got instanceof Promise) {
+      this.metrics.inQueue.inc(labels);
+      try {
+        got = await got;
+      } catch (err) {
+        if (err instanceof Rejected) this.rejectedMetrics(labels, err, start);
+        throw err;
+      } finally {
+        this.metrics.inQueue.dec(labels);
+      }
+    }
+    this.metrics.waitDuration.observe({ ...labels, execute: 'true' }, (Date.now() - start) / 1000);
+    this.metrics.dispatched.inc(labels);
+    this.metrics.executing.inc(labels);
+    const release = got;
+    return () => { this.metrics.executing.dec(labels); release(); };
+  }
+
+  rejectedMetrics(labels: { flow_schema: string; priority_level: string }, err: Rejected, start: number): void {
+    this.metrics.rejected.inc({ ...labels, reason: err.reason });
+    this.metrics.waitDuration.observe({ ...labels, execute: 'false' }, (Date.now() - start) / 1000);
+  }
+
+  /** For /debug/api_priority_and_fairness/dump_priority_levels. */
+  dumpPriorityLevels(): Array<{ name: string; exempt: boolean; limit: number; executing: number; waiting: number; queues: number[] }> {
+    this.refresh();
+    return [...this.levels.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, l]) => ({
+      name, exempt: !l.queues, limit: l.queues?.limit ?? 0, executing: l.queues?.running ?? 0,
+      waiting: l.queues?.inQueue ?? 0, queues: l.queues?.queueLengths() ?? [],
+    }));
+  }
+
+  private refresh(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.schemas = sortFlowSchemas(this.flowSchemas.list());
+    const objs = this.priorityLevels.list();
+    const shares = (pl: KubeObject): number => {
+      const spec = pl.spec as Obj;
+      const body = (spec.limited ?? spec.exempt ?? {}) as Obj;
+      return Number(body.nominalConcurrencyShares ?? body.assuredConcurrencyShares ?? (spec.type === 'Limited' ? 30 : 0));
+    };
+    const total = objs.reduce((n, pl) => n + shares(pl), 0) || 1;
+    const next = new Map<string, { obj: KubeObject; queues?: QueueSet }>();
+    for (const pl of objs) {
+      const spec = pl.spec as Obj;
+      const name = pl.metadata.name!;
+      if (spec.type !== 'Limited') { next.set(name, { obj: pl }); continue; }
+      const limit = Math.max(1, Math.ceil((this.serverConcurrencyLimit * shares(pl)) / total));
+      const lr = ((spec.limited as Obj | undefined)?.limitResponse ?? {}) as Obj;
+      const q = lr.type === 'Queue' ? (lr.queuing ?? {}) as Obj : undefined;
+      const queuing: QueuingConfig | undefined = q
+        ? { queues: Number(q.queues ?? 64), handSize: Number(q.handSize ?? 8), queueLengthLimit: Number(q.queueLengthLimit ?? 50) }
+        : undefined;
+      const existing = this.levels.get(name)?.queues;
+      if (existing) existing.reconfigure(limit, queuing);
+      next.set(name, { obj: pl, queues: existing ?? new QueueSet(limit, queuing) });
+      this.metrics.nominalLimit.set({ priority_level: name }, limit);
+      this.metrics.concurrencyLimit.set({ priority_level: name }, limit);
+    }
+    this.levels = next;
+  }
+}

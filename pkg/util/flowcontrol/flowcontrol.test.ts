@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import type { KubeObject } from '../../runtime/object.js';
+import { flowDistinguisher, matchesFlowSchema, sortFlowSchemas, type RequestDigest } from './classify.js';
+import { dealHand, QueueSet, Rejected } from './queueset.js';
+
+const digest = (o: Partial<RequestDigest>): RequestDigest => ({
+  user: { name: 'alice', groups: ['system:authenticated'] }, isResourceRequest: true, verb: 'list', apiGroup: '',
+  resource: 'pods', subresource: '', namespace: 'team', path: '/api/v1/namespaces/team/pods', ...o,
+});
+const fs = (name: string, precedence: number, rules: unknown[], distinguisher?: string): KubeObject => ({
+  metadata: { name }, spec: { matchingPrecedence: precedence, priorityLevelConfiguration: { name: 'pl' }, rules,
+    ...(distinguisher ? { distinguisherMethod: { type: distinguisher } } : {}) },
+} as KubeObject);
+
+describe('APF classification (FlowSchema matching)', () => {
+  const sa = fs('sa', 500, [{ subjects: [{ kind: 'ServiceAccount', serviceAccount: { namespace: 'kube-system', name: '*' } }],
+    resourceRules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods', 'pods/status'], namespaces: ['*'] }] }]);
+  const nodes = fs('nodes', 400, [{ subjects: [{ kind: 'Group', group: { name: 'system:nodes' } }],
+    resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true }] }], 'ByUser');
+  const health = fs('health', 2, [{ subjects: [{ kind: 'Group', group: { name: '*' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz/*', '/version'] }] }]);
+
+  it('orders schemas by matchingPrecedence, then name', () => {
+    expect(sortFlowSchemas([sa, nodes, fs('b', 400, []), health]).map((f) => f.metadata.name)).to.deep.equal(['health', 'b', 'nodes', 'sa']);
+  });
+
+  it('matches service-account subjects with * names, verbs, groups and resource/subresource', () => {
+    const kubeSystem = { name: 'system:serviceaccount:kube-system:x' };
+    expect(matchesFlowSchema(sa, digest({ user: kubeSystem }))).to.equal(true);
+    expect(matchesFlowSchema(sa, digest({ user: kubeSystem, subresource: 'status', verb: 'get' }))).to.equal(true);
+    expect(matchesFlowSchema(sa, digest({ user: kubeSystem, subresource: 'log', verb: 'get' }))).to.equal(false);
+    expect(matchesFlowSchema(sa, digest({ user: kubeSystem, verb: 'delete' }))).to.equal(false);
+    expect(matchesFlowSchema(sa, digest({ user: { name: 'system:serviceaccount:default:x' } }))).to.equal(false);
+    expect(matchesFlowSchema(sa, digest({ user: kubeSystem, namespace: '' }))).to.equal(false, 'cluster scope needs clusterScope');
+  });
+
+  it('matches cluster-scoped requests only with clusterScope, and namespaced ones only with namespaces', () => {
+    const node = { name: 'system:node:n1', groups: ['system:nodes'] };
+    expect(matchesFlowSchema(nodes, digest({ user: node, namespace: '', resource: 'nodes' }))).to.equal(true);
+    expect(matchesFlowSchema(nodes, digest({ user: node }))).to.equal(false);
+    expect(flowDistinguisher(nodes, digest({ user: node }))).to.equal('system:node:n1');
+  });
+
+  it('matches non-resource URLs exactly or by a trailing /* prefix', () => {
+    const nr = (path: string) => digest({ isResourceRequest: false, verb: 'get', path, resource: '', namespace: '' });
+    expect(matchesFlowSchema(health, nr('/healthz/etcd'))).to.equal(true);
+    expect(matchesFlowSchema(health, nr('/healthz'))).to.equal(true);
+    expect(matchesFlowSchema(health, nr('/version'))).to.equal(true);
+    expect(matchesFlowSchema(health, nr('/versions'))).to.equal(false);
+    expect(matchesFlowSchema(health, digest({}))).to.equal(false, 'a resource request never matches non-resource rules');
+  });
+});
+
+describe('APF queue set', () => {
+  it('runs at once while seats are free, then queues, and hands freed seats to queues in turn', async () => {
+    const qs = new QueueSet(1, { queues: 2, handSize: 1, queueLengthLimit: 10 });
+    // A second flow dealt the other queue than flow a.
+    const other = ['b', 'c', 'd', 'e', 'f', 'g'].find((f) => dealHand(f, 2, 1)[0] !== dealHand('a', 2, 1)[0])!;
+    const first = qs.acquire('a', 1000);
+    expect(first).to.be.a('function');
+    const order: string[] = [];
+    const waits = ['a', 'a', 'a', other].map((flow, i) => (qs.acquire(flow, 1000) as Promise<() => void>).then((release) => { order.push(`${flow === 'a' ? 'a' : 'x'}${i}`); release(); }));
+    expect(qs.inQueue).to.equal(4);
+    expect(qs.queueLengths().sort()).to.deep.equal([1, 3]);
+    (first as () => void)();
+    await Promise.all(waits);
+    // Round robin over the queues: the other flow is served first or second, never behind all of a's requests.
+    expect(order).to.have.length(4);
+    expect(order.indexOf('x3')).to.be.at.most(1);
+    expect(order.filter((o) => o !== 'x3')).to.deep.equal(['a0', 'a1', 'a2']);
+  });
+
+  it('rejects at the queue length limit, after the wait limit, and at once without queues', async () => {
+    const qs = new QueueSet(1, { queues: 1, handSize: 1, queueLengthLimit: 1 });
+    qs.acquire('a', 1000);
+    const queued = qs.acquire('a', 50) as Promise<() => void>;
+    expect(() => qs.acquire('a', 50)).to.throw(Rejected).with.property('reason', 'queue-full');
+    const err = await queued.then(() => undefined, (e: Rejected) => e);
+    expect(err).to.be.instanceOf(Rejected).with.property('reason', 'time-out');
+    const reject = new QueueSet(1, undefined);
+    reject.acquire('a', 1000);
+    expect(() => reject.acquire('b', 1000)).to.throw(Rejected).with.property('reason', 'concurrency-limit');
+  });
+});

@@ -1,0 +1,108 @@
+// One priority level's seats and queues. A request runs at once when a seat is free and
+// nobody waits; otherwise it is rejected (limitResponse Reject) or queued: shuffle
+// sharding deals the flow a hand of queues and it joins the shortest, so one heavy flow
+// fills only its own queues. Freed seats go to the queues in turn, which is fair queuing
+// for requests of equal cost.
+import { createHash } from 'node:crypto';
+
+export interface QueuingConfig { queues: number; handSize: number; queueLengthLimit: number }
+
+export type RejectReason = 'concurrency-limit' | 'queue-full' | 'time-out';
+
+export class Rejected extends Error {
+  constructor(readonly reason: RejectReason) { super(reason); }
+}
+
+interface Waiter { flow: string; dispatch: () => void; enqueuedAt: number }
+
+export class QueueSet {
+  private executing = 0;
+  private queues: Waiter[][];
+  private next = 0;
+
+  constructor(public limit: number, private queuing: QueuingConfig | undefined) {
+    this.queues = Array.from({ length: queuing?.queues ?? 0 }, () => []);
+  }
+
+  /** New limits from a changed configuration; waiting requests stay queued. */
+  reconfigure(limit: number, queuing: QueuingConfig | undefined): void {
+    this.limit = limit;
+    if ((queuing?.queues ?? 0) !== this.queues.length) {
+      const waiting = this.queues.flat();
+      this.queues = Array.from({ length: queuing?.queues ?? 0 }, () => []);
+      this.queuing = queuing;
+      for (const w of waiting) (this.queues[this.pick(w.flow)] ?? []).push(w);
+    }
+    this.queuing = queuing;
+    this.dispatch();
+  }
+
+  get inQueue(): number { return this.queues.reduce((n, q) => n + q.length, 0); }
+  get running(): number { return this.executing; }
+  queueLengths(): number[] { return this.queues.map((q) => q.length); }
+
+  /** Resolves with a release function once a seat is held; rejects with Rejected. */
+  acquire(flow: string, maxWaitMs: number): Promise<() => void> | (() => void) {
+    if (this.executing < this.limit && this.inQueue === 0) return this.seat();
+    if (!this.queuing || this.queues.length === 0) throw new Rejected('concurrency-limit');
+    const q = this.queues[this.pick(flow)]!;
+    if (q.length >= this.queuing.queueLengthLimit) throw new Rejected('queue-full');
+    return new Promise((resolve, reject) => {
+      const w: Waiter = { flow, enqueuedAt: Date.now(), dispatch: () => { clearTimeout(timer); resolve(this.seat()); } };
+      const timer = setTimeout(() => {
+        const i = q.indexOf(w);
+        if (i >= 0) q.splice(i, 1);
+        reject(new Rejected('time-out'));
+      }, maxWaitMs);
+      timer.unref();
+      q.push(w);
+    });
+  }
+
+  private seat(): () => void {
+    this.executing++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.executing--;
+      this.dispatch();
+    };
+  }
+
+  private dispatch(): void {
+    while (this.executing < this.limit && this.inQueue > 0) {
+      for (let i = 0; i < this.queues.length; i++) {
+        const idx = (this.next + i) % this.queues.length;
+        const w = this.queues[idx]!.shift();
+        if (w) {
+          this.next = (idx + 1) % this.queues.length;
+          w.dispatch();
+          break;
+        }
+      }
+    }
+  }
+
+  /** Shuffle sharding: the flow's hand of queues, then the shortest of them. */
+  private pick(flow: string): number {
+    let best = -1;
+    for (const q of dealHand(flow, this.queues.length, this.queuing?.handSize ?? 1)) {
+      if (best < 0 || this.queues[q]!.length < this.queues[best]!.length) best = q;
+    }
+    return best;
+  }
+}
+
+/** The handSize distinct queues (of n) a flow may join, dealt from a hash of its name. */
+export function dealHand(flow: string, n: number, handSize: number): number[] {
+  let h = BigInt(`0x${createHash('sha256').update(flow).digest('hex').slice(0, 15)}`);
+  const remaining = Array.from({ length: n }, (_, i) => i);
+  const hand: number[] = [];
+  for (let k = 0; k < Math.min(handSize, n); k++) {
+    const j = Number(h % BigInt(remaining.length));
+    h /= BigInt(remaining.length);
+    hand.push(remaining.splice(j, 1)[0]!);
+  }
+  return hand;
+}

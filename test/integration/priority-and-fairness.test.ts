@@ -1,0 +1,115 @@
+// API Priority and Fairness through a real replica with a small server concurrency
+// limit: a flooding user on a Reject level is answered 429 (upstream's plain-text body
+// and Retry-After) while others are served; a Queue level holds requests instead of
+// refusing them; exempt requests are never held; every classified response names its
+// FlowSchema and priority level; configuration changes take effect from the informers.
+import { expect } from 'chai';
+import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+
+const fc = '/apis/flowcontrol.apiserver.k8s.io/v1beta3';
+interface Meta { metadata: { uid: string } }
+
+describe('API Priority and Fairness', function () {
+  this.timeout(180_000);
+  let cluster: Cluster;
+  const ns = `apf-${Date.now().toString(36)}`;
+  const admin = <T = Meta>(method: string, path: string, body?: unknown) =>
+    request<T>(`${cluster.urls[0]}${path}`, { ...cluster.credentialsFor(), method, body });
+  const as = (token: string, path: string): Promise<HttpResponse<unknown>> => request(`${cluster.urls[0]}${path}`, { token });
+  const level = (name: string, limitResponse: unknown) => ({
+    metadata: { name }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse } },
+  });
+  const schema = (name: string, pl: string, user: string) => ({
+    metadata: { name }, spec: {
+      priorityLevelConfiguration: { name: pl }, matchingPrecedence: 100, distinguisherMethod: { type: 'ByUser' },
+      rules: [{ subjects: [{ kind: 'User', user: { name: user } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true }] }],
+    },
+  });
+  const classifiedAs = async (token: string, uid: string): Promise<void> => {
+    for (let i = 0; i < 100; i++) {
+      if ((await as(token, `/api/v1/namespaces/${ns}/configmaps?limit=1`)).headers['x-kubernetes-pf-flowschema-uid'] === uid) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`requests were never classified under FlowSchema ${uid}`);
+  };
+  const flood = (token: string, n: number) => Promise.all(Array.from({ length: n }, () => as(token, `/api/v1/namespaces/${ns}/configmaps`)));
+
+  before(async () => {
+    cluster = await startReplicas(1, {
+      tokens: [{ token: 'flood-token', name: 'flooder' }, { token: 'queue-token', name: 'queuer' }, { token: 'other-token', name: 'other' }],
+      extraArgs: ['--max-requests-inflight=4', '--max-mutating-requests-inflight=2'],
+    });
+    expect((await admin('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).to.equal(201);
+    const data = { blob: 'x'.repeat(2000) };
+    await Promise.all(Array.from({ length: 150 }, (_, i) => admin('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `cm-${i}` }, data })));
+  });
+  after(async () => { await cluster?.stop(); });
+
+  it('rejects a flooding user on a Reject level with 429, plain text and Retry-After, while another user is served', async () => {
+    expect((await admin('POST', `${fc}/prioritylevelconfigurations`, level('tiny-reject', { type: 'Reject' }))).status).to.equal(201);
+    const fs = await admin('POST', `${fc}/flowschemas`, schema('flooder', 'tiny-reject', 'flooder'));
+    expect(fs.status).to.equal(201);
+    await classifiedAs('flood-token', fs.body.metadata.uid);
+    const pl = await admin('GET', `${fc}/prioritylevelconfigurations/tiny-reject`);
+    const [flooded, others] = await Promise.all([flood('flood-token', 40), Promise.all(Array.from({ length: 5 }, () => as('other-token', `/api/v1/namespaces/${ns}/configmaps/cm-1`)))]);
+    const rejected = flooded.filter((r) => r.status === 429);
+    expect(rejected.length, 'some flooding requests are refused').to.be.greaterThan(0);
+    expect(flooded.filter((r) => r.status === 200).length, 'the level still serves one at a time').to.be.greaterThan(0);
+    expect(rejected[0]!.text).to.equal('Too many requests, please try again later.\n');
+    expect(rejected[0]!.headers['retry-after']).to.equal('1');
+    expect(rejected[0]!.headers['x-kubernetes-pf-prioritylevel-uid']).to.equal(pl.body.metadata.uid);
+    expect(others.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200]);
+    const metrics = (await admin<string>('GET', '/metrics')).text;
+    expect(metrics).to.match(/apiserver_flowcontrol_rejected_requests_total\{flow_schema="flooder",priority_level="tiny-reject",reason="concurrency-limit"\} [1-9]/);
+    expect(metrics).to.match(/apiserver_flowcontrol_nominal_limit_seats\{priority_level="tiny-reject"\} 1\n/);
+  });
+
+  it('queues instead of refusing on a Queue level, serving every request in turn', async () => {
+    expect((await admin('POST', `${fc}/prioritylevelconfigurations`, level('tiny-queue', { type: 'Queue', queuing: { queues: 2, handSize: 1, queueLengthLimit: 100 } }))).status).to.equal(201);
+    const fs = await admin('POST', `${fc}/flowschemas`, schema('queuer', 'tiny-queue', 'queuer'));
+    await classifiedAs('queue-token', fs.body.metadata.uid);
+    const results = await flood('queue-token', 40);
+    expect(results.map((r) => r.status).filter((s) => s !== 200)).to.deep.equal([]);
+    const metrics = (await admin<string>('GET', '/metrics')).text;
+    const waited = /apiserver_flowcontrol_request_wait_duration_seconds_count\{flow_schema="queuer",priority_level="tiny-queue",execute="true"\} (\d+)/.exec(metrics);
+    expect(Number(waited?.[1])).to.be.at.least(40);
+  });
+
+  it('never holds exempt requests and names the exempt FlowSchema in the headers', async () => {
+    const exempt = await admin('GET', `${fc}/flowschemas/exempt`);
+    const r = await admin('GET', `/api/v1/namespaces/${ns}`);
+    expect(r.headers['x-kubernetes-pf-flowschema-uid']).to.equal(exempt.body.metadata.uid);
+    const burst = await Promise.all(Array.from({ length: 30 }, () => admin('GET', `/api/v1/namespaces/${ns}/configmaps`)));
+    expect(burst.every((x) => x.status === 200)).to.equal(true);
+  });
+
+  it('serves the priority levels at /debug/api_priority_and_fairness/dump_priority_levels', async () => {
+    const r = await admin<string>('GET', '/debug/api_priority_and_fairness/dump_priority_levels');
+    expect(r.status).to.equal(200);
+    expect(r.text.split('\n')[0]).to.match(/^PriorityLevelName,\s+ActiveQueues,\s+IsIdle,\s+IsQuiescing,\s+WaitingRequests,\s+ExecutingRequests/);
+    expect(r.text).to.match(/\ntiny-reject,\s+0,\s+true,\s+false,\s+0,\s+0,\s+1\n/);
+    expect(r.text).to.match(/\nexempt,\s+<none>/);
+  });
+});
+
+describe('max-in-flight limit (--enable-priority-and-fairness=false)', function () {
+  this.timeout(120_000);
+  let cluster: Cluster;
+  before(async () => {
+    cluster = await startReplicas(1, {
+      tokens: [{ token: 'user-token', name: 'user' }],
+      extraArgs: ['--enable-priority-and-fairness=false', '--max-requests-inflight=1', '--max-mutating-requests-inflight=1'],
+    });
+  });
+  after(async () => { await cluster?.stop(); });
+
+  it('refuses read-only requests beyond the limit with 429, but not system:masters', async () => {
+    const path = '/api/v1/namespaces/kube-system/configmaps';
+    const users = await Promise.all(Array.from({ length: 30 }, () => request(`${cluster.urls[0]}${path}`, { token: 'user-token' })));
+    expect(users.some((r) => r.status === 429)).to.equal(true);
+    expect(users.find((r) => r.status === 429)!.text).to.equal('Too many requests, please try again later.\n');
+    const admins = await Promise.all(Array.from({ length: 30 }, () => request(`${cluster.urls[0]}${path}`, cluster.credentialsFor())));
+    expect(admins.every((r) => r.status === 200)).to.equal(true);
+    expect(admins[0]!.headers).to.not.have.property('x-kubernetes-pf-flowschema-uid');
+  });
+});
