@@ -12,6 +12,9 @@ import { authorizationFilter } from '../endpoints/filters/authorization.js';
 import { errorFilter } from '../endpoints/filters/errors.js';
 import { impersonationFilter } from '../endpoints/filters/impersonation.js';
 import { requestInfoFilter } from '../endpoints/filters/request-info.js';
+import { requestDeadlineFilter, type RequestLimits } from '../endpoints/filters/request-deadline.js';
+import { shutdownFilter } from '../endpoints/filters/shutdown.js';
+import type { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { notFoundResource, resourceHandler, type Registry } from '../endpoints/installer.js';
 import type { ConnectDeps } from '../endpoints/handlers/connect.js';
 
@@ -31,6 +34,10 @@ export interface AppConfig {
   auditor?: Auditor;
   registry: Registry;
   pathHandlers: PathHandler[];
+  lifecycle: ServerLifecycle;
+  /** --shutdown-send-retry-after */
+  shutdownSendRetryAfter: boolean;
+  limits: RequestLimits;
   /** What connect subresources (pods/log, exec, nodes/proxy...) reach their backends with. */
   connect?: ConnectDeps;
 }
@@ -42,6 +49,8 @@ export function createApp(cfg: AppConfig): Koa {
   app.use(auditInitFilter());
   app.use(errorFilter(cfg.log));
   app.use(requestInfoFilter());
+  app.use(shutdownFilter(cfg.lifecycle, cfg.shutdownSendRetryAfter));
+  app.use(requestDeadlineFilter(cfg.limits));
   app.use(failedAuthenticationAuditFilter(cfg.auditor));
   app.use(authenticationFilter(cfg.authenticator));
   app.use(auditFilter(cfg.auditor));
