@@ -3,7 +3,7 @@
 // less; past it the client gets a 504 Timeout while the work it started finishes
 // unobserved. Also hands the handlers --max-request-body-bytes.
 import type Koa from 'koa';
-import { errors, StatusError } from '../../runtime/errors.js';
+import { errors } from '../../runtime/errors.js';
 import { parseGoDuration } from '../../runtime/serializer/protobuf/gotime.js';
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning } from '../request/long-running.js';
@@ -37,7 +37,7 @@ export function requestDeadlineFilter(limits: RequestLimits): Koa.Middleware {
       if (outcome === 'expired') {
         // The abandoned work may still fail; that must not surface as an unhandled rejection.
         work.catch(() => undefined);
-        throw new StatusError(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded', {});
+        throw errors.timeout('request did not complete within requested timeout - context deadline exceeded');
       }
     } finally {
       clearTimeout(timer);
