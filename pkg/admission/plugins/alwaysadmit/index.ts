@@ -1,11 +1,11 @@
 // AlwaysAdmit (deprecated upstream): lets every request through. It exists so that a
 // flag list written for upstream keeps working.
-import type { AdmissionPlugin } from '../../interfaces.js';
+import type { AdmissionPlugin, Operation } from '../../interfaces.js';
 
 export class AlwaysAdmit implements AdmissionPlugin {
   readonly name = 'AlwaysAdmit';
 
-  handles(): boolean {
+  handles(_op: Operation): boolean {
     return true;
   }
 

@@ -1,5 +1,5 @@
 // AlwaysDeny (deprecated upstream): refuses every write, in both phases, with 403.
-import type { AdmissionAttributes, AdmissionPlugin } from '../../interfaces.js';
+import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
 import { admissionForbidden } from '../../forbidden.js';
 
 const why = 'admission control is denying all modifications';
@@ -7,7 +7,7 @@ const why = 'admission control is denying all modifications';
 export class AlwaysDeny implements AdmissionPlugin {
   readonly name = 'AlwaysDeny';
 
-  handles(): boolean {
+  handles(_op: Operation): boolean {
     return true;
   }
 
