@@ -52,7 +52,12 @@ export async function buildAdmission(d: ServerDeps): Promise<Admission> {
   const plugins: AdmissionPlugin[] = [];
   for (const name of enabledAdmissionPlugins(d.o.enableAdmissionPlugins, d.o.disableAdmissionPlugins)) {
     const make = factories[name];
-    if (make) plugins.push(await make(d, configs.get(name)));
+    if (!make) continue;
+    try {
+      plugins.push(await make(d, configs.get(name)));
+    } catch (err) {
+      throw new Error(`couldn't init admission plugin "${name}": ${(err as Error).message}`);
+    }
   }
   return new AdmissionChain(plugins);
 }
