@@ -38,7 +38,10 @@ export function eventRateLimitConfig(doc: unknown): Limit[] {
     type: (typeof l.type === 'string' ? l.type : '') as LimitType, qps: int(l.qps), burst: int(l.burst), cacheSize: int(l.cacheSize),
   }));
   const errs: FieldError[] = [];
-  if (limits.length === 0) errs.push(invalid('limits', new GoLiteral('[]eventratelimit.Limit(nil)'), 'must not be empty'));
+  if (limits.length === 0) {
+    const goValue = Array.isArray(top?.limits) ? '[]eventratelimit.Limit{}' : '[]eventratelimit.Limit(nil)';
+    errs.push(invalid('limits', new GoLiteral(goValue), 'must not be empty'));
+  }
   limits.forEach((l, i) => {
     const p = `limits[${i}]`;
     if (!limitTypes.includes(l.type)) errs.push(notSupported(`${p}.type`, l.type, [...limitTypes]));

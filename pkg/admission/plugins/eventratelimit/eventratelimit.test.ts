@@ -88,6 +88,7 @@ describe('EventRateLimit', () => {
   describe('configuration', () => {
     it('must name the kind and hold valid limits', () => {
       expect(() => eventRateLimitConfig(undefined)).to.throw('limits: Invalid value: []eventratelimit.Limit(nil): must not be empty');
+      expect(() => eventRateLimitConfig({ apiVersion, kind: 'Configuration', limits: [] })).to.throw('limits: Invalid value: []eventratelimit.Limit{}: must not be empty');
       expect(() => eventRateLimitConfig({ apiVersion: 'v1', kind: 'Configuration' })).to.throw('no kind "Configuration" is registered for version "v1"');
       expect(() => eventRateLimitConfig({ apiVersion, kind: 'Configuration', limits: [{ type: 'Pod', qps: 0, burst: -1, cacheSize: -1 }] }))
         .to.throw('[limits[0].type: Unsupported value: "Pod": supported values: "Server", "Namespace", "User", "SourceAndObject", '
