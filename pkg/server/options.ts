@@ -240,7 +240,8 @@ export function parseOptions(argv: string[]): ServerOptions {
   const port = one('secure-port');
   const securePort = port !== undefined ? parseIntFlag('secure-port', port) : 6443;
   if (securePort < 0 || securePort > 65535) throw new Error(`--secure-port ${securePort} must be between 0 and 65535, inclusive`);
-  const bindAddress = one('bind-address') ?? '127.0.0.1';
+  // Upstream's default: every interface. Tests and `make run` pass 127.0.0.1.
+  const bindAddress = one('bind-address') ?? '0.0.0.0';
   const dur = (n: string, def: number) => { const v = one(n); return v !== undefined ? parseDurationFlag(n, v) : def; };
   const anon = one('anonymous-auth');
   const minReq = one('min-request-timeout');

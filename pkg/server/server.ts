@@ -156,7 +156,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.securePort;
-  const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress;
+  // Bound to every interface, the replica reaches itself (and the admin kubeconfig points) at loopback.
+  const local = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
+  const host = local.includes(':') ? `[${local}]` : local;
   const url = `https://${host}:${port}`;
   log.info({ url }, 'serving securely');
   await kubernetesService.start(port);
