@@ -8,8 +8,10 @@ import { enabledAdmissionPlugins, type AdmissionPluginName } from '../admission/
 import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/namespacelifecycle/index.js';
 import { NodeRestriction } from '../admission/plugins/noderestriction/index.js';
 import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from '../admission/plugins/certificates/index.js';
+import { PodSecurity } from '../admission/plugins/podsecurity/index.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
+import type { KubeObject } from '../runtime/object.js';
 import type { ServerDeps } from './deps.js';
 
 /** Makes one plugin; `config` is its entry in the AdmissionConfiguration, if any. */
@@ -24,6 +26,7 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   CertificateApproval: (d) => new CertificateApproval(authorizerOf(d)),
   CertificateSigning: (d) => new CertificateSigning(authorizerOf(d)),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
+  PodSecurity: (d, config) => new PodSecurity(podSecuritySources(d), config?.configuration),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
@@ -58,6 +61,19 @@ function namespaceSource(d: ServerDeps): NamespaceSource {
         if (err instanceof StatusError && err.code === 404) return undefined;
         throw err;
       }
+    },
+  };
+}
+
+/** Namespaces and pods for PodSecurity: the shared informers, storage behind the namespace cache. */
+function podSecuritySources(d: ServerDeps): { namespace(name: string): Promise<KubeObject | undefined>; pods(ns: string): Promise<KubeObject[]> } {
+  const namespaces = namespaceSource(d);
+  const pods = d.informers.informerFor('', 'pods');
+  return {
+    namespace: async (name) => namespaces.cached(name) ?? namespaces.live(name),
+    pods: async (ns) => {
+      await Promise.race([pods.waitForSync(), new Promise((resolve) => { setTimeout(resolve, 1000).unref(); })]);
+      return pods.list(ns);
     },
   };
 }
