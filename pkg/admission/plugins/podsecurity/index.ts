@@ -5,7 +5,7 @@
 // level. A namespace's labels must parse, and tightening its enforce level warns about
 // the pods already there that the new level would refuse.
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
-import { errors, fieldErrorMessage, StatusError, type FieldError } from '../../../runtime/errors.js';
+import { errors, fieldErrorMessage, type FieldError, type StatusError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import {
   auditViolationsAnnotation, compareLevels, enforcePolicyAnnotation, exemptAnnotation, fullyPrivileged, labelPrefix,
@@ -66,10 +66,7 @@ export class PodSecurity implements AdmissionPlugin {
     if (a.subresource !== '' || !a.object) return;
     const name = a.object.metadata.name ?? a.name;
     const next = this.policyOf(a.object);
-    const invalid = (): StatusError => {
-      const base = errors.invalid('', 'Namespace', name, next.errors);
-      return new StatusError(422, 'Invalid', base.message, { name, group: '', kind: a.resource });
-    };
+    const invalid = (): StatusError => errors.invalid('', 'Namespace', name, next.errors);
     if (a.operation === 'CREATE') {
       if (next.errors.length > 0) throw invalid();
       if (this.exemptNamespace(name)) this.warnExemptNamespace(a, name, next.policy, a.object.metadata.labels ?? {});
