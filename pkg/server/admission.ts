@@ -9,10 +9,12 @@ import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/n
 import { NodeRestriction } from '../admission/plugins/noderestriction/index.js';
 import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from '../admission/plugins/certificates/index.js';
 import { PodSecurity } from '../admission/plugins/podsecurity/index.js';
+import { podSecurityMetrics } from '../admission/plugins/podsecurity/metrics.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
 import type { ServerDeps } from './deps.js';
+import { apiserverMetrics } from './metrics.js';
 
 /** Makes one plugin; `config` is its entry in the AdmissionConfiguration, if any. */
 export type PluginFactory = (d: ServerDeps, config: PluginConfig | undefined) => AdmissionPlugin | Promise<AdmissionPlugin>;
@@ -26,7 +28,7 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   CertificateApproval: (d) => new CertificateApproval(authorizerOf(d)),
   CertificateSigning: (d) => new CertificateSigning(authorizerOf(d)),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
-  PodSecurity: (d, config) => new PodSecurity(podSecuritySources(d), config?.configuration),
+  PodSecurity: (d, config) => new PodSecurity(podSecuritySources(d), config?.configuration, { metrics: podSecurityMetrics(apiserverMetrics().registry) }),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {

@@ -94,6 +94,13 @@ exemptions:
     expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
   });
 
+  it('counts evaluations and exemptions in /metrics', async () => {
+    const r = await call<string>('GET', '/metrics', undefined, { replica: 1 });
+    expect(r.status).to.equal(200);
+    expect(r.text).to.match(/^pod_security_evaluations_total\{decision="deny",policy_level="restricted",policy_version="latest",mode="enforce",request_operation="create",resource="pod",subresource=""\} [1-9]/m);
+    expect(r.text).to.include('# HELP pod_security_exemptions_total [ALPHA] Number of exempt requests, not counting ignored or out of scope requests.');
+  });
+
   it('pinned versions: enforce-version v1.22 does not know the runAsUser check', async () => {
     const ns = `psa-v-${id}`;
     await createNs(ns, { [label('enforce')]: 'restricted', [label('enforce-version')]: 'v1.22' });

@@ -14,6 +14,7 @@ import {
 } from './api.js';
 import { parseConfiguration, type PodSecurityConfig } from './config.js';
 import { Evaluator, forbiddenDetail, forbiddenReason, type Aggregate } from './evaluator.js';
+import { noMetrics, type Recorder } from './metrics.js';
 import { extractTemplate, hasPodTemplate, isSignificantPodUpdate, podView, type PodView } from './podspec.js';
 
 export const pluginName = 'PodSecurity';
@@ -28,6 +29,7 @@ export interface PodSecuritySources {
 export interface PodSecurityOptions {
   maxPodsToCheck?: number;
   podCheckTimeoutMs?: number;
+  metrics?: Recorder;
 }
 
 // Subresources that cannot change a pod's spec; any other (ephemeralcontainers) is evaluated.
@@ -43,9 +45,11 @@ export class PodSecurity implements AdmissionPlugin {
   readonly name = pluginName;
   private readonly config: PodSecurityConfig;
   private readonly evaluator = new Evaluator();
+  private readonly metrics: Recorder;
 
   constructor(private readonly sources: PodSecuritySources, rawConfig?: unknown, private readonly o: PodSecurityOptions = {}) {
     this.config = parseConfiguration(rawConfig);
+    this.metrics = o.metrics ?? noMetrics;
   }
 
   handles(op: Operation): boolean {
@@ -94,11 +98,12 @@ export class PodSecurity implements AdmissionPlugin {
     if (!ns) return;
     const { policy, errors: labelErrors } = this.policyOf(ns);
     if (labelErrors.length === 0 && fullyPrivileged(policy)) {
+      this.metrics.evaluation('allow', policy.enforce, 'enforce', a);
       this.annotate(a, { [enforcePolicyAnnotation]: levelVersionString({ level: 'privileged', version: latest }) });
       return;
     }
     if (a.operation === 'UPDATE' && a.oldObject && !isSignificantPodUpdate(a.object, a.oldObject)) return;
-    this.apply(a, this.evaluate(policy, labelErrors, podView(a.object), true));
+    this.apply(a, this.evaluate(a, policy, labelErrors, podView(a.object), true));
   }
 
   private async validatePodController(a: AdmissionAttributes): Promise<void> {
@@ -110,13 +115,16 @@ export class PodSecurity implements AdmissionPlugin {
     if (labelErrors.length === 0 && policy.warn.level === 'privileged' && policy.audit.level === 'privileged') return;
     const view = extractTemplate(a.group, a.resource, a.object);
     if (!view) return;
-    this.apply(a, this.evaluate(policy, labelErrors, view, false));
+    this.apply(a, this.evaluate(a, policy, labelErrors, view, false));
   }
 
   /** Exempt namespaces and users skip evaluation; the audit record says which exemption applied. */
   private exempted(a: AdmissionAttributes): boolean {
     const why = this.exemptNamespace(a.namespace) ? 'namespace' : this.exemptUser(a.user.name) ? 'user' : undefined;
-    if (why) this.annotate(a, { [exemptAnnotation]: why });
+    if (why) {
+      this.metrics.exemption(a);
+      this.annotate(a, { [exemptAnnotation]: why });
+    }
     return why !== undefined;
   }
 
@@ -129,6 +137,7 @@ export class PodSecurity implements AdmissionPlugin {
       failure = err;
     }
     if (ns) return ns;
+    this.metrics.error(true, a);
     if (forPod) throw errors.internal(new Error(`failed to lookup namespace ${JSON.stringify(a.namespace)}`));
     // Templates are never refused for this: the audit record carries the failure instead.
     const why = failure instanceof Error ? failure.message : `namespaces "${a.namespace}" not found`;
@@ -136,15 +145,17 @@ export class PodSecurity implements AdmissionPlugin {
     return undefined;
   }
 
-  private evaluate(policy: Policy, labelErrors: FieldError[], view: PodView, enforce: boolean): Verdict {
+  private evaluate(a: AdmissionAttributes, policy: Policy, labelErrors: FieldError[], view: PodView, enforce: boolean): Verdict {
     const out: Verdict = { warnings: [], annotations: {} };
     const runtimeClass = typeof view.spec.runtimeClassName === 'string' ? view.spec.runtimeClassName : '';
     if (runtimeClass !== '' && this.config.exemptions.runtimeClasses.includes(runtimeClass)) {
+      this.metrics.exemption(a);
       out.annotations[exemptAnnotation] = 'runtimeClass';
       return out;
     }
     if (labelErrors.length > 0) {
       const list = labelErrors.map((e) => fieldErrorMessage(e));
+      this.metrics.error(false, a);
       out.annotations.error = `Failed to parse policy: ${list.length === 1 ? list[0] : `[${list.join(', ')}]`}`;
     }
     // Modes sharing a level and version share one evaluation.
@@ -162,15 +173,20 @@ export class PodSecurity implements AdmissionPlugin {
       out.annotations[enforcePolicyAnnotation] = levelVersionString(policy.enforce);
       const r = evaluate(policy.enforce);
       if (!r.allowed) out.deny = `violates PodSecurity "${levelVersionString(policy.enforce)}": ${forbiddenDetail(r)}`;
+      this.metrics.evaluation(r.allowed ? 'allow' : 'deny', policy.enforce, 'enforce', a);
     }
     const audit = evaluate(policy.audit);
     if (!audit.allowed) {
+      this.metrics.evaluation('deny', policy.audit, 'audit', a);
       out.annotations[auditViolationsAnnotation] = `would violate PodSecurity "${levelVersionString(policy.audit)}": ${forbiddenDetail(audit)}`;
     }
     // A request about to be refused gets no warnings on top.
     if (out.deny === undefined) {
       const warn = evaluate(policy.warn);
-      if (!warn.allowed) out.warnings.push(`would violate PodSecurity "${levelVersionString(policy.warn)}": ${forbiddenDetail(warn)}`);
+      if (!warn.allowed) {
+        out.warnings.push(`would violate PodSecurity "${levelVersionString(policy.warn)}": ${forbiddenDetail(warn)}`);
+        this.metrics.evaluation('deny', policy.warn, 'warn', a);
+      }
     }
     return out;
   }
