@@ -153,6 +153,19 @@ exemptions:
     expect((await call('POST', `/api/v1/namespaces/${exempt}/pods`, privileged('p'))).status).to.equal(201);
   });
 
+  it('evaluates ephemeral containers added through pods/ephemeralcontainers', async () => {
+    const ns = `psa-eph-${id}`;
+    await createNs(ns, { [label('enforce')]: 'baseline' });
+    expect((await call('POST', `/api/v1/namespaces/${ns}/pods`, plain('app'))).status).to.equal(201);
+    const debug = (privileged: boolean) => ({ spec: { ephemeralContainers: [{ name: 'dbg', image: 'busybox', ...(privileged ? { securityContext: { privileged: true } } : {}) }] } });
+    const merge = { 'Content-Type': 'application/strategic-merge-patch+json' };
+    const refused = await call('PATCH', `/api/v1/namespaces/${ns}/pods/app/ephemeralcontainers`, debug(true), { headers: merge });
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(403);
+    expect(refused.body.message).to.equal('pods "app" is forbidden: violates PodSecurity "baseline:latest": privileged (container "dbg" must not set securityContext.privileged=true)');
+    const added = await call('PATCH', `/api/v1/namespaces/${ns}/pods/app/ephemeralcontainers`, debug(false), { headers: merge });
+    expect(added.status, JSON.stringify(added.body)).to.equal(200);
+  });
+
   it('refuses invalid labels on namespaces with 422', async () => {
     const r = await call('POST', '/api/v1/namespaces', { metadata: { name: `psa-bad-${id}`, labels: { [label('enforce')]: 'strict' } } });
     expect(r.status).to.equal(422);
