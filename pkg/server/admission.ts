@@ -19,9 +19,13 @@ import { newSecurityContextDeny } from '../admission/plugins/securitycontextdeny
 import { DenyServiceExternalIPs } from '../admission/plugins/denyserviceexternalips/index.js';
 import { EventRateLimit, eventRateLimitConfig } from '../admission/plugins/eventratelimit/index.js';
 import { featureGates } from './feature-gates.js';
+import { PodSecurity } from '../admission/plugins/podsecurity/index.js';
+import { podSecurityMetrics } from '../admission/plugins/podsecurity/metrics.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
+import type { KubeObject } from '../runtime/object.js';
 import type { ServerDeps } from './deps.js';
+import { apiserverMetrics } from './metrics.js';
 
 /** Makes one plugin; `config` is its entry in the AdmissionConfiguration, if any. */
 export type PluginFactory = (d: ServerDeps, config: PluginConfig | undefined) => AdmissionPlugin | Promise<AdmissionPlugin>;
@@ -45,6 +49,7 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   SecurityContextDeny: () => newSecurityContextDeny(featureGates().enabled('SecurityContextDeny')),
   DenyServiceExternalIPs: () => new DenyServiceExternalIPs(),
   EventRateLimit: (_d, c) => new EventRateLimit(eventRateLimitConfig(c?.configuration)),
+  PodSecurity: (d, config) => new PodSecurity(podSecuritySources(d), config?.configuration, { metrics: podSecurityMetrics(apiserverMetrics().registry) }),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
@@ -84,6 +89,19 @@ function namespaceSource(d: ServerDeps): NamespaceSource {
         if (err instanceof StatusError && err.code === 404) return undefined;
         throw err;
       }
+    },
+  };
+}
+
+/** Namespaces and pods for PodSecurity: the shared informers, storage behind the namespace cache. */
+function podSecuritySources(d: ServerDeps): { namespace(name: string): Promise<KubeObject | undefined>; pods(ns: string): Promise<KubeObject[]> } {
+  const namespaces = namespaceSource(d);
+  const pods = d.informers.informerFor('', 'pods');
+  return {
+    namespace: async (name) => namespaces.cached(name) ?? namespaces.live(name),
+    pods: async (ns) => {
+      await Promise.race([pods.waitForSync(), new Promise((resolve) => { setTimeout(resolve, 1000).unref(); })]);
+      return pods.list(ns);
     },
   };
 }
