@@ -18,7 +18,7 @@ import { PodTolerationRestriction, podTolerationRestrictionConfig } from '../adm
 import { newSecurityContextDeny } from '../admission/plugins/securitycontextdeny/index.js';
 import { DenyServiceExternalIPs } from '../admission/plugins/denyserviceexternalips/index.js';
 import { EventRateLimit, eventRateLimitConfig } from '../admission/plugins/eventratelimit/index.js';
-import { featureGates } from './feature-gates.js';
+import { featureGates } from '../features/gates.js';
 import { PodSecurity } from '../admission/plugins/podsecurity/index.js';
 import { podSecurityMetrics } from '../admission/plugins/podsecurity/metrics.js';
 import type { Authorizer } from '../authorization/interfaces.js';

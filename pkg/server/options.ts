@@ -2,6 +2,7 @@
 import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.js';
 import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../registry/core/services/allocator/config.js';
 import { isIP } from 'node:net';
+import { FeatureGates } from '../features/gates.js';
 import { enabledAdmissionPlugins, isKnownAdmissionPlugin } from '../admission/ordered.js';
 import { auditFlagSpecs, parseAuditOptions, type AuditOptions } from '../audit/options.js';
 import { clusterSigningFlagSpecs, parseClusterSigning, type ClusterSigningOptions } from '../controller/certificates/options.js';
@@ -323,7 +324,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     apiserverCount: apiserverCount(one('apiserver-count')),
     endpointReconcilerLeaseTTLMs: dur('endpoint-reconciler-lease-ttl', 15_000),
     endpointReconcilerIntervalMs: dur('endpoint-reconciler-interval', 10_000),
-    featureGates: (parsed.values.get('feature-gates') ?? []).join(','),
+    featureGates: checkedFeatureGates((parsed.values.get('feature-gates') ?? []).join(',')),
     minRequestTimeoutSeconds: minReq !== undefined ? parseIntFlag('min-request-timeout', minReq) : 1800,
     livezGracePeriodMs: dur('livez-grace-period', 0),
     shutdownDelayMs: dur('shutdown-delay-duration', 0),
@@ -443,4 +444,14 @@ function maxBodyBytes(v: string | undefined): number {
   const n = parseIntFlag('max-request-body-bytes', v);
   if (n < 0) throw new Error('--max-request-body-bytes can not be negative value');
   return n === 0 ? Number.POSITIVE_INFINITY : n;
+}
+
+/** Refused as pflag refuses a bad value: the whole flag value quoted, then the gate's error. */
+function checkedFeatureGates(spec: string): string {
+  try {
+    new FeatureGates().set(spec);
+  } catch (err) {
+    throw new Error(`invalid argument "${spec}" for "--feature-gates" flag: ${(err as Error).message}`);
+  }
+  return spec;
 }

@@ -27,7 +27,7 @@ import { apiserverMetrics } from './metrics.js';
 import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
-import { resetFeatureGates } from './feature-gates.js';
+import { resetFeatureGates } from '../features/gates.js';
 import type { ServerOptions } from './options.js';
 import { servingCerts } from './serving-certs.js';
 import { extraEndpoints } from './endpoints.js';
@@ -55,7 +55,7 @@ export interface RunningServer {
 }
 
 export async function runServer(o: ServerOptions, log: Logger = createLogger(o.logLevel, undefined, o.loggingFormat)): Promise<RunningServer> {
-  resetFeatureGates(o.featureGates);
+  for (const warning of resetFeatureGates(o.featureGates).settingsToWarnAbout()) log.warn(warning);
   setMinRequestTimeout(o.minRequestTimeoutSeconds);
   for (const f of o.ignoredFlags) log.warn({ flag: `--${f}` }, 'flag accepted but not implemented; ignoring');
 

@@ -7,7 +7,7 @@ import { parseListQuery, type ListQuery } from './query.js';
 import { writeObject } from './response.js';
 import type { HandlerScope } from './scope.js';
 import { selectionFor } from './selectors.js';
-import { featureGates } from '../../server/feature-gates.js';
+import { featureGates } from '../../features/gates.js';
 
 function invalidListOptions(errs: FieldError[]): never {
   throw errors.invalid('meta.k8s.io', 'ListOptions', '', errs);
