@@ -3,6 +3,8 @@ import { storageMediaTypes, type StorageMediaType } from '../storage/etcd/codec.
 import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../registry/core/services/allocator/config.js';
 import { isIP } from 'node:net';
 import { FeatureGates } from '../features/gates.js';
+import type { TlsOptions } from 'node:tls';
+import { parseSNICertKey, parseTLSCipherSuites, parseTLSMinVersion, type SNICertKey } from './tls-options.js';
 import { enabledAdmissionPlugins, isKnownAdmissionPlugin } from '../admission/ordered.js';
 import { auditFlagSpecs, parseAuditOptions, type AuditOptions } from '../audit/options.js';
 import { clusterSigningFlagSpecs, parseClusterSigning, type ClusterSigningOptions } from '../controller/certificates/options.js';
@@ -110,6 +112,8 @@ export interface ServerOptions {
   shutdownSendRetryAfter: boolean;
   /** --shutdown-watch-termination-grace-period: how long watches may run on during shutdown. */
   shutdownWatchTerminationGracePeriodMs: number;
+  /** --tls-min-version, --tls-cipher-suites, --tls-sni-cert-key in Node's terms. */
+  tls: { minVersion: TlsOptions['minVersion']; ciphers?: string; sniCertKeys: SNICertKey[] };
   /** --request-timeout: the deadline of every request that is not long-running. */
   requestTimeoutMs: number;
   /** --max-request-body-bytes: upstream's 3 MiB unless set. */
@@ -202,6 +206,9 @@ const flagSpecs: Record<string, FlagSpec> = {
   'shutdown-send-retry-after': { type: 'bool' },
   'shutdown-watch-termination-grace-period': { type: 'duration' },
   'request-timeout': { type: 'duration' },
+  'tls-min-version': { type: 'string' },
+  'tls-cipher-suites': { type: 'string' },
+  'tls-sni-cert-key': { type: 'string' },
   'max-request-body-bytes': { type: 'int' },
   'v': { type: 'int' },
   'logging-format': { type: 'string' },
@@ -331,6 +338,11 @@ export function parseOptions(argv: string[]): ServerOptions {
     shutdownSendRetryAfter: bool('shutdown-send-retry-after', false),
     shutdownWatchTerminationGracePeriodMs: dur('shutdown-watch-termination-grace-period', 0),
     requestTimeoutMs: dur('request-timeout', 60_000),
+    tls: {
+      minVersion: parseTLSMinVersion(one('tls-min-version')),
+      ciphers: parseTLSCipherSuites(list('tls-cipher-suites')),
+      sniCertKeys: (parsed.values.get('tls-sni-cert-key') ?? []).map(parseSNICertKey),
+    },
     maxRequestBodyBytes: maxBodyBytes(one('max-request-body-bytes')),
     logLevel: levelForVerbosity(v !== undefined ? parseIntFlag('v', v) : 0),
     loggingFormat: loggingFormat(one('logging-format')),

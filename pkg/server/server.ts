@@ -26,6 +26,7 @@ import { buildAuditor } from '../audit/auditor.js';
 import { apiserverMetrics } from './metrics.js';
 import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
+import { sniCallback } from './tls-options.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from '../features/gates.js';
 import type { ServerOptions } from './options.js';
@@ -148,7 +149,11 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   });
 
   const handle = app.callback();
-  const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, handle);
+  const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
+  const server: Server = createServer({
+    ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,
+    SNICallback: sniCallback(o.tls.sniCertKeys, { ...tlsBase, requestCert: true, rejectUnauthorized: false }),
+  }, handle);
   server.on('upgrade', upgradeListener(handle));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
