@@ -93,6 +93,9 @@ describe('pod admission plugins (LimitRanger, ServiceAccount, Priority, DefaultT
       { type: 'Container', max: { cpu: '1', memory: '1Gi' }, min: { cpu: '100m' }, default: { cpu: '500m', memory: '256Mi' }, defaultRequest: { cpu: '200m' }, maxLimitRequestRatio: { cpu: '4' } },
       { type: 'PersistentVolumeClaim', max: { storage: '2Gi' } },
     ] } }, 0);
+    // Replica 1 found no LimitRange here for p1 and, as upstream, trusts that answer for 30s
+    // unless its cache (fed by etcd's watch) has one: give the watch a moment.
+    await new Promise((r) => setTimeout(r, 500));
     const p = await created(pods, pod('lr1'), 1);
     expect(p.spec.containers[0].resources).to.deep.equal({ limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '200m', memory: '256Mi' } });
     expect(p.metadata.annotations).to.deep.equal({ 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu, memory request for container c; cpu, memory limit for container c' });
