@@ -7,7 +7,7 @@ import { admissionForbidden } from '../../forbidden.js';
 import type { ObjectSource } from '../../source.js';
 import { arr, obj, str, type Obj } from '../../../apis/core/types.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { add, canonical, parse, quantityString, type Quantity } from './quantity.js';
+import { add, canonical, parse, canonicalQuantity, type Quantity } from '../../../apis/core/exact-quantity.js';
 
 export const pluginName = 'LimitRanger';
 export const limitRangerAnnotation = 'kubernetes.io/limit-ranger';
@@ -93,8 +93,8 @@ function mergeDefaults(c: Obj, defaults: { requests: ResourceList; limits: Resou
   const requests = list(res.requests);
   const setLimits = Object.keys(defaults.limits).filter((k) => limits[k] === undefined);
   const setRequests = Object.keys(defaults.requests).filter((k) => requests[k] === undefined);
-  for (const k of setLimits) limits[k] = quantityString(defaults.limits[k]);
-  for (const k of setRequests) requests[k] = quantityString(defaults.requests[k]);
+  for (const k of setLimits) limits[k] = canonicalQuantity(defaults.limits[k]);
+  for (const k of setRequests) requests[k] = canonicalQuantity(defaults.requests[k]);
   if (setLimits.length > 0) res.limits = limits;
   if (setRequests.length > 0) res.requests = requests;
   const notes: string[] = [];

@@ -7,7 +7,7 @@ import { admissionForbidden } from '../../forbidden.js';
 import type { ObjectSource } from '../../source.js';
 import { arr, obj, str, strMap, type Obj } from '../../../apis/core/types.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { parse, quantityString } from '../limitranger/quantity.js';
+import { parse, canonicalQuantity } from '../../../apis/core/exact-quantity.js';
 import { mergeTolerations } from './tolerations.js';
 
 export const pluginName = 'RuntimeClass';
@@ -28,7 +28,7 @@ export class RuntimeClass implements AdmissionPlugin {
     if (rc && obj(rc.overhead)) {
       const podOverhead = obj(spec.overhead);
       if (podOverhead && Object.keys(podOverhead).length > 0 && !sameResources(podOverhead, overhead)) throw admissionForbidden(a, overheadMismatch);
-      if (overhead) spec.overhead = Object.fromEntries(Object.entries(overhead).map(([k, v]) => [k, quantityString(v)]));
+      if (overhead) spec.overhead = Object.fromEntries(Object.entries(overhead).map(([k, v]) => [k, canonicalQuantity(v)]));
       else delete spec.overhead;
     }
     const scheduling = obj(rc?.scheduling);

@@ -1,6 +1,7 @@
-// resource.Quantity as LimitRanger needs it: exact values (BigInt nano-units, so sums and
-// comparisons of "100m" + "0.2" have no float error) and the canonical String() upstream
-// prints in its messages ("1000m" → "1", "1024Mi" → "1Gi", "0.5" → "500m").
+// resource.Quantity where exactness matters (admission limits, overhead equality): values
+// in BigInt nano-units, so sums and comparisons of "100m" + "0.2" have no float error, and
+// the canonical String() upstream prints and serializes ("1000m" → "1", "1024Mi" → "1Gi",
+// "0.5" → "500m"). quantity.ts keeps the float view validation uses.
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
@@ -66,7 +67,7 @@ export function canonical(q: Quantity): string {
 }
 
 /** The canonical form of a quantity string; the string itself when it does not parse. */
-export function quantityString(v: unknown): string {
+export function canonicalQuantity(v: unknown): string {
   const q = parse(v);
   return q ? canonical(q) : String(v);
 }
