@@ -49,6 +49,9 @@ describe('e2e: kubectl and the pod admission plugins (LimitRanger, ServiceAccoun
       spec: { limits: [{ type: 'Container', max: { cpu: '1' }, default: { cpu: '500m', memory: '128Mi' }, defaultRequest: { cpu: '100m' } }] },
     };
     expect(await ok(['create', '-f', '-'], JSON.stringify(lr))).to.equal('limitrange/limits created\n');
+    // Both replicas already found no LimitRange in this namespace and, as upstream, trust
+    // that until their etcd-fed caches hold one: give the watch a moment.
+    await new Promise((r) => setTimeout(r, 1000));
     expect(await ok(['run', 'sized', '--image=nginx'], undefined, 1)).to.equal('pod/sized created\n');
     const p = await getPod('sized');
     expect(p.spec.containers[0].resources).to.deep.equal({ limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m', memory: '128Mi' } });
