@@ -1,7 +1,9 @@
 // How plugins read other objects: the replica's shared informer first (no etcd read on
 // the hot path), storage when the cache may lag behind a write another replica just made
 // (upstream's plugins do the same "live lookup" through their client).
+import type { InformerFactory } from '../client/factory.js';
 import type { Informer } from '../client/informer.js';
+import type { StoreRegistry } from '../registry/generic/registry.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
@@ -30,6 +32,11 @@ export function informerSource(informer: Informer, store: GenericStore): ObjectS
     },
     liveList: async (namespace) => (await store.list(namespace, {})).items,
   };
+}
+
+/** The replica's shared informer and store of one resource (pass the ServerDeps). */
+export function objectsOf(d: { informers: InformerFactory; registry: StoreRegistry }, group: string, plural: string): ObjectSource {
+  return informerSource(d.informers.informerFor(group, plural), d.registry.store(group, plural));
 }
 
 /** A fixed set of objects (unit tests); "live" sees `live` when given, else the same set. */

@@ -14,7 +14,7 @@ import { Priority } from '../admission/plugins/priority/index.js';
 import { DefaultTolerationSeconds } from '../admission/plugins/defaulttolerationseconds/index.js';
 import { TaintNodesByCondition } from '../admission/plugins/taintnodesbycondition/index.js';
 import { RuntimeClass } from '../admission/plugins/runtimeclass/index.js';
-import { informerSource } from '../admission/source.js';
+import { objectsOf } from '../admission/source.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { ServerDeps } from './deps.js';
@@ -31,12 +31,12 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   CertificateApproval: (d) => new CertificateApproval(authorizerOf(d)),
   CertificateSigning: (d) => new CertificateSigning(authorizerOf(d)),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
-  LimitRanger: (d) => new LimitRanger(informerSource(d.informers.informerFor('', 'limitranges'), d.registry.store('', 'limitranges'))),
-  ServiceAccount: (d) => new ServiceAccount(informerSource(d.informers.informerFor('', 'serviceaccounts'), d.registry.store('', 'serviceaccounts'))),
-  Priority: (d) => new Priority(informerSource(d.informers.informerFor('scheduling.k8s.io', 'priorityclasses'), d.registry.store('scheduling.k8s.io', 'priorityclasses'))),
+  LimitRanger: (d) => new LimitRanger(objectsOf(d, '', 'limitranges')),
+  ServiceAccount: (d) => new ServiceAccount(objectsOf(d, '', 'serviceaccounts')),
+  Priority: (d) => new Priority(objectsOf(d, 'scheduling.k8s.io', 'priorityclasses')),
   DefaultTolerationSeconds: (d) => new DefaultTolerationSeconds({ notReadySeconds: d.o.defaultNotReadyTolerationSeconds, unreachableSeconds: d.o.defaultUnreachableTolerationSeconds }),
   TaintNodesByCondition: () => new TaintNodesByCondition(),
-  RuntimeClass: (d) => new RuntimeClass(informerSource(d.informers.informerFor('node.k8s.io', 'runtimeclasses'), d.registry.store('node.k8s.io', 'runtimeclasses'))),
+  RuntimeClass: (d) => new RuntimeClass(objectsOf(d, 'node.k8s.io', 'runtimeclasses')),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
