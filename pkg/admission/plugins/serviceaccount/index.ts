@@ -118,12 +118,8 @@ export class ServiceAccount implements AdmissionPlugin {
     if (!enforcesMountableSecrets(sa)) return;
     const mountable = new Set(arr(sa.secrets).map((s) => str(s.name)));
     for (const c of arr(spec.ephemeralContainers)) {
-      for (const e of arr(c.env)) {
-        const ref = obj(obj(e.valueFrom)?.secretKeyRef);
-        if (ref && !mountable.has(str(ref.name))) {
-          throw admissionForbidden(a, `ephemeral container ${str(c.name)} with envVar ${str(e.name)} referencing secret.secretName="${str(ref.name)}" is not allowed because service account ${str(sa.metadata.name)} does not reference that secret`);
-        }
-      }
+      const why = containerSecretViolation(c, 'ephemeral container', mountable, str(sa.metadata.name));
+      if (why) throw admissionForbidden(a, why);
     }
   }
 }
@@ -182,12 +178,8 @@ function secretReferenceViolation(sa: KubeObject, spec: Obj): string | undefined
   }
   for (const [list, label] of [['initContainers', 'init container'], ['containers', 'container']] as const) {
     for (const c of arr(spec[list])) {
-      for (const e of arr(c.env)) {
-        const ref = obj(obj(e.valueFrom)?.secretKeyRef);
-        if (ref && !mountable.has(str(ref.name))) {
-          return `${label} ${str(c.name)} with envVar ${str(e.name)} referencing secret.secretName="${str(ref.name)}" is not allowed because service account ${saName} does not reference that secret`;
-        }
-      }
+      const why = containerSecretViolation(c, label, mountable, saName);
+      if (why) return why;
     }
   }
   const pullable = new Set(arr(sa.imagePullSecrets).map((s) => str(s.name)));
@@ -195,6 +187,20 @@ function secretReferenceViolation(sa: KubeObject, spec: Obj): string | undefined
   for (let i = 0; i < pulls.length; i++) {
     const name = str(pulls[i].name);
     if (!pullable.has(name)) return `imagePullSecrets[${i}].name="${name}" is not allowed because service account ${saName} does not reference that imagePullSecret`;
+  }
+  return undefined;
+}
+
+/** Secrets a container's environment reads (env, then envFrom; the latter as in upstream's CVE-2024-3177 fix). */
+function containerSecretViolation(c: Obj, label: string, mountable: Set<string>, saName: string): string | undefined {
+  const tail = `is not allowed because service account ${saName} does not reference that secret`;
+  for (const e of arr(c.env)) {
+    const ref = obj(obj(e.valueFrom)?.secretKeyRef);
+    if (ref && !mountable.has(str(ref.name))) return `${label} ${str(c.name)} with envVar ${str(e.name)} referencing secret.secretName="${str(ref.name)}" ${tail}`;
+  }
+  for (const e of arr(c.envFrom)) {
+    const ref = obj(e.secretRef);
+    if (ref && !mountable.has(str(ref.name))) return `${label} ${str(c.name)} with envFrom referencing secret.secretName="${str(ref.name)}" ${tail}`;
   }
   return undefined;
 }

@@ -107,6 +107,10 @@ describe('ServiceAccount admission', () => {
         'init container i with envVar E referencing secret.secretName="no" is not allowed because service account default does not reference that secret'],
       [{ containers: [{ name: 'c', image: 'i', env: [{ name: 'E', valueFrom: { secretKeyRef: { name: 'no', key: 'k' } } }] }] },
         'container c with envVar E referencing secret.secretName="no" is not allowed because service account default does not reference that secret'],
+      [{ containers: [{ name: 'c', image: 'i', envFrom: [{ secretRef: { name: 'no' } }] }] },
+        'container c with envFrom referencing secret.secretName="no" is not allowed because service account default does not reference that secret'],
+      [{ initContainers: [{ name: 'i', image: 'i', envFrom: [{ secretRef: { name: 'no' } }] }] },
+        'init container i with envFrom referencing secret.secretName="no" is not allowed because service account default does not reference that secret'],
       [{ imagePullSecrets: [{ name: 'pull' }, { name: 'no' }] },
         'imagePullSecrets[1].name="no" is not allowed because service account default does not reference that imagePullSecret'],
     ];
