@@ -21,6 +21,13 @@ import { EventRateLimit, eventRateLimitConfig } from '../admission/plugins/event
 import { featureGates } from '../features/gates.js';
 import { PodSecurity } from '../admission/plugins/podsecurity/index.js';
 import { podSecurityMetrics } from '../admission/plugins/podsecurity/metrics.js';
+import { LimitRanger } from '../admission/plugins/limitranger/index.js';
+import { ServiceAccount } from '../admission/plugins/serviceaccount/index.js';
+import { Priority } from '../admission/plugins/priority/index.js';
+import { DefaultTolerationSeconds } from '../admission/plugins/defaulttolerationseconds/index.js';
+import { TaintNodesByCondition } from '../admission/plugins/taintnodesbycondition/index.js';
+import { RuntimeClass } from '../admission/plugins/runtimeclass/index.js';
+import { objectsOf } from '../admission/source.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
@@ -50,6 +57,12 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   DenyServiceExternalIPs: () => new DenyServiceExternalIPs(),
   EventRateLimit: (_d, c) => new EventRateLimit(eventRateLimitConfig(c?.configuration)),
   PodSecurity: (d, config) => new PodSecurity(podSecuritySources(d), config?.configuration, { metrics: podSecurityMetrics(apiserverMetrics().registry) }),
+  LimitRanger: (d) => new LimitRanger(objectsOf(d, '', 'limitranges')),
+  ServiceAccount: (d) => new ServiceAccount(objectsOf(d, '', 'serviceaccounts')),
+  Priority: (d) => new Priority(objectsOf(d, 'scheduling.k8s.io', 'priorityclasses')),
+  DefaultTolerationSeconds: (d) => new DefaultTolerationSeconds({ notReadySeconds: d.o.defaultNotReadyTolerationSeconds, unreachableSeconds: d.o.defaultUnreachableTolerationSeconds }),
+  TaintNodesByCondition: () => new TaintNodesByCondition(),
+  RuntimeClass: (d) => new RuntimeClass(objectsOf(d, 'node.k8s.io', 'runtimeclasses')),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {

@@ -45,6 +45,9 @@ export interface ServerOptions {
   disableAdmissionPlugins: string[];
   /** --admission-control-config-file: an AdmissionConfiguration naming each plugin's configuration. */
   admissionControlConfigFile?: string;
+  /** --default-not-ready-toleration-seconds / --default-unreachable-toleration-seconds (DefaultTolerationSeconds). */
+  defaultNotReadyTolerationSeconds: number;
+  defaultUnreachableTolerationSeconds: number;
   authorizationPolicyFile?: string;
   authorizationWebhookConfigFile?: string;
   authorizationWebhookVersion: string;
@@ -160,6 +163,8 @@ const flagSpecs: Record<string, FlagSpec> = {
   'authorization-webhook-cache-authorized-ttl': { type: 'duration' },
   'authorization-webhook-cache-unauthorized-ttl': { type: 'duration' },
   'anonymous-auth': { type: 'bool' },
+  'default-not-ready-toleration-seconds': { type: 'int' },
+  'default-unreachable-toleration-seconds': { type: 'int' },
   'service-account-issuer': { type: 'stringArray' },
   'service-account-key-file': { type: 'stringArray' },
   'service-account-signing-key-file': { type: 'string' },
@@ -257,6 +262,7 @@ export function parseOptions(argv: string[]): ServerOptions {
   const tlsKey = one('tls-private-key-file');
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
   const v = one('v');
+  const intOr = (n: string, def: number): number => { const x = one(n); return x !== undefined ? parseIntFlag(n, x) : def; };
   const bool = (n: string, def: boolean): boolean => { const b = one(n); return b !== undefined ? parseBoolFlag(n, b) : def; };
   /** pflag's mapStringString: k=v pairs, comma-separated or repeated. */
   const keyValues = (n: string, valueOptional = false): Array<[string, string]> => list(n).map((kv) => {
@@ -286,6 +292,8 @@ export function parseOptions(argv: string[]): ServerOptions {
     enableAdmissionPlugins: list('enable-admission-plugins'),
     disableAdmissionPlugins: list('disable-admission-plugins'),
     admissionControlConfigFile: one('admission-control-config-file'),
+    defaultNotReadyTolerationSeconds: intOr('default-not-ready-toleration-seconds', 300),
+    defaultUnreachableTolerationSeconds: intOr('default-unreachable-toleration-seconds', 300),
     authorizationPolicyFile: one('authorization-policy-file'),
     authorizationWebhookConfigFile: one('authorization-webhook-config-file'),
     authorizationWebhookVersion: one('authorization-webhook-version') ?? 'v1beta1',

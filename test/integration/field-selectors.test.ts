@@ -71,6 +71,8 @@ describe('field selectors over HTTP (two replicas)', function () {
 
   describe('accepted labels select on the values upstream exposes', () => {
     it('pods: every pod field, spec.host as spec.nodeName, status.podIPs accepted but never valued', async () => {
+      // ServiceAccount admission refuses a pod naming an account that does not exist.
+      expect((await call('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'sa1' } })).status).to.equal(201);
       expect((await call('POST', pods, pod('a', { nodeName: 'n1', restartPolicy: 'Never', schedulerName: 'sched-x', serviceAccountName: 'sa1', hostNetwork: true }))).status).to.equal(201);
       expect((await call('POST', pods, pod('b', { nodeName: 'n2' }))).status).to.equal(201);
       expect((await call('POST', pods, pod('c'))).status).to.equal(201);

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
-import { readSurface, surfaceDir, withoutPodAdmissionFields } from '../harness/surface-fixtures.js';
+import { readSurface, surfaceDir } from '../harness/surface-fixtures.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import { isPlainObject } from '../../pkg/runtime/object.js';
 
@@ -21,7 +21,13 @@ const groupVersionPath = (gv: string): string => (gv === 'v1' ? '/api/v1' : `/ap
 /** Object fixtures in creation order: the namespace and the objects others refer to first. */
 function objectFixtures(): Array<{ gv: string; kind: string; name: string }> {
   const first = ['v1.Namespace.', 'v1.ServiceAccount.', 'v1.Node.', 'scheduling.k8s.io_v1.PriorityClass.'];
-  const rank = (f: string): number => { const i = first.findIndex((p) => f.startsWith(p)); return i < 0 ? first.length : i; };
+  // Upstream's capture made the LimitRange after the pods, so LimitRanger defaulted none of them.
+  const last = ['v1.LimitRange.'];
+  const rank = (f: string): number => {
+    if (last.some((p) => f.startsWith(p))) return first.length + 1;
+    const i = first.findIndex((p) => f.startsWith(p));
+    return i < 0 ? first.length : i;
+  };
   return readdirSync(join(surfaceDir(), 'objects'))
     .filter((f) => f.endsWith('.request.json'))
     .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
@@ -71,23 +77,16 @@ function volatileText(text: string): string {
 }
 
 /**
- * Fields upstream's admission plugins wrote into the recorded Pods (ServiceAccount,
- * Priority, DefaultTolerationSeconds), Nodes (TaintNodesByCondition) and volumes
+ * Fields upstream's admission plugins wrote into the recorded volumes
  * (StorageObjectInUseProtection): the admission issue (11) builds those plugins; until
  * then both sides are compared without what they add.
  */
 function withoutAdmission(kind: string, obj: KubeObject): KubeObject {
   const o = structuredClone(obj);
-  if (kind === 'Pod' && isPlainObject(o.spec)) withoutPodAdmissionFields(o.spec as Json);
   // StorageObjectInUseProtection adds the protection finalizers.
   if ((kind === 'PersistentVolume' || kind === 'PersistentVolumeClaim') && isPlainObject(o.metadata) && Array.isArray(o.metadata.finalizers)) {
     const finalizers = o.metadata.finalizers.filter((f) => f !== 'kubernetes.io/pv-protection' && f !== 'kubernetes.io/pvc-protection');
     if (finalizers.length > 0) o.metadata.finalizers = finalizers; else delete o.metadata.finalizers;
-  }
-  // TaintNodesByCondition taints a new Node not-ready.
-  if (kind === 'Node' && isPlainObject(o.spec) && Array.isArray(o.spec.taints)) {
-    const taints = (o.spec.taints as Json[]).filter((t) => !(t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoSchedule'));
-    if (taints.length > 0) o.spec.taints = taints; else delete o.spec.taints;
   }
   if (isPlainObject(o.metadata) && Array.isArray(o.metadata.managedFields) && kind === 'Pod') delete o.metadata.managedFields;
   return o;
