@@ -8,6 +8,7 @@ import { enabledAdmissionPlugins, type AdmissionPluginName } from '../admission/
 import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/namespacelifecycle/index.js';
 import { NodeRestriction } from '../admission/plugins/noderestriction/index.js';
 import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from '../admission/plugins/certificates/index.js';
+import { ResourceQuota, parseQuotaConfiguration, storeQuotaAccess } from '../admission/plugins/resourcequota/index.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { ServerDeps } from './deps.js';
@@ -24,6 +25,7 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   CertificateApproval: (d) => new CertificateApproval(authorizerOf(d)),
   CertificateSigning: (d) => new CertificateSigning(authorizerOf(d)),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
+  ResourceQuota: (d, c) => new ResourceQuota(storeQuotaAccess(d.registry.store('', 'resourcequotas')), parseQuotaConfiguration(c?.configuration)),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
