@@ -114,6 +114,17 @@ describe('ResourceQuota admission and controller', function () {
     expect(await usedOf(ns, 'objects')).to.deep.equal({ 'count/deployments.apps': '0', 'count/secrets': '1', services: '0' });
   });
 
+  it('gives back a charge for a request refused after quota admitted it', async () => {
+    const ns = `rq-reconcile-${suffix}`;
+    await makeNamespace(ns);
+    await makeQuota(ns, 'secrets', { hard: { secrets: '5' } });
+    expect((await call('POST', `/api/v1/namespaces/${ns}/secrets`, { metadata: { name: 'dup' } })).status).to.equal(201);
+    // The second create passes quota (and is charged) and then fails in storage.
+    expect((await call('POST', `/api/v1/namespaces/${ns}/secrets`, { metadata: { name: 'dup' } }, 1)).status).to.equal(409);
+    expect((await usedOf(ns, 'secrets')).secrets).to.equal('2');
+    expect((await usedOf(ns, 'secrets', (u) => u.secrets === '1')).secrets).to.equal('1');
+  });
+
   it('two replicas admitting 200 concurrent creates never pass the limit', async () => {
     const ns = `rq-race-${suffix}`;
     await makeNamespace(ns);

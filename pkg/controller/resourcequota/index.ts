@@ -5,6 +5,12 @@
 // takes back charges admission made for requests that a later step refused. Status is
 // written with a compare-and-swap on the quota's resourceVersion read before counting,
 // so a charge admission makes meanwhile is never overwritten.
+//
+// A charge lands on the quota before its object is stored, so a count taken right after
+// a charge can miss that object and hand the unit out twice. A quota is therefore only
+// recounted once its usage has been quiet for a few seconds; admission charging it
+// schedules such a recount, which is how an overcharge (a request refused after quota
+// admitted it) is given back within seconds rather than at the next resync.
 import { EvaluatorRegistry } from '../../quota/evaluator/registry.js';
 import type { Evaluator } from '../../quota/evaluator/interfaces.js';
 import { parseObjectCountName } from '../../quota/evaluator/objectcount.js';
@@ -16,10 +22,12 @@ import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { controllerUser, internalScope } from '../../registry/generic/internal-scope.js';
 import type { ServerDeps } from '../../server/deps.js';
 import type { Controller } from '../manager.js';
-import { KeyedQueue } from '../workqueue.js';
+import { KeyedQueue, keyOf } from '../workqueue.js';
 
 /** kube-controller-manager's --resource-quota-sync-period default. */
 const resyncPeriodMs = 5 * 60_000;
+/** How long a quota's usage must be unchanged before it is recounted. */
+export const quietPeriodMs = 5_000;
 
 export function resourceQuotaController(d: ServerDeps): Controller {
   const registry = new EvaluatorRegistry();
@@ -27,6 +35,8 @@ export function resourceQuotaController(d: ServerDeps): Controller {
   const quotaStore = d.registry.store('', 'resourcequotas');
   const scope = internalScope(controllerUser('resourcequota-controller'), 'kube-controller-manager', { subresource: 'status' });
   const watched = new Set<string>();
+  /** When each quota's status.used last changed, as this replica saw it. */
+  const lastCharged = new Map<string, number>();
   let queue: KeyedQueue | undefined;
 
   const enqueue = (obj: KubeObject) => { if (obj.metadata.namespace) queue?.add(obj.metadata.namespace); };
@@ -67,7 +77,13 @@ export function resourceQuotaController(d: ServerDeps): Controller {
       }
       return p;
     };
+    let deferUntil = 0;
     for (const quota of list) {
+      const charged = lastCharged.get(keyOf(quota.metadata)) ?? 0;
+      if (!needsSync(quota) && Date.now() - charged < quietPeriodMs) {
+        deferUntil = Math.max(deferUntil, charged + quietPeriodMs);
+        continue;
+      }
       const spec = isPlainObject(quota.spec) ? quota.spec : {};
       const status = isPlainObject(quota.status) ? quota.status : {};
       const hard = parseResourceList(spec.hard);
@@ -94,6 +110,7 @@ export function resourceQuotaController(d: ServerDeps): Controller {
         throw err;
       });
     }
+    if (deferUntil > 0) queue?.addAfter(namespace, deferUntil - Date.now() + 50);
   };
 
   const needsSync = (q: KubeObject): boolean => {
@@ -113,8 +130,14 @@ export function resourceQuotaController(d: ServerDeps): Controller {
         quotas.addHandlers({
           add: enqueue,
           update: (obj, old) => {
-            if (needsSync(obj) || JSON.stringify(obj.spec) !== JSON.stringify(old.spec)) enqueue(obj);
+            if (needsSync(obj) || JSON.stringify(obj.spec) !== JSON.stringify(old.spec)) {
+              enqueue(obj);
+            } else if (JSON.stringify((obj.status as { used?: unknown } | undefined)?.used) !== JSON.stringify((old.status as { used?: unknown } | undefined)?.used)) {
+              lastCharged.set(keyOf(obj.metadata), Date.now());
+              if (obj.metadata.namespace) queue?.addAfter(obj.metadata.namespace, quietPeriodMs + 50);
+            }
           },
+          delete: (obj) => { lastCharged.delete(keyOf(obj.metadata)); },
         });
         for (const e of registry.builtIn()) watch(e);
       } else {
