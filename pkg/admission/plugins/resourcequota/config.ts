@@ -1,6 +1,6 @@
-// The plugin's configuration (kind Configuration, apiserver.config.k8s.io/v1 or
-// resourcequota.admission.k8s.io/v1beta1): resources whose consumption needs a covering
-// quota even when no quota names them.
+// The plugin's configuration (ResourceQuotaConfiguration in apiserver.config.k8s.io/v1,
+// or Configuration in resourcequota.admission.k8s.io/v1beta1): resources whose
+// consumption needs a covering quota even when no quota names them.
 import { isPlainObject } from '../../../runtime/object.js';
 import type { ScopeOperator, ScopeSelector } from '../../../quota/evaluator/interfaces.js';
 

@@ -4,7 +4,7 @@ import { toJSONResourceList, type ResourceList } from '../../../quota/resources.
 import { StatusError, errors } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import type { AdmissionAttributes } from '../../interfaces.js';
-import { ResourceQuota } from './index.js';
+import { ResourceQuota, parseQuotaConfiguration } from './index.js';
 import type { QuotaAccess } from './evaluator.js';
 
 /** An in-memory quota store with the compare-and-swap the real one has; it yields between read and write. */
@@ -100,6 +100,19 @@ describe('ResourceQuota admission', () => {
     const other = { metadata: { name: 't', resourceVersion: '5' }, spec: { type: 'ClusterIP' } };
     const err = await refusal(plugin.validate(attrs('services', { metadata: { name: 't' }, spec: { type: 'LoadBalancer' } }, { operation: 'UPDATE', oldObject: other })));
     expect(err.message).to.match(/exceeded quota: lb, requested: services.loadbalancers=1/);
+  });
+
+  it('requires a covering quota for limitedResources from its configuration', async () => {
+    const limited = parseQuotaConfiguration({
+      apiVersion: 'apiserver.config.k8s.io/v1', kind: 'ResourceQuotaConfiguration',
+      limitedResources: [{ resource: 'pods', matchContains: ['requests.cpu'] }],
+    });
+    const plugin = new ResourceQuota(new MemQuotas([]), limited);
+    expect((await refusal(plugin.validate(attrs('pods', podWith('p', { cpu: '1' }))))).message)
+      .to.equal('pods "p" is forbidden: insufficient quota to consume: requests.cpu');
+    await plugin.validate(attrs('pods', podWith('q')));
+    const covered = new ResourceQuota(new MemQuotas([quota('cpu', { 'requests.cpu': '2' }, { 'requests.cpu': '0' })]), limited);
+    await covered.validate(attrs('pods', podWith('p', { cpu: '1' })));
   });
 
   it('two evaluators racing over one quota admit exactly the limit', async () => {
