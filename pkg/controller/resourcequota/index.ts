@@ -37,7 +37,16 @@ export function resourceQuotaController(d: ServerDeps): Controller {
   const watched = new Set<string>();
   /** When each quota's status.used last changed, as this replica saw it. */
   const lastCharged = new Map<string, number>();
+  /** Namespaces with a recount scheduled; a burst of charges schedules one, not one each. */
+  const scheduled = new Map<string, NodeJS.Timeout>();
   let queue: KeyedQueue | undefined;
+
+  const recountAfter = (namespace: string, delayMs: number) => {
+    if (scheduled.has(namespace)) return;
+    const t = setTimeout(() => { scheduled.delete(namespace); queue?.add(namespace); }, Math.max(0, delayMs));
+    t.unref();
+    scheduled.set(namespace, t);
+  };
 
   const enqueue = (obj: KubeObject) => { if (obj.metadata.namespace) queue?.add(obj.metadata.namespace); };
 
@@ -110,7 +119,7 @@ export function resourceQuotaController(d: ServerDeps): Controller {
         throw err;
       });
     }
-    if (deferUntil > 0) queue?.addAfter(namespace, deferUntil - Date.now() + 50);
+    if (deferUntil > 0) recountAfter(namespace, deferUntil - Date.now() + 50);
   };
 
   const needsSync = (q: KubeObject): boolean => {
@@ -134,7 +143,7 @@ export function resourceQuotaController(d: ServerDeps): Controller {
               enqueue(obj);
             } else if (JSON.stringify((obj.status as { used?: unknown } | undefined)?.used) !== JSON.stringify((old.status as { used?: unknown } | undefined)?.used)) {
               lastCharged.set(keyOf(obj.metadata), Date.now());
-              if (obj.metadata.namespace) queue?.addAfter(obj.metadata.namespace, quietPeriodMs + 50);
+              if (obj.metadata.namespace) recountAfter(obj.metadata.namespace, quietPeriodMs + 50);
             }
           },
           delete: (obj) => { lastCharged.delete(keyOf(obj.metadata)); },
@@ -145,7 +154,13 @@ export function resourceQuotaController(d: ServerDeps): Controller {
       }
       const resync = setInterval(() => { for (const quota of quotas.list()) enqueue(quota); }, resyncPeriodMs);
       resync.unref();
-      return () => { clearInterval(resync); q.stop(); if (queue === q) queue = undefined; };
+      return () => {
+        clearInterval(resync);
+        for (const t of scheduled.values()) clearTimeout(t);
+        scheduled.clear();
+        q.stop();
+        if (queue === q) queue = undefined;
+      };
     },
   };
 }
