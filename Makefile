@@ -37,7 +37,7 @@ kubectl: deps
 # One replica with an embedded etcd (data in _output/etcd); writes _output/admin.kubeconfig.
 run: build etcd
 	ETCD_BIN="$$(bash hack/install-etcd.sh)" exec node dist/cmd/apiserver.js \
-	  --cert-dir=_output/certs \
+	  --bind-address=127.0.0.1 --cert-dir=_output/certs \
 	  --write-admin-kubeconfig=_output/admin.kubeconfig \
 	  --embedded-etcd-data-dir=_output/etcd \
 	  $(ARGS)

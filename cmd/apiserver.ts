@@ -1,7 +1,7 @@
 // kube-apiserver's command: flags -> options -> run one replica until a signal.
 import { createLogger } from '../pkg/endpoints/filters/logging.js';
 import { parseOptions } from '../pkg/server/options.js';
-import { runServer } from '../pkg/server/server.js';
+import { runServer, type RunningServer } from '../pkg/server/server.js';
 
 async function main(): Promise<void> {
   let options;
@@ -12,18 +12,26 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const log = createLogger(options.logLevel, undefined, options.loggingFormat);
-  const server = await runServer(options, log);
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
+  // Handlers go in before the server starts: readyz can answer before runServer returns,
+  // and a SIGTERM then must still shut down gracefully rather than kill the process.
+  let signaled = false;
+  let started: RunningServer | undefined;
+  const stop = (server: RunningServer) => {
     server.stop().then(() => process.exit(0), (err) => { log.error({ err }, 'shutdown failed'); process.exit(1); });
+  };
+  const shutdown = (signal: string) => {
+    if (signaled) return;
+    signaled = true;
+    log.info({ signal }, 'shutting down');
+    // Past the shutdown delay and the longest request, something is stuck.
+    const force = setTimeout(() => process.exit(1), options.shutdownDelayMs + options.requestTimeoutMs + options.shutdownWatchTerminationGracePeriodMs + 10_000);
+    force.unref();
+    if (started) stop(started);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  started = await runServer(options, log);
+  if (signaled) stop(started);
 }
 
 main().catch((err) => {

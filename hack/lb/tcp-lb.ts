@@ -48,7 +48,9 @@ export async function startLoadBalancer(backendPorts: () => number[], opts: Load
         upstream.pipe(client);
         client.resume();
       });
-      upstream.once('close', () => { sockets.delete(upstream); if (connected) client.destroy(); });
+      // A backend that ends its connection cleanly (Connection: close) has its last bytes
+      // flushed by the pipe; only a reset is passed on as one.
+      upstream.once('close', (hadError) => { sockets.delete(upstream); if (connected && hadError) client.destroy(); });
       upstream.once('error', () => { if (!connected) tryBackend(attempt + 1); });
       client.once('close', () => upstream.destroy());
     };

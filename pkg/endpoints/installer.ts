@@ -20,7 +20,7 @@ import { watchHandler } from './handlers/watch.js';
 import { virtualCreateHandler } from './handlers/virtual.js';
 import { scaleHandler } from './handlers/scale.js';
 import { virtualReadHandler } from './handlers/virtual-read.js';
-import { addWarnings } from './fieldvalidation/warnings.js';
+import { recordDeprecatedRequest } from './deprecation.js';
 import { connectHandler, type ConnectDeps } from './handlers/connect.js';
 
 type Handler = (h: HandlerScope) => Promise<void>;
@@ -65,7 +65,7 @@ export function resourceHandler(registry: Registry, admission: Admission, connec
     // /namespaces/<ns>/, and no namespaced item or write without a namespace.
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
     if (def.namespaced && !info.namespace && !['list', 'watch'].includes(verb)) throw notFoundResource();
-    if (def.deprecationWarning) addWarnings(ctx, [def.deprecationWarning]);
+    recordDeprecatedRequest(ctx, def, info.subresource);
     if (def.read) {
       if (info.subresource) throw notFoundResource();
       if (!def.verbs.includes(verb)) throw methodNotAllowed();

@@ -141,6 +141,8 @@ export interface ResourceDef {
   read?: VirtualRead;
   /** Sent as a Warning header on every request for the resource (upstream: deprecated API versions). */
   deprecationWarning?: string;
+  /** The release that no longer serves this deprecated version ("1.29"), for metrics and audit. */
+  removedRelease?: string;
   /** DELETE answers with the deleted object rather than a Success Status (upstream: ReturnDeletedObject). */
   returnDeletedObject?: boolean;
   /**

@@ -8,10 +8,25 @@ import { enabledAdmissionPlugins, type AdmissionPluginName } from '../admission/
 import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/namespacelifecycle/index.js';
 import { NodeRestriction } from '../admission/plugins/noderestriction/index.js';
 import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from '../admission/plugins/certificates/index.js';
+import { AlwaysAdmit } from '../admission/plugins/alwaysadmit/index.js';
+import { AlwaysDeny } from '../admission/plugins/alwaysdeny/index.js';
+import { AlwaysPullImages } from '../admission/plugins/alwayspullimages/index.js';
+import { ExtendedResourceToleration } from '../admission/plugins/extendedresourcetoleration/index.js';
+import { LimitPodHardAntiAffinityTopology } from '../admission/plugins/limitpodhardantiaffinitytopology/index.js';
+import { PodNodeSelector, podNodeSelectorConfig } from '../admission/plugins/podnodeselector/index.js';
+import { PodTolerationRestriction, podTolerationRestrictionConfig } from '../admission/plugins/podtolerationrestriction/index.js';
+import { newSecurityContextDeny } from '../admission/plugins/securitycontextdeny/index.js';
+import { DenyServiceExternalIPs } from '../admission/plugins/denyserviceexternalips/index.js';
+import { EventRateLimit, eventRateLimitConfig } from '../admission/plugins/eventratelimit/index.js';
+import { featureGates } from './feature-gates.js';
+import { PodSecurity } from '../admission/plugins/podsecurity/index.js';
+import { podSecurityMetrics } from '../admission/plugins/podsecurity/metrics.js';
 import { ResourceQuota, parseQuotaConfiguration, storeQuotaAccess } from '../admission/plugins/resourcequota/index.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
+import type { KubeObject } from '../runtime/object.js';
 import type { ServerDeps } from './deps.js';
+import { apiserverMetrics } from './metrics.js';
 
 /** Makes one plugin; `config` is its entry in the AdmissionConfiguration, if any. */
 export type PluginFactory = (d: ServerDeps, config: PluginConfig | undefined) => AdmissionPlugin | Promise<AdmissionPlugin>;
@@ -25,6 +40,17 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   CertificateApproval: (d) => new CertificateApproval(authorizerOf(d)),
   CertificateSigning: (d) => new CertificateSigning(authorizerOf(d)),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
+  AlwaysAdmit: () => new AlwaysAdmit(),
+  AlwaysDeny: () => new AlwaysDeny(),
+  AlwaysPullImages: () => new AlwaysPullImages(),
+  ExtendedResourceToleration: () => new ExtendedResourceToleration(),
+  LimitPodHardAntiAffinityTopology: () => new LimitPodHardAntiAffinityTopology(),
+  PodNodeSelector: (d, c) => new PodNodeSelector(namespaceSource(d), podNodeSelectorConfig(c?.configuration)),
+  PodTolerationRestriction: (d, c) => new PodTolerationRestriction(namespaceSource(d), podTolerationRestrictionConfig(c?.configuration)),
+  SecurityContextDeny: () => newSecurityContextDeny(featureGates().enabled('SecurityContextDeny')),
+  DenyServiceExternalIPs: () => new DenyServiceExternalIPs(),
+  EventRateLimit: (_d, c) => new EventRateLimit(eventRateLimitConfig(c?.configuration)),
+  PodSecurity: (d, config) => new PodSecurity(podSecuritySources(d), config?.configuration, { metrics: podSecurityMetrics(apiserverMetrics().registry) }),
   ResourceQuota: (d, c) => new ResourceQuota(storeQuotaAccess(d.registry.store('', 'resourcequotas')), parseQuotaConfiguration(c?.configuration)),
 };
 
@@ -33,7 +59,12 @@ export async function buildAdmission(d: ServerDeps): Promise<Admission> {
   const plugins: AdmissionPlugin[] = [];
   for (const name of enabledAdmissionPlugins(d.o.enableAdmissionPlugins, d.o.disableAdmissionPlugins)) {
     const make = factories[name];
-    if (make) plugins.push(await make(d, configs.get(name)));
+    if (!make) continue;
+    try {
+      plugins.push(await make(d, configs.get(name)));
+    } catch (err) {
+      throw new Error(`couldn't init admission plugin "${name}": ${(err as Error).message}`);
+    }
   }
   return new AdmissionChain(plugins);
 }
@@ -60,6 +91,19 @@ function namespaceSource(d: ServerDeps): NamespaceSource {
         if (err instanceof StatusError && err.code === 404) return undefined;
         throw err;
       }
+    },
+  };
+}
+
+/** Namespaces and pods for PodSecurity: the shared informers, storage behind the namespace cache. */
+function podSecuritySources(d: ServerDeps): { namespace(name: string): Promise<KubeObject | undefined>; pods(ns: string): Promise<KubeObject[]> } {
+  const namespaces = namespaceSource(d);
+  const pods = d.informers.informerFor('', 'pods');
+  return {
+    namespace: async (name) => namespaces.cached(name) ?? namespaces.live(name),
+    pods: async (ns) => {
+      await Promise.race([pods.waitForSync(), new Promise((resolve) => { setTimeout(resolve, 1000).unref(); })]);
+      return pods.list(ns);
     },
   };
 }

@@ -12,6 +12,9 @@ import { authorizationFilter } from '../endpoints/filters/authorization.js';
 import { errorFilter } from '../endpoints/filters/errors.js';
 import { impersonationFilter } from '../endpoints/filters/impersonation.js';
 import { requestInfoFilter } from '../endpoints/filters/request-info.js';
+import { requestDeadlineFilter, type RequestLimits } from '../endpoints/filters/request-deadline.js';
+import { shutdownFilter } from '../endpoints/filters/shutdown.js';
+import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { notFoundResource, resourceHandler, type Registry } from '../endpoints/installer.js';
 import type { ConnectDeps } from '../endpoints/handlers/connect.js';
 
@@ -31,6 +34,12 @@ export interface AppConfig {
   auditor?: Auditor;
   registry: Registry;
   pathHandlers: PathHandler[];
+  /** Absent: a replica that is never shut down gracefully (in-process tests). */
+  lifecycle?: ServerLifecycle;
+  /** --shutdown-send-retry-after */
+  shutdownSendRetryAfter?: boolean;
+  /** Absent: upstream's defaults (60 s, 3 MiB). */
+  limits?: RequestLimits;
   /** What connect subresources (pods/log, exec, nodes/proxy...) reach their backends with. */
   connect?: ConnectDeps;
 }
@@ -42,6 +51,8 @@ export function createApp(cfg: AppConfig): Koa {
   app.use(auditInitFilter());
   app.use(errorFilter(cfg.log));
   app.use(requestInfoFilter());
+  app.use(shutdownFilter(cfg.lifecycle ?? new ServerLifecycle(), cfg.shutdownSendRetryAfter ?? false));
+  app.use(requestDeadlineFilter(cfg.limits ?? { requestTimeoutMs: 60_000, maxRequestBodyBytes: 3 * 1024 * 1024 }));
   app.use(failedAuthenticationAuditFilter(cfg.auditor));
   app.use(authenticationFilter(cfg.authenticator));
   app.use(auditFilter(cfg.auditor));

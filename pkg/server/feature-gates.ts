@@ -19,6 +19,7 @@ const defaults: Record<string, boolean> = {
   LegacyServiceAccountTokenCleanUp: false,
   CustomResourceValidationExpressions: true,
   UnauthenticatedHTTP2DOSMitigation: false,
+  SecurityContextDeny: false,
 };
 
 export class FeatureGates {

@@ -76,6 +76,7 @@ export class ApiserverMetrics {
   readonly currentInflight: Gauge<'request_kind'>;
   readonly longRunning: Gauge<LongRunningLabelName>;
   readonly etcdRequestDuration: Histogram<'operation' | 'type'>;
+  readonly requestedDeprecatedApis: Gauge<'group' | 'version' | 'resource' | 'subresource' | 'removed_release'>;
   private readonly inflight: Record<InflightKind, InflightWatermark>;
 
   constructor(options: ApiserverMetricsOptions = {}) {
@@ -117,6 +118,12 @@ export class ApiserverMetrics {
       help: '[ALPHA] Etcd request latency in seconds for each operation and object type.',
       labelNames: ['operation', 'type'],
       buckets: requestDurationBuckets,
+      registers,
+    });
+    this.requestedDeprecatedApis = new Gauge({
+      name: 'apiserver_requested_deprecated_apis',
+      help: '[STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+      labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
       registers,
     });
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });

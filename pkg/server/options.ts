@@ -105,6 +105,14 @@ export interface ServerOptions {
   minRequestTimeoutSeconds: number;
   livezGracePeriodMs: number;
   shutdownDelayMs: number;
+  /** --shutdown-send-retry-after: answer 429 + Retry-After after the delay instead of closing the listener. */
+  shutdownSendRetryAfter: boolean;
+  /** --shutdown-watch-termination-grace-period: how long watches may run on during shutdown. */
+  shutdownWatchTerminationGracePeriodMs: number;
+  /** --request-timeout: the deadline of every request that is not long-running. */
+  requestTimeoutMs: number;
+  /** --max-request-body-bytes: upstream's 3 MiB unless set. */
+  maxRequestBodyBytes: number;
   /** pino level from klog's -v: request lines (upstream's -v=3) are `debug`. */
   logLevel: LogLevel;
   /** --logging-format: text (upstream's default) or json. */
@@ -190,6 +198,10 @@ const flagSpecs: Record<string, FlagSpec> = {
   'min-request-timeout': { type: 'int' },
   'livez-grace-period': { type: 'duration' },
   'shutdown-delay-duration': { type: 'duration' },
+  'shutdown-send-retry-after': { type: 'bool' },
+  'shutdown-watch-termination-grace-period': { type: 'duration' },
+  'request-timeout': { type: 'duration' },
+  'max-request-body-bytes': { type: 'int' },
   'v': { type: 'int' },
   'logging-format': { type: 'string' },
   'write-admin-kubeconfig': { type: 'string' },
@@ -228,7 +240,8 @@ export function parseOptions(argv: string[]): ServerOptions {
   const port = one('secure-port');
   const securePort = port !== undefined ? parseIntFlag('secure-port', port) : 6443;
   if (securePort < 0 || securePort > 65535) throw new Error(`--secure-port ${securePort} must be between 0 and 65535, inclusive`);
-  const bindAddress = one('bind-address') ?? '127.0.0.1';
+  // Upstream's default: every interface. Tests and `make run` pass 127.0.0.1.
+  const bindAddress = one('bind-address') ?? '0.0.0.0';
   const dur = (n: string, def: number) => { const v = one(n); return v !== undefined ? parseDurationFlag(n, v) : def; };
   const anon = one('anonymous-auth');
   const minReq = one('min-request-timeout');
@@ -314,6 +327,10 @@ export function parseOptions(argv: string[]): ServerOptions {
     minRequestTimeoutSeconds: minReq !== undefined ? parseIntFlag('min-request-timeout', minReq) : 1800,
     livezGracePeriodMs: dur('livez-grace-period', 0),
     shutdownDelayMs: dur('shutdown-delay-duration', 0),
+    shutdownSendRetryAfter: bool('shutdown-send-retry-after', false),
+    shutdownWatchTerminationGracePeriodMs: dur('shutdown-watch-termination-grace-period', 0),
+    requestTimeoutMs: dur('request-timeout', 60_000),
+    maxRequestBodyBytes: maxBodyBytes(one('max-request-body-bytes')),
     logLevel: levelForVerbosity(v !== undefined ? parseIntFlag('v', v) : 0),
     loggingFormat: loggingFormat(one('logging-format')),
     writeAdminKubeconfig: one('write-admin-kubeconfig'),
@@ -418,4 +435,12 @@ function nonNegativeInt(flag: string, v: string | undefined, def: number): numbe
   const n = v !== undefined ? parseIntFlag(flag, v) : def;
   if (n < 0) throw new Error(`--${flag} can not be negative value`);
   return n;
+}
+
+/** Upstream's MaxRequestBodyBytes: 3 MiB by default, 0 for no limit, negative refused. */
+function maxBodyBytes(v: string | undefined): number {
+  if (v === undefined) return 3 * 1024 * 1024;
+  const n = parseIntFlag('max-request-body-bytes', v);
+  if (n < 0) throw new Error('--max-request-body-bytes can not be negative value');
+  return n === 0 ? Number.POSITIVE_INFINITY : n;
 }

@@ -25,6 +25,7 @@ import { buildFlowControl } from './flowcontrol.js';
 import { buildAuditor } from '../audit/auditor.js';
 import { apiserverMetrics } from './metrics.js';
 import { createApp, type PathHandler } from './app.js';
+import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from './feature-gates.js';
 import type { ServerOptions } from './options.js';
@@ -139,7 +140,12 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const auditor = buildAuditor(o.audit, apiserverMetrics().registry, log);
   const flow = buildFlowControl(o, informers, apiserverMetrics().registry);
   if (flow.debug) pathHandlers.unshift(flow.debug);
-  const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect });
+  const lifecycle = new ServerLifecycle();
+  const app = createApp({
+    log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect,
+    lifecycle, shutdownSendRetryAfter: o.shutdownSendRetryAfter,
+    limits: { requestTimeoutMs: o.requestTimeoutMs, maxRequestBodyBytes: o.maxRequestBodyBytes },
+  });
 
   const handle = app.callback();
   const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, handle);
@@ -150,7 +156,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.securePort;
-  const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress;
+  // Bound to every interface, the replica reaches itself (and the admin kubeconfig points) at loopback.
+  const local = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
+  const host = local.includes(':') ? `[${local}]` : local;
   const url = `https://${host}:${port}`;
   log.info({ url }, 'serving securely');
   await kubernetesService.start(port);
@@ -163,15 +171,32 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   return {
     url,
     async stop() {
+      // Upstream's order: readyz fails at once and load balancers take the replica out
+      // while it still serves; after --shutdown-delay-duration it stops taking requests,
+      // gives up its endpoint, drains what is in flight, then ends watches cleanly.
+      lifecycle.initiateShutdown();
       extra.beginShutdown();
+      log.info({ delayMs: o.shutdownDelayMs }, 'shutdown initiated; readyz fails from now on');
+      if (o.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, o.shutdownDelayMs));
+      lifecycle.stopAcceptingNewRequests();
+      // With --shutdown-send-retry-after the listener stays open to answer 429s until drained.
+      const closeListener = () => new Promise<void>((resolve) => { server.close(() => resolve()); });
+      let closed = o.shutdownSendRetryAfter ? undefined : closeListener();
       await kubernetesService.stop();
+      const drained = await lifecycle.drainRequests(o.requestTimeoutMs);
+      closed ??= closeListener();
+      log.info({ drained, inflight: lifecycle.inflightRequests, watches: lifecycle.activeWatches }, 'in-flight requests drained; ending watches');
+      await lifecycle.terminateWatches(o.shutdownWatchTerminationGracePeriodMs);
+      // Ended streams flush their last bytes before their connections go.
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
+      server.closeAllConnections();
       await controllers.stop();
       await apiserverLoops.stop();
       informers.stop();
       extra.stop();
       compactor.stop();
       if (storage instanceof CachedStorage) storage.stop();
-      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+      await closed;
       // Events of requests answered before the close are flushed, not dropped.
       await auditor?.shutdown();
       client.close();

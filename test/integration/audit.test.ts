@@ -151,4 +151,18 @@ describe('audit logging (--audit-policy-file, --audit-log-path)', function () {
     expect(evs[0]).to.deep.include({ stage: 'ResponseStarted', level: 'Metadata', user: { username: '' } });
     expect(evs[0]!.responseStatus).to.deep.equal({ metadata: {}, message: 'Authentication failed, attempted: bearer', code: 401 });
   });
+
+  it('annotates requests for a deprecated version and sets apiserver_requested_deprecated_apis', async () => {
+    const r = await admin('GET', '/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas');
+    expect(r.status).to.equal(200);
+    expect(String(r.headers.warning)).to.match(/^299 - "flowcontrol.apiserver.k8s.io\/v1beta2 FlowSchema is deprecated in v1.26\+/);
+    const done = await eventually(() => byID(String(r.headers['audit-id'])).find((e) => e.stage === 'ResponseComplete'));
+    expect(done.annotations).to.include({ 'k8s.io/deprecated': 'true', 'k8s.io/removed-release': '1.29' });
+    const current = await admin('GET', '/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas');
+    const plain = byID(String(current.headers['audit-id'])).find((e) => e.stage === 'ResponseComplete');
+    expect(plain?.annotations ?? {}).to.not.have.property('k8s.io/deprecated');
+    const metrics = await request(`${cluster.urls[0]}/metrics`, cluster.credentialsFor());
+    expect(metrics.text).to.include('apiserver_requested_deprecated_apis{group="flowcontrol.apiserver.k8s.io",version="v1beta2",resource="flowschemas",subresource="",removed_release="1.29"} 1');
+    expect(metrics.text).to.not.match(/apiserver_requested_deprecated_apis\{[^}]*version="v1beta3"/);
+  });
 });

@@ -16,7 +16,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the server with flags that must stop it; resolves with its exit code and output. */
 async function startFails(args: string[], dir: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [serverEntry, `--etcd-servers=${await testEtcdEndpoint()}`, '--secure-port=0', `--cert-dir=${dir}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverEntry, `--etcd-servers=${await testEtcdEndpoint()}`, '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${dir}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { output += d.toString(); });

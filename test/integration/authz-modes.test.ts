@@ -150,7 +150,7 @@ current-context: hook
 
   describe('start-up checks', () => {
     const run = async (args: string[]) => spawnSync(process.execPath, [serverEntry, `--etcd-servers=${await testEtcdEndpoint()}`,
-      `--etcd-prefix=${uniquePrefix('authz-bad')}`, '--secure-port=0', `--cert-dir=${dir}`, ...args], { encoding: 'utf8', timeout: 30_000 });
+      `--etcd-prefix=${uniquePrefix('authz-bad')}`, '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${dir}`, ...args], { encoding: 'utf8', timeout: 30_000 });
 
     it('a bad ABAC policy file stops the server, naming the line', async () => {
       const bad = join(dir, 'bad.jsonl');

@@ -244,7 +244,7 @@ function validateVolumes(vols: Obj[], path: string): FieldError[] {
 const tolerationOperators = ['Equal', 'Exists'];
 const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
-function validateToleration(t: Obj, path: string): FieldError[] {
+export function validateToleration(t: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const k = str(t.key);
   const op = str(t.operator) || 'Equal';

@@ -9,14 +9,11 @@ import type { APFController } from '../../util/flowcontrol/controller.js';
 import { Rejected } from '../../util/flowcontrol/queueset.js';
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
+import { plainTextError } from '../responsewriters/http-error.js';
 
 /** Upstream answers with http.Error: plain text, not a Status, and Retry-After. */
 function tooManyRequests(ctx: Koa.Context): void {
-  ctx.status = 429;
-  ctx.set('Retry-After', '1');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = 'Too many requests, please try again later.\n';
+  plainTextError(ctx, 429, 'Too many requests, please try again later.', 1);
 }
 
 export function priorityAndFairnessFilter(apf: APFController): Koa.Middleware {

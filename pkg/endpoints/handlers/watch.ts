@@ -13,6 +13,7 @@ import { parseListQuery, type ListQuery } from './query.js';
 import { chooseMedia, serialize } from './response.js';
 import { encodeWatchFrame, protobufWatchContentType } from '../../runtime/serializer/protobuf/watch.js';
 import type { HandlerScope } from './scope.js';
+import type { ServerLifecycle } from '../request/lifecycle.js';
 import { selectionFor } from './selectors.js';
 import { partialObjectMetadata, toTable } from './table.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
@@ -179,14 +180,18 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
 
   // The handler returns now and Koa pipes `out`; the stream lives until one of these ends it.
   {
+    const lifecycle = h.ctx.state.lifecycle as ServerLifecycle | undefined;
     const finish = () => {
       if (ended) return;
+      untrack();
       stream.stop();
       clearTimeout(timer);
       clearInterval(ticker);
       ended = true;
       out.end();
     };
+    // A replica shutting down ends the stream as its timeout would: cleanly, after a bookmark.
+    const untrack = lifecycle?.trackWatch(() => { periodicBookmark(); finish(); }) ?? (() => undefined);
     const timer = setTimeout(() => { periodicBookmark(); finish(); }, timeoutMs);
     const ticker = setInterval(periodicBookmark, bookmarkIntervalMs);
     // The response closes when the client goes away (IncomingMessage 'close' fires as

@@ -38,10 +38,12 @@ const v1beta2Warning = (kind: string): string =>
 export const flowschemasV1beta2: ResourceDef = {
   ...flowSchemas('v1beta2'),
   deprecationWarning: v1beta2Warning('FlowSchema'),
+  removedRelease: '1.29',
   conversion: { toStorage: flowSchemaToVersion('v1beta3'), fromStorage: flowSchemaToVersion('v1beta2') },
 };
 export const prioritylevelconfigurationsV1beta2: ResourceDef = {
   ...priorityLevels('v1beta2'),
   deprecationWarning: v1beta2Warning('PriorityLevelConfiguration'),
+  removedRelease: '1.29',
   conversion: { toStorage: priorityLevelToV1beta3, fromStorage: priorityLevelToV1beta2 },
 };

@@ -1,0 +1,46 @@
+// Upstream's WithRequestDeadline and timeout filter: a request that is not long-running
+// gets --request-timeout, or less when the client's `timeout` query parameter asks for
+// less; past it the client gets a 504 Timeout while the work it started finishes
+// unobserved. Also hands the handlers --max-request-body-bytes.
+import type Koa from 'koa';
+import { errors } from '../../runtime/errors.js';
+import { parseGoDuration } from '../../runtime/serializer/protobuf/gotime.js';
+import type { RequestInfo } from '../request/info.js';
+import { isLongRunning } from '../request/long-running.js';
+
+export interface RequestLimits {
+  requestTimeoutMs: number;
+  maxRequestBodyBytes: number;
+}
+
+export function requestDeadlineFilter(limits: RequestLimits): Koa.Middleware {
+  return async (ctx, next) => {
+    ctx.state.maxRequestBodyBytes = limits.maxRequestBodyBytes;
+    const info = ctx.state.requestInfo as RequestInfo | undefined;
+    if (!info || isLongRunning(info)) return next();
+    let timeoutMs = limits.requestTimeoutMs;
+    const asked = new URLSearchParams(ctx.querystring).get('timeout');
+    if (asked) {
+      const nanos = parseGoDuration(asked);
+      if (nanos === undefined) {
+        throw errors.badRequest(`invalid timeout specified in the request URL - time: invalid duration ${JSON.stringify(asked)}`);
+      }
+      // Zero or more than the server's limit means the server's limit.
+      if (nanos > 0 && nanos / 1e6 < timeoutMs) timeoutMs = nanos / 1e6;
+    }
+    if (!(timeoutMs > 0)) return next();
+    const work = next();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), timeoutMs); });
+    try {
+      const outcome = await Promise.race([work, expired]);
+      if (outcome === 'expired') {
+        // The abandoned work may still fail; that must not surface as an unhandled rejection.
+        work.catch(() => undefined);
+        throw errors.timeout('request did not complete within requested timeout - context deadline exceeded');
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}

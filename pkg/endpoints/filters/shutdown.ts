@@ -1,0 +1,35 @@
+// Graceful shutdown at the front of the chain (upstream's WithWaitGroup and
+// WithRetryAfter): in-flight requests are counted so the replica drains them before it
+// closes; once shutdown starts every response asks the client to drop the connection,
+// so keep-alive clients reconnect (through the load balancer, elsewhere) instead of
+// reusing a connection that is about to close; and with --shutdown-send-retry-after, a
+// request arriving after the shutdown delay gets a 429 with Retry-After.
+import type Koa from 'koa';
+import type { ServerLifecycle } from '../request/lifecycle.js';
+import type { RequestInfo } from '../request/info.js';
+import { isLongRunning } from '../request/long-running.js';
+import { plainTextError } from '../responsewriters/http-error.js';
+
+const exemptPaths = ['/readyz', '/livez', '/healthz', '/metrics', '/version'];
+const isExempt = (path: string) => exemptPaths.some((p) => path === p || path.startsWith(`${p}/`));
+
+export function shutdownFilter(lifecycle: ServerLifecycle, sendRetryAfter: boolean): Koa.Middleware {
+  return async (ctx, next) => {
+    ctx.state.lifecycle = lifecycle;
+    if (lifecycle.shutdownInitiated) ctx.set('Connection', 'close');
+    if (sendRetryAfter && lifecycle.notAcceptingNewRequests && !isExempt(ctx.path)) {
+      plainTextError(ctx, 429, 'The apiserver is shutting down, please try again later.', 5);
+      return;
+    }
+    const info = ctx.state.requestInfo as RequestInfo | undefined;
+    if (info && isLongRunning(info)) return next();
+    const done = lifecycle.beginRequest();
+    try {
+      await next();
+    } finally {
+      // Counted until the response is written, not only until the handler returned.
+      if (ctx.res.writableFinished) done();
+      else { ctx.res.once('finish', done); ctx.res.once('close', done); }
+    }
+  };
+}

@@ -1,0 +1,57 @@
+// The replica's shutdown signals, in upstream's order (genericapiserver's lifecycle
+// signals): ShutdownInitiated (readyz fails, connections stop being reused), then
+// NotAcceptingNewRequest once --shutdown-delay-duration has passed, then the drains:
+// non-long-running requests finish, watches get their grace period and are then ended
+// cleanly so their clients re-list on another replica.
+
+export class ServerLifecycle {
+  shutdownInitiated = false;
+  notAcceptingNewRequests = false;
+  private inflight = 0;
+  private drainWaiters: (() => void)[] = [];
+  private readonly watches = new Set<() => void>();
+
+  initiateShutdown(): void {
+    this.shutdownInitiated = true;
+  }
+
+  stopAcceptingNewRequests(): void {
+    this.notAcceptingNewRequests = true;
+  }
+
+  /** Counts a non-long-running request; call the result once it has been answered. */
+  beginRequest(): () => void {
+    this.inflight++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.inflight === 0) for (const w of this.drainWaiters.splice(0)) w();
+    };
+  }
+
+  get inflightRequests(): number { return this.inflight; }
+  get activeWatches(): number { return this.watches.size; }
+
+  /** A watch's way to end its stream cleanly; returns the function that unregisters it. */
+  trackWatch(end: () => void): () => void {
+    this.watches.add(end);
+    return () => { this.watches.delete(end); };
+  }
+
+  /** Resolves once no non-long-running request is in flight, or after timeoutMs. */
+  async drainRequests(timeoutMs: number): Promise<boolean> {
+    if (this.inflight === 0) return true;
+    return new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => resolve(false), timeoutMs);
+      this.drainWaiters.push(() => { clearTimeout(t); resolve(true); });
+    });
+  }
+
+  /** Gives watches graceMs to end by themselves, then ends the rest. */
+  async terminateWatches(graceMs: number): Promise<void> {
+    const end = Date.now() + graceMs;
+    while (this.watches.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, Math.min(100, end - Date.now())));
+    for (const finish of [...this.watches]) finish();
+  }
+}
