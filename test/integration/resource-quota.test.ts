@@ -114,6 +114,31 @@ describe('ResourceQuota admission and controller', function () {
     expect(await usedOf(ns, 'objects')).to.deep.equal({ 'count/deployments.apps': '0', 'count/secrets': '1', services: '0' });
   });
 
+  it('charges services by type and claims by storage class', async () => {
+    const ns = `rq-svc-${suffix}`;
+    await makeNamespace(ns);
+    await makeQuota(ns, 'net', { hard: { 'services.nodeports': '1', 'services.loadbalancers': '0' } });
+    await makeQuota(ns, 'disk', { hard: { 'gold.storageclass.storage.k8s.io/requests.storage': '1Gi', persistentvolumeclaims: '5' } });
+    const svc = (name: string, type: string) => ({ metadata: { name }, spec: { type, ports: [{ port: 80 }], selector: { app: name } } });
+    expect((await call('POST', `/api/v1/namespaces/${ns}/services`, svc('np1', 'NodePort'))).status).to.equal(201);
+    const np2 = await call<Status>('POST', `/api/v1/namespaces/${ns}/services`, svc('np2', 'NodePort'), 1);
+    expect(np2.status).to.equal(403);
+    expect(np2.body.message).to.equal('services "np2" is forbidden: exceeded quota: net, requested: services.nodeports=1, used: services.nodeports=1, limited: services.nodeports=1');
+    const lb = await call<Status>('POST', `/api/v1/namespaces/${ns}/services`, svc('lb', 'LoadBalancer'));
+    expect(lb.body.message).to.equal('services "lb" is forbidden: exceeded quota: net, requested: services.loadbalancers=1,services.nodeports=1, '
+      + 'used: services.loadbalancers=0,services.nodeports=1, limited: services.loadbalancers=0,services.nodeports=1');
+    const claim = (name: string, storageClassName: string, storage: string) => ({
+      metadata: { name }, spec: { storageClassName, accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } },
+    });
+    expect((await call('POST', `/api/v1/namespaces/${ns}/persistentvolumeclaims`, claim('g1', 'gold', '768Mi'))).status).to.equal(201);
+    expect((await call('POST', `/api/v1/namespaces/${ns}/persistentvolumeclaims`, claim('s1', 'silver', '10Gi'))).status).to.equal(201);
+    const g2 = await call<Status>('POST', `/api/v1/namespaces/${ns}/persistentvolumeclaims`, claim('g2', 'gold', '512Mi'), 1);
+    expect(g2.status).to.equal(403);
+    expect(g2.body.message).to.equal('persistentvolumeclaims "g2" is forbidden: exceeded quota: disk, requested: gold.storageclass.storage.k8s.io/requests.storage=512Mi, '
+      + 'used: gold.storageclass.storage.k8s.io/requests.storage=768Mi, limited: gold.storageclass.storage.k8s.io/requests.storage=1Gi');
+    expect(await usedOf(ns, 'disk')).to.deep.equal({ 'gold.storageclass.storage.k8s.io/requests.storage': '768Mi', persistentvolumeclaims: '2' });
+  });
+
   it('gives back a charge for a request refused after quota admitted it', async () => {
     const ns = `rq-reconcile-${suffix}`;
     await makeNamespace(ns);
