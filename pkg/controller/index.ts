@@ -9,6 +9,7 @@ import { ClusterRoleAggregationController } from './clusterroleaggregation/index
 import { garbageCollector } from './garbagecollector/index.js';
 import type { Controller, ControllerManager } from './manager.js';
 import { namespaceController } from './namespace/index.js';
+import { resourceQuotaController } from './resourcequota/index.js';
 import { rootCACertPublisher } from './rootcacertpublisher/index.js';
 import { serviceAccountController } from './serviceaccount/index.js';
 import { tokensController } from './tokens/index.js';
@@ -29,6 +30,7 @@ const controllers: Array<[name: string, factory: ControllerFactory]> = [
   ['csrsigning', csrSigningController],
   ['csrapproving', csrApprovingController],
   ['csrcleaner', csrCleanerController],
+  ['resourcequota', resourceQuotaController],
 ];
 
 /** Off unless named in --controllers, as upstream. */

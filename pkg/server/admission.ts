@@ -28,6 +28,7 @@ import { DefaultTolerationSeconds } from '../admission/plugins/defaulttoleration
 import { TaintNodesByCondition } from '../admission/plugins/taintnodesbycondition/index.js';
 import { RuntimeClass } from '../admission/plugins/runtimeclass/index.js';
 import { objectsOf } from '../admission/source.js';
+import { ResourceQuota, parseQuotaConfiguration, storeQuotaAccess } from '../admission/plugins/resourcequota/index.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
@@ -63,6 +64,7 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   DefaultTolerationSeconds: (d) => new DefaultTolerationSeconds({ notReadySeconds: d.o.defaultNotReadyTolerationSeconds, unreachableSeconds: d.o.defaultUnreachableTolerationSeconds }),
   TaintNodesByCondition: () => new TaintNodesByCondition(),
   RuntimeClass: (d) => new RuntimeClass(objectsOf(d, 'node.k8s.io', 'runtimeclasses')),
+  ResourceQuota: (d, c) => new ResourceQuota(storeQuotaAccess(d.registry.store('', 'resourcequotas')), parseQuotaConfiguration(c?.configuration)),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {

@@ -79,7 +79,9 @@ describe('cluster resources over HTTP', function () {
     expect(pvc.body.status).to.deep.equal({ phase: 'Pending' });
     const rq = await call('POST', '/api/v1/namespaces/default/resourcequotas', { metadata: { name: 'q' }, spec: { hard: { pods: '10' } } });
     expect([rq.status, rq.body.status]).to.deep.equal([201, {}]);
-    const st = await call('PUT', '/api/v1/namespaces/default/resourcequotas/q/status', { ...rq.body, spec: { hard: { pods: '1' } }, status: { hard: { pods: '10' }, used: { pods: '2' } } });
+    // Unconditional (no resourceVersion): the quota controller may already have written status.
+    const unconditional = { ...rq.body, metadata: { ...rq.body.metadata, resourceVersion: undefined } };
+    const st = await call('PUT', '/api/v1/namespaces/default/resourcequotas/q/status', { ...unconditional, spec: { hard: { pods: '1' } }, status: { hard: { pods: '10' }, used: { pods: '2' } } });
     expect(st.status).to.equal(200);
     expect([st.body.spec, st.body.status]).to.deep.equal([{ hard: { pods: '10' } }, { hard: { pods: '10' }, used: { pods: '2' } }]);
   });
