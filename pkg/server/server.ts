@@ -87,21 +87,32 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const informers = new InformerFactory(registry);
   const deps: ServerDeps = { o, log, client, storage, scheme, registry, informers, clientCAFile, servingCert: certs };
+  const extra = extraEndpoints({ scheme, storage, log, o, informers });
+  // Each start step under upstream's post-start hook name, so /readyz?verbose and
+  // /livez?verbose list them as kube-apiserver's do.
+  const hooked = async <T>(name: string, step: () => Promise<T> | T): Promise<T> => {
+    const hook = extra.health.addPostStartHook(name);
+    const result = await step();
+    hook.done();
+    return result;
+  };
   const authenticator = await buildAuthenticator(deps);
   const authz = await buildAuthorization(deps);
   const authorizer = authz.authorizer;
   deps.authorizer = authorizer;
   bindAccessReviews(scheme, authz);
   bindComponentStatuses(scheme, endpoints);
-  const admission = authz.guard(await buildAdmission(deps));
+  const admission = authz.guard(await hooked('start-kube-apiserver-admission-initializer', () => buildAdmission(deps)));
 
   const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
-  await ensureSystemNamespaces(registry);
-  await ensureSystemPriorityClasses(registry);
-  await ensureLocalAPIServices(registry, scheme);
-  await reconcileBootstrapPolicy(registry, log);
-  informers.start();
+  await hooked('start-system-namespaces-controller', () => ensureSystemNamespaces(registry));
+  await hooked('scheduling/bootstrap-system-priority-classes', () => ensureSystemPriorityClasses(registry));
+  await hooked('kube-apiserver-autoregistration', () => ensureLocalAPIServices(registry, scheme));
+  await hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(registry, log));
+  await hooked('generic-apiserver-start-informers', () => informers.start());
+  const crdSynced = extra.health.addPostStartHook('crd-informer-synced');
+  void informers.informerFor('apiextensions.k8s.io', 'customresourcedefinitions').waitForSync().then(() => crdSynced.done());
   const identity = `${hostname()}_${randomUUID()}`;
   const controllers = new ControllerManager({
     client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity, log,
@@ -116,7 +127,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     client, electionName: `${o.etcdPrefix}/apiserver-loops-leader`, identity, log, subject: 'apiserver loops',
   });
   // apiextensions-apiserver's naming and establishing controller.
-  const crdStatus = crdStatusController(deps);
+  const crdStatus = await hooked('start-apiextensions-controllers', () => crdStatusController(deps));
   if (crdStatus) apiserverLoops.register(crdStatus);
   const services = registry.store('', 'services');
   apiserverLoops.register(allocationRepairController(new AllocationRepair(async () => {
@@ -135,12 +146,12 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     leaseTTLMs: o.endpointReconcilerLeaseTTLMs, intervalMs: o.endpointReconcilerIntervalMs,
   });
 
-  const extra = extraEndpoints({ scheme, storage, log, o, informers });
   const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
   const connect = { kubelet: new KubeletClient(o.kubelet), readStored: (key: string) => storage.get(`${o.etcdPrefix}/${key}`) };
   const auditor = buildAuditor(o.audit, apiserverMetrics().registry, log);
   const flow = buildFlowControl(o, informers, apiserverMetrics().registry);
   if (flow.debug) pathHandlers.unshift(flow.debug);
+  if (o.enablePriorityAndFairness) for (const name of ['priority-and-fairness-config-consumer', 'priority-and-fairness-filter']) extra.health.addPostStartHook(name).done();
   const lifecycle = new ServerLifecycle();
   const app = createApp({
     log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect,
@@ -166,7 +177,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const host = local.includes(':') ? `[${local}]` : local;
   const url = `https://${host}:${port}`;
   log.info({ url }, 'serving securely');
-  await kubernetesService.start(port);
+  await hooked('bootstrap-controller', () => kubernetesService.start(port));
   if (o.writeAdminKubeconfig) {
     const servingCA = certs.caFile ? readFileSync(certs.caFile, 'utf8') : certs.cert;
     await writeAdminKubeconfig(o.writeAdminKubeconfig, o.certDir, url, servingCA);

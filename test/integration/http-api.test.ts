@@ -187,6 +187,12 @@ describe('HTTP API: status bodies, codes and representations', function () {
     expect(live.status).to.equal(200);
     expect(live.text).to.contain('[+]etcd ok');
     expect(live.text.trim().endsWith('livez check passed')).to.equal(true);
+    const ready = await call('/readyz?verbose');
+    for (const hook of ['start-kube-apiserver-admission-initializer', 'start-system-namespaces-controller', 'scheduling/bootstrap-system-priority-classes',
+      'kube-apiserver-autoregistration', 'rbac/bootstrap-roles', 'generic-apiserver-start-informers', 'crd-informer-synced',
+      'start-apiextensions-controllers', 'priority-and-fairness-filter', 'bootstrap-controller']) {
+      expect(ready.text).to.contain(`[+]poststarthook/${hook} ok`);
+    }
     const ex = await call('/readyz?verbose&exclude=etcd-readiness');
     expect(ex.text).to.contain('[+]etcd-readiness excluded: ok');
     const v = await call('/version');
