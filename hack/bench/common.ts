@@ -10,7 +10,7 @@ import { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
 import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
-import { startReplicas, type Cluster, type TlsCredentials } from '../../test/harness/index.js';
+import { startReplicas, type Cluster, type TlsCredentials, type TokenUser } from '../../test/harness/index.js';
 
 /** `--name=value` from the command line, as a number. */
 export function arg(name: string, def: number): number {
@@ -30,6 +30,10 @@ export interface BenchClusterOptions {
   replicas?: number;
   /** Node flags for the replicas, e.g. ['--cpu-prof'] (BENCH_NODE_ARGS adds to them). */
   nodeArgs?: string[];
+  /** Token users besides the admin certificate (--token-auth-file). */
+  tokens?: TokenUser[];
+  /** Server flags after the benchmark defaults. */
+  extraArgs?: string[];
 }
 
 export async function withBenchCluster(label: string, run: (s: BenchSetting) => Promise<void>, opts: BenchClusterOptions = {}): Promise<void> {
@@ -40,7 +44,8 @@ export async function withBenchCluster(label: string, run: (s: BenchSetting) => 
   // The raw etcd side ranges over exactly the seeded keys, so no controller may add objects
   // (the root CA publisher would put kube-root-ca.crt in the namespace).
   const cluster = await startReplicas(opts.replicas ?? 2, {
-    etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, nodeArgs, extraArgs: ['--controllers=*,-root-ca-cert-publisher'],
+    etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, nodeArgs, tokens: opts.tokens,
+    extraArgs: ['--controllers=*,-root-ca-cert-publisher', ...(opts.extraArgs ?? [])],
   });
   // gRPC's default 4 MiB receive limit would refuse a 10,000-object range in one message.
   const raw = new Etcd3({ hosts: etcd.endpoint, grpcOptions: { 'grpc.max_receive_message_length': 256 * 1024 * 1024 } });
@@ -109,7 +114,7 @@ export function httpsClient(base: string, creds: TlsCredentials, maxSockets = 4)
     const u = new URL(path, base);
     const req = httpsRequest({
       method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent,
-      headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}) },
+      headers: { Accept: 'application/json', ...(creds.token ? { Authorization: `Bearer ${creds.token}` } : {}), ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}) },
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

@@ -143,6 +143,9 @@ exemptions:
     });
     expect(byBot.status, JSON.stringify(byBot.body)).to.equal(201);
     expect(await annotationsOf(String(byBot.headers['audit-id']))).to.include({ 'pod-security.kubernetes.io/exempt': 'user' });
+    // The RuntimeClass admission plugin refuses pods naming a class that does not exist.
+    const rc = await call('POST', '/apis/node.k8s.io/v1/runtimeclasses', { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'kata' }, handler: 'kata' });
+    expect([201, 409], JSON.stringify(rc.body)).to.include(rc.status);
     const kata = await call('POST', `/api/v1/namespaces/${ns}/pods`, { ...privileged('kata'), spec: { ...privileged('kata').spec, runtimeClassName: 'kata' } });
     expect(kata.status, JSON.stringify(kata.body)).to.equal(201);
 
