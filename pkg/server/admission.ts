@@ -8,6 +8,16 @@ import { enabledAdmissionPlugins, type AdmissionPluginName } from '../admission/
 import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/namespacelifecycle/index.js';
 import { NodeRestriction } from '../admission/plugins/noderestriction/index.js';
 import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from '../admission/plugins/certificates/index.js';
+import { DefaultIngressClass } from '../admission/plugins/defaultingressclass/index.js';
+import { DefaultStorageClass } from '../admission/plugins/defaultstorageclass/index.js';
+import { PersistentVolumeClaimResize } from '../admission/plugins/persistentvolumeclaimresize/index.js';
+import { StorageObjectInUseProtection } from '../admission/plugins/storageobjectinuseprotection/index.js';
+import { NamespaceExists } from '../admission/plugins/namespaceexists/index.js';
+import { NamespaceAutoProvision, type NamespaceProvisioner } from '../admission/plugins/namespaceautoprovision/index.js';
+import { OwnerReferencesPermissionEnforcement } from '../admission/plugins/ownerreferencespermissionenforcement/index.js';
+import { imagePolicyWebhookFromConfig } from '../admission/plugins/imagepolicywebhook/factory.js';
+import type { Lister } from '../admission/lister.js';
+import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { ServerDeps } from './deps.js';
@@ -24,6 +34,14 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   CertificateApproval: (d) => new CertificateApproval(authorizerOf(d)),
   CertificateSigning: (d) => new CertificateSigning(authorizerOf(d)),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
+  DefaultIngressClass: (d) => new DefaultIngressClass(lister(d, 'networking.k8s.io', 'ingressclasses')),
+  DefaultStorageClass: (d) => new DefaultStorageClass(lister(d, 'storage.k8s.io', 'storageclasses')),
+  PersistentVolumeClaimResize: (d) => new PersistentVolumeClaimResize(lister(d, 'storage.k8s.io', 'storageclasses')),
+  StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
+  NamespaceExists: (d) => new NamespaceExists(namespaceSource(d)),
+  NamespaceAutoProvision: (d) => new NamespaceAutoProvision(namespaceProvisioner(d)),
+  OwnerReferencesPermissionEnforcement: (d) => new OwnerReferencesPermissionEnforcement(authorizerOf(d), (g, v, k) => d.scheme.kind(g, v, k)?.plural),
+  ImagePolicyWebhook: (_d, config) => imagePolicyWebhookFromConfig(config),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
@@ -59,5 +77,29 @@ function namespaceSource(d: ServerDeps): NamespaceSource {
         throw err;
       }
     },
+  };
+}
+
+/** One resource's shared informer, as plugins read it. */
+function lister(d: ServerDeps, group: string, resource: string): Lister {
+  const informer = d.informers.informerFor(group, resource);
+  return {
+    get: (namespace, name) => informer.get(namespace, name),
+    list: (namespace) => informer.list(namespace),
+    ready: (timeoutMs) => Promise.race([
+      informer.waitForSync().then(() => true),
+      new Promise<boolean>((resolve) => { setTimeout(() => resolve(false), timeoutMs).unref(); }),
+    ]),
+  };
+}
+
+/** NamespaceAutoProvision creates namespaces as the API server itself, past admission. */
+function namespaceProvisioner(d: ServerDeps): NamespaceProvisioner {
+  const source = namespaceSource(d);
+  const store = d.registry.store('', 'namespaces');
+  return {
+    cached: source.cached,
+    waitForSync: source.waitForSync,
+    create: async (name) => { await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, internalScope(apiserverUser, 'kube-apiserver')); },
   };
 }
