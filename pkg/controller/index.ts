@@ -12,6 +12,7 @@ import { namespaceController } from './namespace/index.js';
 import { rootCACertPublisher } from './rootcacertpublisher/index.js';
 import { serviceAccountController } from './serviceaccount/index.js';
 import { tokensController } from './tokens/index.js';
+import { pvcProtectionController, pvProtectionController } from './volumeprotection/index.js';
 
 type ControllerFactory = (d: ServerDeps) => Controller | undefined;
 
@@ -29,6 +30,8 @@ const controllers: Array<[name: string, factory: ControllerFactory]> = [
   ['csrsigning', csrSigningController],
   ['csrapproving', csrApprovingController],
   ['csrcleaner', csrCleanerController],
+  ['pvc-protection', pvcProtectionController],
+  ['pv-protection', pvProtectionController],
 ];
 
 /** Off unless named in --controllers, as upstream. */

@@ -156,6 +156,38 @@ describe('admission plugins: default classes, storage, namespaces, owner referen
     });
   });
 
+  describe('pvc-protection and pv-protection controllers', () => {
+    const claims = `/api/v1/namespaces/${ns}/persistentvolumeclaims`;
+    const gone = async (path: string): Promise<boolean> => {
+      for (let i = 0; i < 50; i++) {
+        if ((await call('GET', path)).status === 404) return true;
+        await sleep(100);
+      }
+      return false;
+    };
+
+    it('a claim no pod uses, and a volume not bound, go away once deleted', async () => {
+      ok(await call('DELETE', `${claims}/none`), 200);
+      expect(await gone(`${claims}/none`)).to.equal(true);
+      ok(await call('DELETE', `/api/v1/persistentvolumes/${ns}-pv`), 200);
+      expect(await gone(`/api/v1/persistentvolumes/${ns}-pv`)).to.equal(true);
+    });
+
+    it('a claim a scheduled pod mounts stays until the pod is gone', async () => {
+      ok(await call('POST', `/api/v1/namespaces/${ns}/pods`, {
+        metadata: { name: 'mounter' },
+        spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx:mounter' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'fixed' } }] },
+      }), 201);
+      await sleep(300);
+      ok(await call('DELETE', `${claims}/fixed`), 200);
+      await sleep(1000);
+      const held = ok(await call('GET', `${claims}/fixed`), 200);
+      expect(held.metadata.finalizers).to.deep.equal(['kubernetes.io/pvc-protection']);
+      ok(await call('DELETE', `/api/v1/namespaces/${ns}/pods/mounter?gracePeriodSeconds=0`), 200);
+      expect(await gone(`${claims}/fixed`)).to.equal(true);
+    });
+  });
+
   describe('DefaultIngressClass', () => {
     const ingresses = `/apis/networking.k8s.io/v1/namespaces/${ns}/ingresses`;
     const ingress = (name: string, extra: { annotations?: Record<string, string>; spec?: Record<string, unknown> } = {}) => ({
