@@ -17,6 +17,7 @@ import { NamespaceAutoProvision, type NamespaceProvisioner } from '../admission/
 import { OwnerReferencesPermissionEnforcement } from '../admission/plugins/ownerreferencespermissionenforcement/index.js';
 import { imagePolicyWebhookFromConfig } from '../admission/plugins/imagepolicywebhook/factory.js';
 import type { Lister } from '../admission/lister.js';
+import type { KindResolver } from '../admission/plugins/ownerreferencespermissionenforcement/index.js';
 import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
@@ -40,7 +41,7 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
   NamespaceExists: (d) => new NamespaceExists(namespaceSource(d)),
   NamespaceAutoProvision: (d) => new NamespaceAutoProvision(namespaceProvisioner(d)),
-  OwnerReferencesPermissionEnforcement: (d) => new OwnerReferencesPermissionEnforcement(authorizerOf(d), (g, v, k) => d.scheme.kind(g, v, k)?.plural),
+  OwnerReferencesPermissionEnforcement: (d) => new OwnerReferencesPermissionEnforcement(authorizerOf(d), kindResolver(d)),
   ImagePolicyWebhook: (_d, config) => imagePolicyWebhookFromConfig(config),
 };
 
@@ -101,5 +102,19 @@ function namespaceProvisioner(d: ServerDeps): NamespaceProvisioner {
     cached: source.cached,
     waitForSync: source.waitForSync,
     create: async (name) => { await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, internalScope(apiserverUser, 'kube-apiserver')); },
+  };
+}
+
+/** Kinds to resources as discovery has them: built-in resources, then served custom resources. */
+function kindResolver(d: ServerDeps): KindResolver {
+  const crds = d.informers.informerFor('apiextensions.k8s.io', 'customresourcedefinitions');
+  return (group, version, kind) => {
+    const builtIn = d.scheme.kind(group, version, kind);
+    if (builtIn) return builtIn.plural;
+    for (const crd of crds.list()) {
+      const spec = crd.spec as { group?: string; names?: { kind?: string; plural?: string }; versions?: Array<{ name?: string; served?: boolean }> } | undefined;
+      if (spec?.group === group && spec.names?.kind === kind && spec.versions?.some((v) => v.name === version && v.served)) return spec.names.plural;
+    }
+    return undefined;
   };
 }

@@ -245,6 +245,14 @@ describe('admission plugins: default classes, storage, namespaces, owner referen
         'configmaps "blocking" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can\'t set finalizers on: , <nil>');
       forbidden(await call<Status>('POST', cms, { metadata: { name: 'widget', ownerReferences: [{ ...owner(true), apiVersion: 'example.com/v1', kind: 'Widget' }] } }, 'bob'),
         'configmaps "widget" is forbidden: cannot set blockOwnerDeletion in this case because cannot find RESTMapping for APIVersion example.com/v1 Kind Widget: no matches for kind "Widget" in version "example.com/v1"');
+      ok(await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+        metadata: { name: 'gadgets.example.com' },
+        spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+      }), 201);
+      await sleep(500);
+      forbidden(await call<Status>('POST', cms, { metadata: { name: 'gadget', ownerReferences: [{ ...owner(true), apiVersion: 'example.com/v1', kind: 'Gadget' }] } }, 'bob'),
+        'configmaps "gadget" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can\'t set finalizers on: , <nil>');
       ok(await call('POST', `${rbac}/roles`, { metadata: { name: 'cm-finalizers' }, rules: [{ apiGroups: [''], resources: ['configmaps/finalizers'], verbs: ['update'] }] }), 201);
       ok(await call('POST', `${rbac}/rolebindings`, { metadata: { name: 'bob-cm-finalizers' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-finalizers' }, subjects: [{ kind: 'User', name: 'bob', apiGroup: 'rbac.authorization.k8s.io' }] }), 201);
       await sleep(500);
