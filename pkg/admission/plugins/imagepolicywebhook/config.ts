@@ -40,7 +40,8 @@ export function goDuration(ms: number): string {
 function normalize(raw: unknown, field: string, b: Bounds): number {
   if (raw === undefined || raw === null) return b.defaultMs;
   if (typeof raw !== 'number' || !Number.isInteger(raw)) {
-    throw new Error(`json: cannot unmarshal ${typeof raw} into Go struct field imagePolicyWebhookConfig.imagePolicy.${field} of type time.Duration`);
+    const value = typeof raw === 'number' ? `number ${raw}` : typeof raw === 'boolean' ? 'bool' : Array.isArray(raw) ? 'array' : typeof raw;
+    throw new Error(`json: cannot unmarshal ${value} into Go struct field AdmissionConfig.imagePolicy.${field} of type time.Duration`);
   }
   if (raw === -1) return 0;
   if (raw === 0) return b.defaultMs;

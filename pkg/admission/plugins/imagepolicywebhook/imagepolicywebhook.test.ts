@@ -132,3 +132,12 @@ describe('ImagePolicyWebhook configuration', () => {
     }
   });
 });
+
+describe('ImagePolicyWebhook from the admission configuration', () => {
+  it('a missing or bad configuration is a start-up error naming the plugin', async () => {
+    const { imagePolicyWebhookFromConfig } = await import('./factory.js');
+    expect(() => imagePolicyWebhookFromConfig(undefined)).to.throw('couldn\'t init admission plugin "ImagePolicyWebhook": no config specified');
+    expect(() => imagePolicyWebhookFromConfig({ baseDir: '/', configuration: { imagePolicy: { denyTTL: 0.5 } } }))
+      .to.throw('couldn\'t init admission plugin "ImagePolicyWebhook": json: cannot unmarshal number 0.5 into Go struct field AdmissionConfig.imagePolicy.denyTTL of type time.Duration');
+  });
+});
