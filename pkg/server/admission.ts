@@ -14,10 +14,9 @@ import { PersistentVolumeClaimResize } from '../admission/plugins/persistentvolu
 import { StorageObjectInUseProtection } from '../admission/plugins/storageobjectinuseprotection/index.js';
 import { NamespaceExists } from '../admission/plugins/namespaceexists/index.js';
 import { NamespaceAutoProvision, type NamespaceProvisioner } from '../admission/plugins/namespaceautoprovision/index.js';
-import { OwnerReferencesPermissionEnforcement } from '../admission/plugins/ownerreferencespermissionenforcement/index.js';
+import { OwnerReferencesPermissionEnforcement, type KindResolver } from '../admission/plugins/ownerreferencespermissionenforcement/index.js';
 import { imagePolicyWebhookFromConfig } from '../admission/plugins/imagepolicywebhook/factory.js';
 import type { Lister } from '../admission/lister.js';
-import type { KindResolver } from '../admission/plugins/ownerreferencespermissionenforcement/index.js';
 import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
@@ -66,10 +65,7 @@ function namespaceSource(d: ServerDeps): NamespaceSource {
   const store = d.registry.store('', 'namespaces');
   return {
     cached: (name) => informer.get('', name),
-    waitForSync: (timeoutMs) => Promise.race([
-      informer.waitForSync().then(() => true),
-      new Promise<boolean>((resolve) => { setTimeout(() => resolve(false), timeoutMs).unref(); }),
-    ]),
+    waitForSync: (timeoutMs) => syncedWithin(informer, timeoutMs),
     live: async (name) => {
       try {
         return await store.get('', name);
@@ -87,11 +83,16 @@ function lister(d: ServerDeps, group: string, resource: string): Lister {
   return {
     get: (namespace, name) => informer.get(namespace, name),
     list: (namespace) => informer.list(namespace),
-    ready: (timeoutMs) => Promise.race([
-      informer.waitForSync().then(() => true),
-      new Promise<boolean>((resolve) => { setTimeout(() => resolve(false), timeoutMs).unref(); }),
-    ]),
+    ready: (timeoutMs) => syncedWithin(informer, timeoutMs),
   };
+}
+
+/** True once the informer has its first list, false if that takes longer than timeoutMs. */
+function syncedWithin(informer: { waitForSync(): Promise<void> }, timeoutMs: number): Promise<boolean> {
+  return Promise.race([
+    informer.waitForSync().then(() => true),
+    new Promise<boolean>((resolve) => { setTimeout(() => resolve(false), timeoutMs).unref(); }),
+  ]);
 }
 
 /** NamespaceAutoProvision creates namespaces as the API server itself, past admission. */
