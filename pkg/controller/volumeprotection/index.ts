@@ -44,7 +44,7 @@ export function podUsesClaim(pod: KubeObject, claim: string): boolean {
  * once `inUse` says nothing needs it.
  */
 function protectionController(name: string, d: ServerDeps, finalizer: string, objects: Informer, store: GenericStore,
-  inUse: (obj: KubeObject) => boolean, extraTriggers?: (enqueue: (key: string) => void) => void): Controller {
+  inUse: (obj: KubeObject) => Promise<boolean>, extraTriggers?: (enqueue: (key: string) => void) => void): Controller {
   const scope = internalScope(controllerUser(`${name}-controller`), 'kube-controller-manager');
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
@@ -57,7 +57,7 @@ function protectionController(name: string, d: ServerDeps, finalizer: string, ob
     const deleting = !!obj.metadata.deletionTimestamp;
     let change: ((f: string[]) => string[]) | undefined;
     if (!deleting && !has) change = (f) => (f.includes(finalizer) ? f : [...f, finalizer]);
-    else if (deleting && has && !inUse(obj)) change = (f) => f.filter((x) => x !== finalizer);
+    else if (deleting && has && !(await inUse(obj))) change = (f) => f.filter((x) => x !== finalizer);
     if (!change) return;
     const apply = change;
     try {
@@ -94,8 +94,14 @@ function protectionController(name: string, d: ServerDeps, finalizer: string, ob
 export function pvcProtectionController(d: ServerDeps): Controller {
   const pods = d.informers.informerFor('', 'pods');
   const claims = d.informers.informerFor('', 'persistentvolumeclaims');
+  const podStore = d.registry.store('', 'pods');
   return protectionController('pvc-protection', d, pvcProtectionFinalizer, claims, d.registry.store('', 'persistentvolumeclaims'),
-    (pvc) => pods.list(pvc.metadata.namespace).some((p) => podUsesClaim(p, pvc.metadata.name ?? '')),
+    async (pvc) => {
+      const uses = (p: KubeObject): boolean => podUsesClaim(p, pvc.metadata.name ?? '');
+      if (pods.list(pvc.metadata.namespace).some(uses)) return true;
+      // The cache may not have a just-scheduled pod yet: storage has the last word, as upstream asks the API server.
+      return (await podStore.list(pvc.metadata.namespace ?? '', {})).items.some(uses);
+    },
     (enqueue) => {
       // A pod going away or finishing may free the claims it names.
       const onPod = (p: KubeObject): void => { for (const c of claimsOfPod(p)) enqueue(`${p.metadata.namespace}/${c}`); };
@@ -106,5 +112,5 @@ export function pvcProtectionController(d: ServerDeps): Controller {
 export function pvProtectionController(d: ServerDeps): Controller {
   const volumes = d.informers.informerFor('', 'persistentvolumes');
   return protectionController('pv-protection', d, pvProtectionFinalizer, volumes, d.registry.store('', 'persistentvolumes'),
-    (pv) => isPlainObject(pv.status) && pv.status.phase === 'Bound');
+    async (pv) => isPlainObject(pv.status) && pv.status.phase === 'Bound');
 }
