@@ -39,6 +39,16 @@ describe('admission plugins: default classes, storage, namespaces, owner referen
     expect(r.status, JSON.stringify(r.body)).to.equal(403);
     expect(r.body).to.include({ code: 403, reason: 'Forbidden', message });
   };
+  /** Repeats a dry-run create until its answer passes `settled`: the replica's caches caught up. */
+  const settle = async <T = Obj>(path: string, body: unknown, settled: (r: HttpResponse<T>) => boolean, user?: string): Promise<void> => {
+    let last: HttpResponse<T> | undefined;
+    for (let i = 0; i < 100; i++) {
+      last = await call<T>('POST', `${path}${path.includes('?') ? '&' : '?'}dryRun=All`, body, user);
+      if (settled(last)) return;
+      await sleep(100);
+    }
+    throw new Error(`not settled: ${JSON.stringify(last?.body)}`);
+  };
   const auditEvents = (): Array<{ verb: string; objectRef?: { resource?: string; name?: string; namespace?: string }; annotations?: Record<string, string>; stage: string }> =>
     readFileSync(join(dir, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
@@ -123,7 +133,7 @@ describe('admission plugins: default classes, storage, namespaces, owner referen
         metadata: { name: `${ns}-grow`, annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'example.com/p', allowVolumeExpansion: true,
       }), 201);
       ok(await call('POST', '/apis/storage.k8s.io/v1/storageclasses', { metadata: { name: `${ns}-fixed` }, provisioner: 'example.com/p' }), 201);
-      await sleep(500); // the informer's watch delivers the classes
+      await settle(claims, claim('probe'), (r) => r.body.spec?.storageClassName === `${ns}-grow`);
     });
 
     it('a claim without a class gets the default class and the pvc-protection finalizer', async () => {
@@ -197,7 +207,7 @@ describe('admission plugins: default classes, storage, namespaces, owner referen
 
     it('a new Ingress without a class gets the default; one with a class or the legacy annotation keeps its own', async () => {
       ok(await call('POST', '/apis/networking.k8s.io/v1/ingressclasses', ingressClass(`${ns}-b`)), 201);
-      await sleep(500);
+      await settle(ingresses, ingress('probe'), (r) => r.body.spec?.ingressClassName === `${ns}-b`);
       expect(ok(await call('POST', ingresses, ingress('plain')), 201).spec?.ingressClassName).to.equal(`${ns}-b`);
       expect(ok(await call('POST', ingresses, ingress('named', { spec: { ingressClassName: 'mine' } })), 201).spec?.ingressClassName).to.equal('mine');
       const legacy = ok(await call('POST', ingresses, ingress('legacy', { annotations: { 'kubernetes.io/ingress.class': 'old' } })), 201);
@@ -213,7 +223,7 @@ describe('admission plugins: default classes, storage, namespaces, owner referen
     it('with several defaults, creates still succeed and take the newest', async () => {
       await sleep(1100); // a later creationTimestamp (seconds) than the first default
       ok(await call('POST', '/apis/networking.k8s.io/v1/ingressclasses', ingressClass(`${ns}-c`)), 201);
-      await sleep(500);
+      await settle(ingresses, ingress('probe'), (r) => r.status === 201 && r.body.spec?.ingressClassName !== `${ns}-b`);
       expect(ok(await call('POST', ingresses, ingress('second')), 201).spec?.ingressClassName).to.equal(`${ns}-c`);
     });
   });
@@ -229,7 +239,7 @@ describe('admission plugins: default classes, storage, namespaces, owner referen
       ownerUID = ok(await call('POST', cms, { metadata: { name: 'owner' } }), 201).metadata.uid ?? '';
       ok(await call('POST', `${rbac}/roles`, { metadata: { name: 'cm-writer' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'update', 'patch'] }] }), 201);
       ok(await call('POST', `${rbac}/rolebindings`, { metadata: { name: 'bob-cm' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-writer' }, subjects: [{ kind: 'User', name: 'bob', apiGroup: 'rbac.authorization.k8s.io' }] }), 201);
-      await sleep(500);
+      await settle(cms, { metadata: { name: 'probe' } }, (r) => r.status === 201, 'bob');
     });
 
     it('a create may set a non-blocking ownerReference; changing it later needs delete', async () => {
@@ -250,12 +260,13 @@ describe('admission plugins: default classes, storage, namespaces, owner referen
         spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
           versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
       }), 201);
-      await sleep(500);
+      await settle<Status>(cms, { metadata: { name: 'gadget', ownerReferences: [{ ...owner(true), apiVersion: 'example.com/v1', kind: 'Gadget' }] } },
+        (r) => !r.body.message.includes('RESTMapping'), 'bob');
       forbidden(await call<Status>('POST', cms, { metadata: { name: 'gadget', ownerReferences: [{ ...owner(true), apiVersion: 'example.com/v1', kind: 'Gadget' }] } }, 'bob'),
         'configmaps "gadget" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can\'t set finalizers on: , <nil>');
       ok(await call('POST', `${rbac}/roles`, { metadata: { name: 'cm-finalizers' }, rules: [{ apiGroups: [''], resources: ['configmaps/finalizers'], verbs: ['update'] }] }), 201);
       ok(await call('POST', `${rbac}/rolebindings`, { metadata: { name: 'bob-cm-finalizers' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-finalizers' }, subjects: [{ kind: 'User', name: 'bob', apiGroup: 'rbac.authorization.k8s.io' }] }), 201);
-      await sleep(500);
+      await settle(cms, { metadata: { name: 'blocking', ownerReferences: [owner(true)] } }, (r) => r.status === 201, 'bob');
       ok(await call('POST', cms, { metadata: { name: 'blocking', ownerReferences: [owner(true)] } }, 'bob'), 201);
     });
   });
