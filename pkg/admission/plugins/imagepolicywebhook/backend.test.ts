@@ -11,7 +11,7 @@ describe('ImagePolicyWebhook backend over HTTPS', function () {
   this.timeout(20_000);
   let dir: string;
   let server: Server;
-  let answer: { status: number; body: string } = { status: 200, body: '{}' };
+  let answer: { status: number; body: string; headers?: Record<string, string> } = { status: 200, body: '{}' };
   const bodies: unknown[] = [];
   let kubeconfigFor: (port: number) => string;
 
@@ -25,7 +25,7 @@ describe('ImagePolicyWebhook backend over HTTPS', function () {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         bodies.push(JSON.parse(Buffer.concat(chunks).toString()));
-        res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(answer.body);
+        res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers }).end(answer.body);
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -63,6 +63,8 @@ describe('ImagePolicyWebhook backend over HTTPS', function () {
     answer = { status: 503, body: '' };
     const e503 = await failure(httpsReviewBackend(kubeconfigFor(port())));
     expect([e503.message, e503.retriable]).to.deep.equal(['the server responded with the status code 503 but did not return more information', false]);
+    answer = { status: 503, body: '', headers: { 'Retry-After': '1' } };
+    expect((await failure(httpsReviewBackend(kubeconfigFor(port())))).retriable).to.equal(true);
   });
 
   it('a refused connection fails at once, worded as Go\'s dialer', async () => {

@@ -1,6 +1,7 @@
 // The HTTPS exchange with the image policy backend named by the kubeconfig file: POST the
 // review, read back its status. Failures carry the message client-go would give and
-// whether upstream's webhook retry would try again (connection reset, 429, 500, 504).
+// whether upstream's webhook retry would try again (connection reset, 429, 500, 504, or
+// a Retry-After on a 5xx).
 import { loadWebhookKubeconfig } from '../../../authentication/webhook/kubeconfig.js';
 import { httpsRequest } from '../../../authentication/httpclient.js';
 import { isPlainObject } from '../../../runtime/object.js';
@@ -23,7 +24,11 @@ export function httpsReviewBackend(kubeConfigFile: string): ReviewBackend {
       const cause = e.code === 'ECONNREFUSED' ? `dial tcp ${e.address}:${e.port}: connect: connection refused` : e.message;
       throw new BackendError(`Post "${conn.server}": ${cause}`, e.code === 'ECONNRESET');
     }
-    if (res.status < 200 || res.status > 299) throw new BackendError(statusMessage(res.status, res.body), retriableStatus.has(res.status));
+    if (res.status < 200 || res.status > 299) {
+      // A server that says when to come back is asked again, as client-go's SuggestsClientDelay.
+      const retryAfter = (res.status === 429 || res.status >= 500) && res.headers?.['retry-after'] !== undefined;
+      throw new BackendError(statusMessage(res.status, res.body), retriableStatus.has(res.status) || retryAfter);
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(res.body);
