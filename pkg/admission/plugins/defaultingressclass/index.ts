@@ -19,11 +19,11 @@ export class DefaultIngressClass implements AdmissionPlugin {
   async admit(a: AdmissionAttributes): Promise<void> {
     if (a.group !== 'networking.k8s.io' || a.resource !== 'ingresses' || a.subresource !== '' || !a.object) return;
     const ingress = a.object;
-    const spec = isPlainObject(ingress.spec) ? ingress.spec : (ingress.spec = {});
+    const spec = isPlainObject(ingress.spec) ? ingress.spec : {};
     if (spec.ingressClassName !== undefined && spec.ingressClassName !== null) return;
     if (ingress.metadata.annotations && legacyClassAnnotation in ingress.metadata.annotations) return;
     await waitForReady(a, this.ingressClasses);
     const def = newestDefaultClass(this.ingressClasses.list(), (c: KubeObject) => c.metadata.annotations?.[isDefaultClassAnnotation] === 'true');
-    if (def) spec.ingressClassName = def.metadata.name;
+    if (def) ingress.spec = { ...spec, ingressClassName: def.metadata.name };
   }
 }
