@@ -23,6 +23,7 @@ export interface OutboundResponse {
   status: number;
   statusText: string;
   body: string;
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 export function httpsRequest(url: string, o: OutboundRequest = {}): Promise<OutboundResponse> {
@@ -41,7 +42,7 @@ export function httpsRequest(url: string, o: OutboundRequest = {}): Promise<Outb
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
       res.on('error', reject);
     });
     req.setTimeout(o.timeoutMs ?? 30_000, () => req.destroy(new Error(`${req.method} ${url}: timeout awaiting response headers`)));

@@ -13,6 +13,7 @@ import { resourceQuotaController } from './resourcequota/index.js';
 import { rootCACertPublisher } from './rootcacertpublisher/index.js';
 import { serviceAccountController } from './serviceaccount/index.js';
 import { tokensController } from './tokens/index.js';
+import { pvcProtectionController, pvProtectionController } from './volumeprotection/index.js';
 
 type ControllerFactory = (d: ServerDeps) => Controller | undefined;
 
@@ -31,6 +32,8 @@ const controllers: Array<[name: string, factory: ControllerFactory]> = [
   ['csrapproving', csrApprovingController],
   ['csrcleaner', csrCleanerController],
   ['resourcequota', resourceQuotaController],
+  ['pvc-protection', pvcProtectionController],
+  ['pv-protection', pvProtectionController],
 ];
 
 /** Off unless named in --controllers, as upstream. */

@@ -29,6 +29,16 @@ import { TaintNodesByCondition } from '../admission/plugins/taintnodesbyconditio
 import { RuntimeClass } from '../admission/plugins/runtimeclass/index.js';
 import { objectsOf } from '../admission/source.js';
 import { ResourceQuota, parseQuotaConfiguration, storeQuotaAccess } from '../admission/plugins/resourcequota/index.js';
+import { DefaultIngressClass } from '../admission/plugins/defaultingressclass/index.js';
+import { DefaultStorageClass } from '../admission/plugins/defaultstorageclass/index.js';
+import { PersistentVolumeClaimResize } from '../admission/plugins/persistentvolumeclaimresize/index.js';
+import { StorageObjectInUseProtection } from '../admission/plugins/storageobjectinuseprotection/index.js';
+import { NamespaceExists } from '../admission/plugins/namespaceexists/index.js';
+import { NamespaceAutoProvision, type NamespaceProvisioner } from '../admission/plugins/namespaceautoprovision/index.js';
+import { OwnerReferencesPermissionEnforcement, type KindResolver } from '../admission/plugins/ownerreferencespermissionenforcement/index.js';
+import { imagePolicyWebhookFromConfig } from '../admission/plugins/imagepolicywebhook/factory.js';
+import type { Lister } from '../admission/lister.js';
+import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
@@ -65,6 +75,14 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   TaintNodesByCondition: () => new TaintNodesByCondition(),
   RuntimeClass: (d) => new RuntimeClass(objectsOf(d, 'node.k8s.io', 'runtimeclasses')),
   ResourceQuota: (d, c) => new ResourceQuota(storeQuotaAccess(d.registry.store('', 'resourcequotas')), parseQuotaConfiguration(c?.configuration)),
+  DefaultIngressClass: (d) => new DefaultIngressClass(lister(d, 'networking.k8s.io', 'ingressclasses')),
+  DefaultStorageClass: (d) => new DefaultStorageClass(lister(d, 'storage.k8s.io', 'storageclasses')),
+  PersistentVolumeClaimResize: (d) => new PersistentVolumeClaimResize(lister(d, 'storage.k8s.io', 'storageclasses')),
+  StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
+  NamespaceExists: (d) => new NamespaceExists(namespaceSource(d)),
+  NamespaceAutoProvision: (d) => new NamespaceAutoProvision(namespaceProvisioner(d)),
+  OwnerReferencesPermissionEnforcement: (d) => new OwnerReferencesPermissionEnforcement(authorizerOf(d), kindResolver(d)),
+  ImagePolicyWebhook: (_d, config) => imagePolicyWebhookFromConfig(config),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
@@ -93,10 +111,7 @@ function namespaceSource(d: ServerDeps): NamespaceSource {
   const store = d.registry.store('', 'namespaces');
   return {
     cached: (name) => informer.get('', name),
-    waitForSync: (timeoutMs) => Promise.race([
-      informer.waitForSync().then(() => true),
-      new Promise<boolean>((resolve) => { setTimeout(() => resolve(false), timeoutMs).unref(); }),
-    ]),
+    waitForSync: (timeoutMs) => syncedWithin(informer, timeoutMs),
     live: async (name) => {
       try {
         return await store.get('', name);
@@ -118,5 +133,48 @@ function podSecuritySources(d: ServerDeps): { namespace(name: string): Promise<K
       await Promise.race([pods.waitForSync(), new Promise((resolve) => { setTimeout(resolve, 1000).unref(); })]);
       return pods.list(ns);
     },
+  };
+}
+
+/** One resource's shared informer, as plugins read it. */
+function lister(d: ServerDeps, group: string, resource: string): Lister {
+  const informer = d.informers.informerFor(group, resource);
+  return {
+    get: (namespace, name) => informer.get(namespace, name),
+    list: (namespace) => informer.list(namespace),
+    ready: (timeoutMs) => syncedWithin(informer, timeoutMs),
+  };
+}
+
+/** True once the informer has its first list, false if that takes longer than timeoutMs. */
+function syncedWithin(informer: { waitForSync(): Promise<void> }, timeoutMs: number): Promise<boolean> {
+  return Promise.race([
+    informer.waitForSync().then(() => true),
+    new Promise<boolean>((resolve) => { setTimeout(() => resolve(false), timeoutMs).unref(); }),
+  ]);
+}
+
+/** NamespaceAutoProvision creates namespaces as the API server itself, past admission. */
+function namespaceProvisioner(d: ServerDeps): NamespaceProvisioner {
+  const source = namespaceSource(d);
+  const store = d.registry.store('', 'namespaces');
+  return {
+    cached: source.cached,
+    waitForSync: source.waitForSync,
+    create: async (name) => { await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, internalScope(apiserverUser, 'kube-apiserver')); },
+  };
+}
+
+/** Kinds to resources as discovery has them: built-in resources, then served custom resources. */
+function kindResolver(d: ServerDeps): KindResolver {
+  const crds = d.informers.informerFor('apiextensions.k8s.io', 'customresourcedefinitions');
+  return (group, version, kind) => {
+    const builtIn = d.scheme.kind(group, version, kind);
+    if (builtIn) return builtIn.plural;
+    for (const crd of crds.list()) {
+      const spec = crd.spec as { group?: string; names?: { kind?: string; plural?: string }; versions?: Array<{ name?: string; served?: boolean }> } | undefined;
+      if (spec?.group === group && spec.names?.kind === kind && spec.versions?.some((v) => v.name === version && v.served)) return spec.names.plural;
+    }
+    return undefined;
   };
 }
