@@ -8,6 +8,8 @@ import { enabledAdmissionPlugins, type AdmissionPluginName } from '../admission/
 import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/namespacelifecycle/index.js';
 import { NodeRestriction } from '../admission/plugins/noderestriction/index.js';
 import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from '../admission/plugins/certificates/index.js';
+import { newMutatingWebhook, newValidatingWebhook } from '../admission/plugins/webhook/index.js';
+import { apiserverMetrics } from './metrics.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { ServerDeps } from './deps.js';
@@ -24,6 +26,8 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   CertificateApproval: (d) => new CertificateApproval(authorizerOf(d)),
   CertificateSigning: (d) => new CertificateSigning(authorizerOf(d)),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
+  MutatingAdmissionWebhook: (d, c) => newMutatingWebhook({ ...d, metricsRegistry: apiserverMetrics().registry }, c),
+  ValidatingAdmissionWebhook: (d, c) => newValidatingWebhook({ ...d, metricsRegistry: apiserverMetrics().registry }, c),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
