@@ -103,11 +103,19 @@ function goNetError(err: Error & { code?: string }, ep: Endpoint): string {
     case 'ETIMEDOUT': return `dial tcp ${addr}: i/o timeout`;
     case 'ENOTFOUND': return `dial tcp: lookup ${ep.host}: no such host`;
     case 'CERT_HAS_EXPIRED': return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
-    case 'ERR_TLS_CERT_ALTNAME_INVALID': return `tls: failed to verify certificate: x509: certificate is not valid for ${ep.serverName}`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID': return `tls: failed to verify certificate: x509: ${hostnameMismatch(err, ep.serverName)}`;
     default:
       if (err.code && unknownAuthority.has(err.code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
       return err.message;
   }
+}
+
+/** Go's HostnameError text: the names the certificate is valid for. */
+function hostnameMismatch(err: Error & { cert?: { subjectaltname?: string } }, host: string): string {
+  const ip = isIP(host) !== 0;
+  const names = (err.cert?.subjectaltname ?? '').split(', ')
+    .filter((n) => n.startsWith(ip ? 'IP Address:' : 'DNS:')).map((n) => n.slice(n.indexOf(':') + 1));
+  return names.length > 0 ? `certificate is valid for ${names.join(', ')}, not ${host}` : `certificate is not valid for any names, but wanted to match ${host}`;
 }
 
 /** A non-200 answer, as client-go reports it when the body is no Status. */

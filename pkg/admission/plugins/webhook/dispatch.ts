@@ -146,7 +146,8 @@ export async function callWebhook(inv: Invocation, attrs: AdmissionAttributes, o
 /** Records the webhook's audit annotations (`<webhook>/<key>`) and warnings on the request. */
 export function recordResult(hook: CompiledHook, result: ReviewResult, attrs: AdmissionAttributes): void {
   if (attrs.auditAnnotations) {
-    for (const [k, v] of Object.entries(result.auditAnnotations)) attrs.auditAnnotations[`${hook.name}/${k}`] = v;
+    // As upstream, an annotation already set (by an earlier webhook or round) is kept.
+    for (const [k, v] of Object.entries(result.auditAnnotations)) attrs.auditAnnotations[`${hook.name}/${k}`] ??= v;
   }
   if (attrs.warnings) for (const w of result.warnings) attrs.warnings.push(w);
 }
