@@ -65,19 +65,23 @@ function dispatchDeps(d: WebhookPluginDeps): DispatchDeps {
 
 /** Resources served over the same storage are equivalent (upstream's equivalent resource mapper). */
 export function schemeEquivalence(scheme: Scheme): ResourceEquivalence {
-  const cache = new Map<string, readonly EquivalentResource[]>();
+  // Keyed group → version → resource so a lookup on the request path builds no string.
+  const cache = new Map<string, Map<string, Map<string, readonly EquivalentResource[]>>>();
   const served = (def: ResourceDef | undefined) => def && !def.virtual && !def.read;
   return {
     equivalents(g, v, r) {
-      const key = `${g}/${v}/${r}`;
-      let eq = cache.get(key);
+      let byVersion = cache.get(g);
+      if (!byVersion) cache.set(g, byVersion = new Map());
+      let byResource = byVersion.get(v);
+      if (!byResource) byVersion.set(v, byResource = new Map());
+      let eq = byResource.get(r);
       if (!eq) {
         const self = scheme.resource(g, v, r);
         eq = served(self)
           ? scheme.resources().filter((o) => o !== self && served(o) && storageSegment(o) === storageSegment(self!))
             .map((o) => ({ group: o.group, version: o.version, resource: o.plural, kind: o.kind }))
           : [];
-        cache.set(key, eq);
+        byResource.set(r, eq);
       }
       return eq;
     },

@@ -68,3 +68,10 @@ export function compileRules(rules: RuleWithOperations[] | undefined): RuleMatch
     return false;
   };
 }
+
+const exemptResources = new Set(['validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings']);
+
+/** Webhooks never see admission configuration objects, so a broken webhook cannot lock its own fix out. */
+export function isExemptConfigurationResource(t: { group: string; resource: string }): boolean {
+  return t.group === 'admissionregistration.k8s.io' && exemptResources.has(t.resource);
+}

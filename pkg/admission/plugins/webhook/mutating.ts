@@ -15,6 +15,7 @@ import {
   callWebhook, checkDryRun, denial, DenialError, failClosed, matchTarget, observe, recordResult, shouldCall, versioned,
   type DispatchDeps, type Invocation,
 } from './dispatch.js';
+import { isExemptConfigurationResource } from './matching.js';
 import { waitForReady } from './ready.js';
 import type { WebhookConfigurations } from './source.js';
 
@@ -35,7 +36,7 @@ export class MutatingWebhook implements AdmissionPlugin {
   }
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
-    if (this.source.hasSynced() && this.source.hooks().length === 0) return;
+    if (isExemptConfigurationResource(attrs) || (this.source.hasSynced() && this.source.hooks().length === 0)) return;
     await waitForReady(this.source, attrs);
     const hooks = this.source.hooks();
     const state: ReinvocationState = { invokedSinceChange: new Set(), reinvoke: new Set() };

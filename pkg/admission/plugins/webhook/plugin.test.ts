@@ -148,6 +148,16 @@ describe('admission webhook plugins', () => {
     expect(err.message).to.equal('admission webhook "a.example.com" denied the request: a says no');
   });
 
+  it('never sends admission configuration objects to webhooks', async () => {
+    ws.handle('/all', () => ({ allowed: false }));
+    const plugin = new ValidatingWebhook(source([config('all', [hook('all.example.com', '/all')])]), deps);
+    for (const resource of ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings']) {
+      await plugin.validate(cmAttrs({ group: 'admissionregistration.k8s.io', resource, namespace: '', kind: 'X' }));
+    }
+    expect(ws.requestsTo('/all')).to.have.length(0);
+    expect((await rejection(plugin.validate(cmAttrs()))).code).to.equal(400);
+  });
+
   it('costs nothing when no configuration exists', async () => {
     const plugin = new MutatingWebhook(source([]), deps);
     const attrs = cmAttrs();

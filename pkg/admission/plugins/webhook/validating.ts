@@ -6,6 +6,7 @@ import {
   type DispatchDeps, type Invocation,
 } from './dispatch.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
+import { isExemptConfigurationResource } from './matching.js';
 import { waitForReady } from './ready.js';
 import type { WebhookConfigurations } from './source.js';
 
@@ -19,15 +20,15 @@ export class ValidatingWebhook implements AdmissionPlugin {
   }
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    if (this.source.hasSynced() && this.source.hooks().length === 0) return;
+    if (isExemptConfigurationResource(attrs) || (this.source.hasSynced() && this.source.hooks().length === 0)) return;
     await waitForReady(this.source, attrs);
     const hooks = this.source.hooks();
-    const invocations: Array<{ inv: Invocation; index: number }> = [];
+    let invocations: Array<{ inv: Invocation; index: number }> | undefined;
     for (let i = 0; i < hooks.length; i++) {
       const inv = matchTarget(hooks[i]!, attrs, this.d);
-      if (inv && await shouldCall(inv, attrs, this.d)) invocations.push({ inv, index: i });
+      if (inv && await shouldCall(inv, attrs, this.d)) (invocations ??= []).push({ inv, index: i });
     }
-    if (invocations.length === 0) return;
+    if (!invocations) return;
     const outcomes = await Promise.all(invocations.map(({ inv, index }) => this.call(inv, attrs, index)));
     for (const err of outcomes) if (err) throw err;
   }
