@@ -39,7 +39,15 @@ export function newValidatingWebhook(d: WebhookPluginDeps, config: PluginConfig 
 
 function configurations(d: WebhookPluginDeps, resource: string, config: PluginConfig | undefined): WebhookConfigurations {
   const services = d.informers.informerFor('', 'services');
-  return new WebhookConfigurations(d.informers.informerFor(group, resource), credentialResolverFromConfig(config), services);
+  return new WebhookConfigurations(d.informers.informerFor(group, resource), credentialResolverFromConfig(config), services,
+    (name) => equivalentNames(d.scheme, name));
+}
+
+/** Other plurals of resources stored together with one named `plural` (rare: usually none). */
+function equivalentNames(scheme: Scheme, plural: string): string[] {
+  const defs = scheme.resources().filter((r) => !r.virtual && !r.read);
+  const segments = new Set(defs.filter((r) => r.plural === plural).map(storageSegment));
+  return [...new Set(defs.filter((r) => r.plural !== plural && segments.has(storageSegment(r))).map((r) => r.plural))];
 }
 
 function dispatchDeps(d: WebhookPluginDeps): DispatchDeps {

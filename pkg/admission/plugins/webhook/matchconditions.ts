@@ -15,7 +15,12 @@ export interface MatchConditionInput {
   authorizer?: Authorizer;
 }
 
-/** Resolves to false when any condition is false; rejects when one cannot be evaluated. */
+/**
+ * Upstream's matcher semantics: resolves false when any condition is false (even if
+ * another failed to evaluate), true when all are true, and rejects with the aggregated
+ * evaluation error otherwise. The webhook's failurePolicy is applied by the caller:
+ * Ignore skips the webhook, Fail rejects the request as Forbidden with that error.
+ */
 export type MatchConditionEvaluator = (input: MatchConditionInput) => Promise<boolean>;
 
 export type MatchConditionCompiler = (conditions: MatchCondition[]) => MatchConditionEvaluator;

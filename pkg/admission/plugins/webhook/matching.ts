@@ -47,17 +47,30 @@ function isNamespaceObject(t: RuleTarget): boolean {
   return t.group === '' && t.resource === 'namespaces';
 }
 
+function resourceMatches(r: CompiledRule, t: RuleTarget): boolean {
+  for (const [res, sub] of r.resources) {
+    if ((res === '*' || res === t.resource) && (sub === '*' || sub === t.subresource)) return true;
+  }
+  return false;
+}
+
 function ruleMatches(r: CompiledRule, t: RuleTarget): boolean {
+  // The resource first: it is what tells most rules apart.
+  if (!resourceMatches(r, t)) return false;
   if (r.operations && !r.operations.has(t.operation)) return false;
   if (r.groups && !r.groups.has(t.group)) return false;
   if (r.versions && !r.versions.has(t.version)) return false;
   // Namespace objects are cluster-scoped even though requests for them carry a namespace upstream.
   if (r.scope === 'Namespaced' && (isNamespaceObject(t) || t.namespace === '')) return false;
   if (r.scope === 'Cluster' && !(isNamespaceObject(t) || t.namespace === '')) return false;
-  for (const [res, sub] of r.resources) {
-    if ((res === '*' || res === t.resource) && (sub === '*' || sub === t.subresource)) return true;
-  }
-  return false;
+  return true;
+}
+
+/** The resource names a rule list mentions (`*` included), for indexing hooks by resource. */
+export function ruleResourceNames(rules: RuleWithOperations[] | undefined): Set<string> {
+  const names = new Set<string>();
+  for (const r of rules ?? []) for (const s of r.resources ?? []) names.add(s.split('/')[0]!);
+  return names;
 }
 
 export function compileRules(rules: RuleWithOperations[] | undefined): RuleMatcher {

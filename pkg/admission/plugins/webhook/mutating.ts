@@ -17,7 +17,7 @@ import {
 } from './dispatch.js';
 import { isExemptConfigurationResource } from './matching.js';
 import { waitForReady } from './ready.js';
-import type { WebhookConfigurations } from './source.js';
+import type { CompiledHook, WebhookConfigurations } from './source.js';
 
 interface ReinvocationState {
   /** IfNeeded hooks called since the object last changed. */
@@ -36,19 +36,18 @@ export class MutatingWebhook implements AdmissionPlugin {
   }
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
-    if (isExemptConfigurationResource(attrs) || (this.source.hasSynced() && this.source.hooks().length === 0)) return;
+    if (isExemptConfigurationResource(attrs) || (this.source.hasSynced() && this.source.candidates(attrs.resource).length === 0)) return;
     await waitForReady(this.source, attrs);
-    const hooks = this.source.hooks();
+    const hooks = this.source.candidates(attrs.resource);
     const state: ReinvocationState = { invokedSinceChange: new Set(), reinvoke: new Set() };
     const changed = await this.round(0, hooks, attrs, state);
     if (changed && state.reinvoke.size > 0) await this.round(1, hooks, attrs, state);
   }
 
-  private async round(round: number, hooks: ReturnType<WebhookConfigurations['hooks']>, attrs: AdmissionAttributes,
+  private async round(round: number, hooks: readonly CompiledHook[], attrs: AdmissionAttributes,
     state: ReinvocationState): Promise<boolean> {
     let anyChange = false;
-    for (let i = 0; i < hooks.length; i++) {
-      const hook = hooks[i]!;
+    for (const hook of hooks) {
       // A hook skipped in round 0 is never called for the first time in round 1.
       if (round === 1 && !state.reinvoke.has(hook.uid)) continue;
       const inv = matchTarget(hook, attrs, this.d);
@@ -57,7 +56,7 @@ export class MutatingWebhook implements AdmissionPlugin {
       let changed = false;
       let failure: unknown;
       try {
-        changed = await this.call(inv, attrs, round, i);
+        changed = await this.call(inv, attrs, round, hook.index);
       } catch (err) {
         failure = err;
       }
@@ -72,7 +71,7 @@ export class MutatingWebhook implements AdmissionPlugin {
       if (failure instanceof CallingWebhookError) {
         if (hook.failOpen) {
           this.d.metrics.failedOpen(hook.name, 'admit');
-          annotate(attrs, `failed-open.mutation.webhook.admission.k8s.io/round_${round}_index_${i}`, hook.name);
+          annotate(attrs, `failed-open.mutation.webhook.admission.k8s.io/round_${round}_index_${hook.index}`, hook.name);
           continue;
         }
         throw failClosed(failure);

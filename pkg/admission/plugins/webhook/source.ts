@@ -8,7 +8,7 @@ import { errors } from '../../../runtime/errors.js';
 import type { LabelSelector } from '../../../apis/meta/labels.js';
 import type { CredentialResolver } from './auth.js';
 import { WebhookClient, type Endpoint } from './client.js';
-import { compileRules, type RuleMatcher } from './matching.js';
+import { compileRules, ruleResourceNames, type RuleMatcher } from './matching.js';
 import { compileMatchConditions, type MatchConditionEvaluator } from './matchconditions.js';
 import { negotiateReviewVersion, type ReviewVersion } from './review.js';
 import { compileSelector } from './selectors.js';
@@ -29,6 +29,10 @@ export interface ServiceLookup {
 export interface CompiledHook {
   /** Unique across configurations: reinvocation bookkeeping keys on it. */
   uid: string;
+  /** Position among all webhooks of the plugin (audit annotation keys use it). */
+  index: number;
+  /** Resource names its rules mention, `*` included. */
+  resourceNames: ReadonlySet<string>;
   configurationName: string;
   name: string;
   spec: WebhookSpec;
@@ -55,10 +59,15 @@ interface CompiledConfiguration {
 export class WebhookConfigurations {
   private compiled = new Map<string, CompiledConfiguration>();
   private current: readonly CompiledHook[] = [];
+  private byResource = new Map<string, readonly CompiledHook[]>();
   private dirty = true;
 
+  /**
+   * `equivalentNames(resource)`: the other names the same stored resource is served
+   * under (matchPolicy Equivalent may reach a hook through them).
+   */
   constructor(private readonly informer: ConfigurationInformer, private readonly credentials: CredentialResolver,
-    private readonly services: ServiceLookup) {
+    private readonly services: ServiceLookup, private readonly equivalentNames: (resource: string) => readonly string[] = () => []) {
     const mark = () => { this.dirty = true; };
     informer.addHandlers({ add: mark, update: mark, delete: mark });
   }
@@ -77,6 +86,22 @@ export class WebhookConfigurations {
     return this.current;
   }
 
+  /**
+   * The hooks whose rules could match a request for `resource`, in order: the common
+   * case (no hook names it) is one map lookup returning an empty list.
+   */
+  candidates(resource: string): readonly CompiledHook[] {
+    if (this.dirty) this.rebuild();
+    let list = this.byResource.get(resource);
+    if (!list) {
+      const aliases = this.equivalentNames(resource);
+      list = this.current.filter((h) => h.resourceNames.has('*') || h.resourceNames.has(resource)
+        || (h.equivalent && aliases.some((a) => h.resourceNames.has(a))));
+      this.byResource.set(resource, list);
+    }
+    return list;
+  }
+
   private rebuild(): void {
     this.dirty = false;
     const configs = this.informer.list().sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
@@ -93,8 +118,10 @@ export class WebhookConfigurations {
     for (const [key, old] of this.compiled) {
       if (next.get(key) !== old) for (const h of old.hooks) h.client.close();
     }
+    all.forEach((h, i) => { h.index = i; });
     this.compiled = next;
     this.current = all;
+    this.byResource = new Map();
   }
 
   private compileConfiguration(cfg: KubeObject): CompiledHook[] {
@@ -109,6 +136,8 @@ export class WebhookConfigurations {
     let compiledConditions = false;
     return {
       uid,
+      index: 0,
+      resourceNames: ruleResourceNames(spec.rules),
       configurationName,
       name: spec.name,
       spec,

@@ -20,16 +20,15 @@ export class ValidatingWebhook implements AdmissionPlugin {
   }
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    if (isExemptConfigurationResource(attrs) || (this.source.hasSynced() && this.source.hooks().length === 0)) return;
+    if (isExemptConfigurationResource(attrs) || (this.source.hasSynced() && this.source.candidates(attrs.resource).length === 0)) return;
     await waitForReady(this.source, attrs);
-    const hooks = this.source.hooks();
-    let invocations: Array<{ inv: Invocation; index: number }> | undefined;
-    for (let i = 0; i < hooks.length; i++) {
-      const inv = matchTarget(hooks[i]!, attrs, this.d);
-      if (inv && await shouldCall(inv, attrs, this.d)) (invocations ??= []).push({ inv, index: i });
+    let invocations: Invocation[] | undefined;
+    for (const hook of this.source.candidates(attrs.resource)) {
+      const inv = matchTarget(hook, attrs, this.d);
+      if (inv && await shouldCall(inv, attrs, this.d)) (invocations ??= []).push(inv);
     }
     if (!invocations) return;
-    const outcomes = await Promise.all(invocations.map(({ inv, index }) => this.call(inv, attrs, index)));
+    const outcomes = await Promise.all(invocations.map((inv) => this.call(inv, attrs, inv.hook.index)));
     for (const err of outcomes) if (err) throw err;
   }
 
