@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestPki, type TestPki } from './pki.js';
@@ -21,6 +22,8 @@ export interface RecordedReview {
   request: AdmissionRequestBody;
   /** Query string parameters (the apiserver sends `timeout`). */
   query: Record<string, string>;
+  /** CN of the client certificate presented, if any. */
+  clientCN: string;
 }
 
 export interface WebhookReply {
@@ -56,14 +59,17 @@ export interface WebhookServer {
 export interface WebhookServerOptions {
   /** Extra DNS names for the serving certificate (e.g. `<svc>.<ns>.svc`). */
   dnsNames?: string[];
+  /** Ask for client certificates; those signed by the server's own CA are reported (clientCN). */
+  clientUsers?: string[];
 }
 
 export async function startWebhookServer(opts: WebhookServerOptions = {}): Promise<WebhookServer> {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-server-'));
-  const pki = await createTestPki(dir, { dnsNames: opts.dnsNames });
+  const pki = await createTestPki(dir, { dnsNames: opts.dnsNames, clientUsers: (opts.clientUsers ?? []).map((name) => ({ name })) });
   const handlers = new Map<string, WebhookHandler>();
   const requests: RecordedReview[] = [];
-  const server: Server = createServer({ cert: pki.serving.cert, key: pki.serving.key }, (req, res) => {
+  const tls = opts.clientUsers ? { ca: pki.ca.cert, requestCert: true, rejectUnauthorized: false } : {};
+  const server: Server = createServer({ cert: pki.serving.cert, key: pki.serving.key, ...tls }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -75,6 +81,7 @@ export async function startWebhookServer(opts: WebhookServerOptions = {}): Promi
         } catch { /* recorded as empty */ }
         const recorded: RecordedReview = {
           path: url.pathname, headers: req.headers, review, request: review.request ?? {}, query: Object.fromEntries(url.searchParams),
+          clientCN: (req.socket as TLSSocket).authorized ? String((req.socket as TLSSocket).getPeerCertificate()?.subject?.CN ?? '') : '',
         };
         requests.push(recorded);
         const handler = handlers.get(url.pathname);

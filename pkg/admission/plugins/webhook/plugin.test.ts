@@ -138,6 +138,26 @@ describe('admission webhook plugins', () => {
     expect(noPort.message).to.equal('Internal error occurred: failed calling webhook "svc.example.com": could not get REST client: no service port 1 found for service "hooks"');
   });
 
+  it('presents the client certificate or basic credentials the kubeconfig resolver picks', async () => {
+    const mtls = await startWebhookServer({ clientUsers: ['kube-apiserver-webhook'] });
+    try {
+      mtls.handle('/who', () => ({}));
+      const client = mtls.pki.clients.get('kube-apiserver-webhook')!;
+      const spec = hook('who.example.com', '/who', { clientConfig: { url: mtls.url('/who'), caBundle: mtls.caBundle } });
+      const withCreds = (creds: Record<string, string>) => new ValidatingWebhook(
+        new WebhookConfigurations(informer([config('who', [spec])]), (target) => (target === `127.0.0.1:${mtls.port}` ? creds : undefined), { get: () => undefined }), deps);
+      await withCreds({ cert: client.cert, key: client.key }).validate(cmAttrs());
+      await withCreds({ username: 'hook-user', password: 's3cret' }).validate(cmAttrs());
+      const [byCert, byBasic] = mtls.requestsTo('/who');
+      expect(byCert!.clientCN).to.equal('kube-apiserver-webhook');
+      expect(byCert!.headers.authorization).to.equal(undefined);
+      expect(byBasic!.clientCN).to.equal('');
+      expect(byBasic!.headers.authorization).to.equal(`Basic ${Buffer.from('hook-user:s3cret').toString('base64')}`);
+    } finally {
+      await mtls.stop();
+    }
+  });
+
   it('calls validating webhooks in parallel and reports the first failure in configuration order', async () => {
     ws.handle('/slow-a', () => ({ delayMs: 400, allowed: false, status: { message: 'a says no' } }));
     ws.handle('/slow-b', () => ({ delayMs: 400, allowed: false, status: { message: 'b says no' } }));
