@@ -163,6 +163,8 @@ describe('admission webhooks', function () {
 
     const upd = await api<Obj>(0, 'PUT', `/api/v1/namespaces/${ns}/configmaps/good`, { ...r.body, data: { k: 'v2' } });
     expect(upd.status, JSON.stringify(upd.body)).to.equal(200);
+    expect(upd.body.metadata).to.include({ uid: (r.body.metadata as Record<string, unknown>).uid, creationTimestamp: (r.body.metadata as Record<string, unknown>).creationTimestamp });
+    expect(upd.body.data).to.deep.equal({ k: 'v2', added: 'by-webhook' });
     const [, updCall] = callsFor('/patch', 'good');
     expect(updCall!.request.operation).to.equal('UPDATE');
     expect(updCall!.request.oldObject.data).to.deep.equal({ k: 'v', added: 'by-webhook' });

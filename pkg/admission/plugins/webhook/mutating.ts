@@ -124,19 +124,35 @@ export class MutatingWebhook implements AdmissionPlugin {
     }
   }
 
-  /** The store holds on to attrs.object, so the patched object replaces its contents. */
+  /**
+   * The store holds on to attrs.object (and to its metadata), so the patched object is
+   * written into it in place, keeping the identity of every nested object it still has.
+   */
   private writeBack(inv: Invocation, attrs: AdmissionAttributes, patched: KubeObject): void {
     const target = attrs.object!;
     let next = patched;
     if (inv.converted) {
       next = this.d.equivalence.convert(patched, inv.resource, { group: attrs.group, version: attrs.version, resource: attrs.resource });
     }
-    const typeMeta = { apiVersion: target.apiVersion, kind: target.kind };
-    for (const k of Object.keys(target)) delete (target as Record<string, unknown>)[k];
-    Object.assign(target, next);
-    // The request's own apiVersion/kind stay as the client sent them.
-    if (typeMeta.apiVersion === undefined) delete target.apiVersion; else target.apiVersion = typeMeta.apiVersion;
-    if (typeMeta.kind === undefined) delete target.kind; else target.kind = typeMeta.kind;
+    // The request's own apiVersion/kind stay as the client sent them (or absent).
+    const { apiVersion: _a, kind: _k, ...content } = next as Record<string, unknown>;
+    if (target.apiVersion !== undefined) content.apiVersion = target.apiVersion;
+    if (target.kind !== undefined) content.kind = target.kind;
+    syncInPlace(target as Record<string, unknown>, content);
+  }
+}
+
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Makes `target` equal to `source`, reusing `target`'s nested objects where both have one. */
+function syncInPlace(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const k of Object.keys(target)) if (!(k in source)) delete target[k];
+  for (const [k, v] of Object.entries(source)) {
+    const cur = target[k];
+    if (isPlainRecord(cur) && isPlainRecord(v)) syncInPlace(cur, v);
+    else target[k] = v;
   }
 }
 

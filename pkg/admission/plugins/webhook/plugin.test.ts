@@ -86,8 +86,12 @@ describe('admission webhook plugins', () => {
     ws.handle('/noop', () => ({}));
     const plugin = new MutatingWebhook(source([config('cfg-a', [hook('noop.example.com', '/noop'), hook('annotate.example.com', '/annotate')])]), deps);
     const attrs = cmAttrs();
+    const metadata = attrs.object!.metadata;
     await plugin.admit(attrs);
     expect(attrs.object!.data).to.deep.equal({ a: 'b', x: 'y' });
+    // The store keeps references into the object: the patch lands in the same objects.
+    expect(attrs.object!.metadata).to.equal(metadata);
+    expect(attrs.object).to.include({ apiVersion: 'v1', kind: 'ConfigMap' });
     expect(attrs.auditAnnotations).to.deep.equal({
       'mutation.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"cfg-a","webhook":"noop.example.com","mutated":false}',
       'mutation.webhook.admission.k8s.io/round_0_index_1': '{"configuration":"cfg-a","webhook":"annotate.example.com","mutated":true}',
