@@ -5,7 +5,7 @@
 import * as https from 'node:https';
 import { isIP } from 'node:net';
 import { checkServerIdentity } from 'node:tls';
-import { errors, StatusError } from '../../../runtime/errors.js';
+import { StatusError } from '../../../runtime/errors.js';
 import type { WebhookCredentials } from './auth.js';
 
 /** A transport-level failure (upstream's ErrCallingWebhook): failurePolicy decides. */
@@ -131,5 +131,3 @@ export function unexpectedStatus(status: number, body: string): StatusError {
   }
   return new StatusError(status, '', `the server responded with the status code ${status} but did not return more information`);
 }
-
-export const callingErrorStatus = (): StatusError => errors.serviceUnavailable('error calling webhook');

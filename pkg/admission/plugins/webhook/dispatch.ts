@@ -68,6 +68,7 @@ export function matchTarget(hook: CompiledHook, attrs: AdmissionAttributes, d: D
 /** The remaining steps for a hook whose rules matched: selectors, then matchConditions. */
 export async function shouldCall(inv: Invocation, attrs: AdmissionAttributes, d: DispatchDeps): Promise<boolean> {
   const hook = inv.hook;
+  if (hook.compileError) throw errors.internal(hook.compileError);
   if (!objectSelectorMatches(hook.objectSelector, attrs)) return false;
   if (!await namespaceSelectorMatches(hook.namespaceSelector, attrs, d.namespaces)) return false;
   const conditions = hook.matchConditions();

@@ -182,6 +182,33 @@ describe('admission webhook plugins', () => {
     expect((await rejection(plugin.validate(cmAttrs()))).code).to.equal(400);
   });
 
+  it('fails only the requests a webhook that cannot be compiled would see', async () => {
+    const bad = hook('bad.example.com', '/never', {
+      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], scope: '*' }],
+      objectSelector: { matchExpressions: [{ key: 'a', operator: 'Sometimes', values: ['b'] }] },
+    });
+    const plugin = new ValidatingWebhook(source([config('bad', [bad])]), deps);
+    const err = await rejection(plugin.validate(cmAttrs()));
+    expect(err.code).to.equal(500);
+    expect(err.message).to.match(/^Internal error occurred: .*Sometimes/);
+    await plugin.validate(cmAttrs({ resource: 'secrets', kind: 'Secret' }));
+  });
+
+  it('waits for the configuration informer\'s first list before deciding', async () => {
+    let synced = false;
+    let release: () => void = () => undefined;
+    const configs = [config('late', [hook('late.example.com', '/late', { })])];
+    ws.handle('/late', () => ({ allowed: false, status: { message: 'late but present' } }));
+    const lateInformer: ConfigurationInformer = {
+      addHandlers: () => undefined, list: () => (synced ? configs : []), hasSynced: () => synced,
+      waitForSync: () => new Promise<void>((resolve) => { release = resolve; }),
+    };
+    const plugin = new ValidatingWebhook(new WebhookConfigurations(lateInformer, () => undefined, { get: () => undefined }), deps);
+    const pending = rejection(plugin.validate(cmAttrs()));
+    setTimeout(() => { synced = true; release(); }, 50);
+    expect((await pending).message).to.equal('admission webhook "late.example.com" denied the request: late but present');
+  });
+
   it('costs nothing when no configuration exists', async () => {
     const plugin = new MutatingWebhook(source([]), deps);
     const attrs = cmAttrs();

@@ -71,7 +71,7 @@ export interface ReviewStatus {
 export interface ReviewResult {
   allowed: boolean;
   status?: ReviewStatus;
-  /** Decoded JSON patch operations, when the webhook sent a patch. */
+  /** The patch (base64-decoded JSON text), when the webhook sent one. */
   patch?: string;
   patchType?: string;
   auditAnnotations: Record<string, string>;

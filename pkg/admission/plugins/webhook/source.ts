@@ -1,8 +1,8 @@
 // The webhook configurations of one kind, from this replica's shared informer (so a
 // change made through any replica reaches every replica as its watch event arrives).
 // Each configuration is compiled once per resourceVersion: rules into sets, selectors
-// parsed, the URL split, an HTTPS client with its own agent. With no configuration,
-// hooks() is an empty array and the plugin returns at once.
+// parsed, the URL split, an HTTPS client with its own agent. Hooks are indexed by the
+// resource names their rules mention, so a request no webhook names costs one lookup.
 import type { KubeObject } from '../../../runtime/object.js';
 import { errors } from '../../../runtime/errors.js';
 import type { LabelSelector } from '../../../apis/meta/labels.js';
@@ -49,6 +49,8 @@ export interface CompiledHook {
   endpoint(): Endpoint;
   /** undefined: no conditions, or no compiler installed yet. */
   matchConditions(): MatchConditionEvaluator | undefined;
+  /** Set when the stored webhook could not be compiled (an invalid selector or URL). */
+  compileError?: Error;
 }
 
 interface CompiledConfiguration {
@@ -104,7 +106,8 @@ export class WebhookConfigurations {
 
   private rebuild(): void {
     this.dirty = false;
-    const configs = this.informer.list().sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+    // Byte order, as Go's sort of configuration names.
+    const configs = this.informer.list().sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
     const next = new Map<string, CompiledConfiguration>();
     const all: CompiledHook[] = [];
     for (const cfg of configs) {
@@ -131,6 +134,18 @@ export class WebhookConfigurations {
   }
 
   private compileHook(configurationName: string, uid: string, spec: WebhookSpec): CompiledHook {
+    try {
+      return this.compileValidHook(configurationName, uid, spec);
+    } catch (err) {
+      // Validation keeps this from happening; if a stored object slips through, requests
+      // its rules match fail with the reason instead of every request failing.
+      const broken = this.compileValidHook(configurationName, uid, { ...spec, clientConfig: { url: 'https://invalid.' }, objectSelector: {}, namespaceSelector: {} });
+      broken.compileError = err instanceof Error ? err : new Error(String(err));
+      return broken;
+    }
+  }
+
+  private compileValidHook(configurationName: string, uid: string, spec: WebhookSpec): CompiledHook {
     const { endpoint, credentialTarget } = this.endpointOf(spec);
     let evaluator: MatchConditionEvaluator | undefined;
     let compiledConditions = false;
