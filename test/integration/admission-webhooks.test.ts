@@ -9,7 +9,7 @@
 // learns that both replicas call the new webhook before it starts asserting.
 import { expect } from 'chai';
 import type { Etcd3 } from 'etcd3';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -91,7 +91,11 @@ describe('admission webhooks', function () {
     const admissionConfig = join(dir, 'admission.yaml');
     const entry = (name: string) => `- name: ${name}\n  configuration:\n    apiVersion: apiserver.config.k8s.io/v1\n    kind: WebhookAdmissionConfiguration\n    kubeConfigFile: ${kubeconfig}\n`;
     writeFileSync(admissionConfig, `apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n${entry('MutatingAdmissionWebhook')}${entry('ValidatingAdmissionWebhook')}`);
-    [cluster, etcd] = await Promise.all([startReplicas(2, { extraArgs: [`--admission-control-config-file=${admissionConfig}`] }), testEtcdClient()]);
+    writeFileSync(join(dir, 'audit-policy.yaml'), `apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Request\n  resources: [{ group: "", resources: [configmaps] }]\n  namespaces: [${ns}]\n- level: None\n`);
+    [cluster, etcd] = await Promise.all([startReplicas(2, {
+      extraArgs: (i) => [`--admission-control-config-file=${admissionConfig}`,
+        `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${join(dir, `audit-${i}.log`)}`],
+    }), testEtcdClient()]);
     expect((await api(0, 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).to.equal(201);
   });
   afterEach(async () => {
@@ -135,6 +139,7 @@ describe('admission webhooks', function () {
       patch: req.object.metadata.name === 'bad'
         ? [{ op: 'add', path: '/metadata/labels/broken', value: 'not a valid value!' }]
         : [{ op: 'add', path: '/metadata/labels/patched', value: 'yes' }, { op: 'add', path: '/data/added', value: 'by-webhook' }],
+      auditAnnotations: { decision: 'labelled' },
     }));
     await configure('Mutating', 'patch-config', [hook(id, 'patch', '/patch')]);
     await effective('/patch', dryRunCM(id));
@@ -142,6 +147,14 @@ describe('admission webhooks', function () {
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     expect(r.body.metadata.labels).to.include({ patched: 'yes', 'wh-test': id });
     expect(r.body.data).to.deep.equal({ k: 'v', added: 'by-webhook' });
+    const auditID = String(r.headers['audit-id']);
+    const event = await until(async () => readFileSync(join(dir, 'audit-1.log'), 'utf8').split('\n').filter(Boolean)
+      .map((l) => JSON.parse(l) as { auditID: string; annotations?: Record<string, string> }).find((e) => e.auditID === auditID), (e) => e !== undefined);
+    expect(event?.annotations).to.deep.include({
+      'patch.patch.example.com/decision': 'labelled',
+      'mutation.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"patch-config","webhook":"patch.patch.example.com","mutated":true}',
+      'patch.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"patch-config","webhook":"patch.patch.example.com","patch":[{"op":"add","path":"/metadata/labels/patched","value":"yes"},{"op":"add","path":"/data/added","value":"by-webhook"}],"patchType":"JSONPatch"}',
+    });
     const stored = await api(0, 'GET', `/api/v1/namespaces/${ns}/configmaps/good`);
     expect(stored.body.metadata.labels).to.include({ patched: 'yes' });
 
