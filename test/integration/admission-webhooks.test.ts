@@ -268,7 +268,7 @@ describe('admission webhooks', function () {
     expect(denied.status).to.equal(403);
     expect(denied.body.message).to.equal('admission webhook "sub.sub.example.com" denied the request: status is read-only');
     const [call] = ws.requestsTo('/sub').filter((r) => !r.request.dryRun);
-    expect(call!.request).to.deep.include({ subResource: 'status', requestSubResource: 'status', resource: { group: '', version: 'v1', resource: 'namespaces' } });
+    expect(call!.request).to.deep.include({ subResource: 'status', requestSubResource: 'status', resource: { group: '', version: 'v1', resource: 'namespaces' }, name, namespace: name });
     const cur = await api<Obj>(1, 'GET', `/api/v1/namespaces/${name}`);
     const main = await api<Obj>(1, 'PUT', `/api/v1/namespaces/${name}`, { ...cur.body, metadata: { ...cur.body.metadata, labels: { ...cur.body.metadata.labels, extra: 'x' } } });
     expect(main.status, JSON.stringify(main.body)).to.equal(200);

@@ -32,7 +32,9 @@ export function admissionRequest(uid: string, target: ReviewTarget, attrs: Admis
   req.requestResource = { group: attrs.group, version: attrs.version, resource: attrs.resource };
   if (attrs.subresource) req.requestSubResource = attrs.subresource;
   if (attrs.name) req.name = attrs.name;
-  if (attrs.namespace) req.namespace = attrs.namespace;
+  // Upstream's request info names a Namespace's own namespace after it on every path but the collection's.
+  const namespace = attrs.group === '' && attrs.resource === 'namespaces' && attrs.operation !== 'CREATE' ? attrs.name : attrs.namespace;
+  if (namespace) req.namespace = namespace;
   req.operation = attrs.operation;
   const u = attrs.user;
   const userInfo: Record<string, unknown> = { username: u.name };
