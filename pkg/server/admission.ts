@@ -39,6 +39,7 @@ import { OwnerReferencesPermissionEnforcement, type KindResolver } from '../admi
 import { imagePolicyWebhookFromConfig } from '../admission/plugins/imagepolicywebhook/factory.js';
 import type { Lister } from '../admission/lister.js';
 import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
+import { newMutatingWebhook, newValidatingWebhook } from '../admission/plugins/webhook/index.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
@@ -83,6 +84,8 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   NamespaceAutoProvision: (d) => new NamespaceAutoProvision(namespaceProvisioner(d)),
   OwnerReferencesPermissionEnforcement: (d) => new OwnerReferencesPermissionEnforcement(authorizerOf(d), kindResolver(d)),
   ImagePolicyWebhook: (_d, config) => imagePolicyWebhookFromConfig(config),
+  MutatingAdmissionWebhook: (d, c) => newMutatingWebhook({ ...d, metricsRegistry: apiserverMetrics().registry }, c),
+  ValidatingAdmissionWebhook: (d, c) => newValidatingWebhook({ ...d, metricsRegistry: apiserverMetrics().registry }, c),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
