@@ -1,0 +1,66 @@
+// matchConditions of admission webhooks (and of policies): every condition must be true
+// for the request to be sent on. As upstream: any false condition means no match even
+// when another errored; otherwise the first error is thrown for the caller's
+// failurePolicy to decide.
+import type { UserInfo } from '../authentication/user.js';
+import type { Authorizer } from '../authorization/interfaces.js';
+import type { CelInput } from '@bufbuild/cel';
+import { compile, evaluate, EvaluationError, type AuthorizerBinding, type Compiled } from './compile.js';
+import { AuthzSession } from './library/authz.js';
+import { toCel } from './value.js';
+
+export interface MatchConditionInput {
+  object: unknown;
+  oldObject: unknown;
+  /** The AdmissionRequest as webhooks receive it (kind, resource, userInfo, operation...). */
+  request: unknown;
+  authorizer?: {
+    authorizer: Authorizer;
+    user: UserInfo;
+    /** The request's resource, for `authorizer.requestResource`. */
+    resource?: { group: string; resource: string; subresource: string; namespace: string; name: string };
+  };
+}
+
+export type MatchConditionEvaluator = (input: MatchConditionInput) => Promise<boolean>;
+
+export class MatchConditionError extends Error {}
+
+const matchConditionVariables = ['object', 'oldObject', 'request', 'authorizer'];
+
+/** Compiles the conditions once; throws MatchConditionError for one that does not compile. */
+export function compileMatchConditions(conditions: ReadonlyArray<{ name: string; expression: string }>): MatchConditionEvaluator {
+  const compiled: Array<{ name: string; c: Compiled }> = conditions.map(({ name, expression }) => {
+    const r = compile(expression, { variables: matchConditionVariables });
+    if (r.error !== undefined) throw new MatchConditionError(`matchCondition '${name}': ${r.error}`);
+    return { name, c: r.compiled };
+  });
+  return async (input) => {
+    if (compiled.length === 0) return true;
+    const activation: Record<string, CelInput> = {
+      object: toCel(input.object),
+      oldObject: toCel(input.oldObject),
+      request: toCel(input.request),
+    };
+    let firstError: Error | undefined;
+    for (const { name, c } of compiled) {
+      const binding: AuthorizerBinding | undefined = input.authorizer && {
+        session: new AuthzSession(input.authorizer.authorizer, input.authorizer.user),
+        request: input.authorizer.resource ?? { group: '', resource: '', subresource: '', namespace: '', name: '' },
+      };
+      try {
+        const { value } = await evaluate(c, activation, { authorizer: binding });
+        if (typeof value !== 'boolean') {
+          firstError ??= new MatchConditionError(`matchCondition '${name}': cel expression must evaluate to a bool`);
+        } else if (!value) {
+          return false;
+        }
+      } catch (err) {
+        const msg = err instanceof EvaluationError ? err.message : String(err);
+        firstError ??= new MatchConditionError(`matchCondition '${name}': ${msg}`);
+      }
+    }
+    if (firstError) throw firstError;
+    return true;
+  };
+}
