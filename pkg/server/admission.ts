@@ -11,6 +11,7 @@ import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction 
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { ServerDeps } from './deps.js';
+import { validatingAdmissionPolicyPlugin } from './validatingadmissionpolicy.js';
 
 /** Makes one plugin; `config` is its entry in the AdmissionConfiguration, if any. */
 export type PluginFactory = (d: ServerDeps, config: PluginConfig | undefined) => AdmissionPlugin | Promise<AdmissionPlugin>;
@@ -24,6 +25,7 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   CertificateApproval: (d) => new CertificateApproval(authorizerOf(d)),
   CertificateSigning: (d) => new CertificateSigning(authorizerOf(d)),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
+  ValidatingAdmissionPolicy: (d) => validatingAdmissionPolicyPlugin(d),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
