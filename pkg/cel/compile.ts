@@ -149,6 +149,7 @@ export async function evaluate(c: Compiled, activation: Record<string, CelInput>
 
 function unwrapMessage(err: Error): string {
   const cause = (err as { cause?: unknown }).cause;
-  if (err.message) return err.message;
-  return cause instanceof Error ? cause.message : String(cause ?? 'evaluation error');
+  const msg = err.message || (cause instanceof Error ? cause.message : String(cause ?? 'evaluation error'));
+  // Objects are maps here; cel-go words a missing map key this way.
+  return msg.replace(/^field not found: /, 'no such key: ');
 }
