@@ -31,10 +31,23 @@ export const bindingTable: TableConvertor = {
     const s = spec(obj);
     const pr = isPlainObject(s.paramRef) ? s.paramRef : undefined;
     let ref = '<unset>';
-    if (pr) {
-      const name = typeof pr.name === 'string' && pr.name ? pr.name : '*';
-      ref = typeof pr.namespace === 'string' && pr.namespace ? `${pr.namespace}/${name}` : name;
+    if (pr && typeof pr.name === 'string' && pr.name) {
+      // The printer cannot tell whether the param kind is cluster-scoped: no namespace reads as `*`.
+      ref = `${typeof pr.namespace === 'string' && pr.namespace ? pr.namespace : '*'}/${pr.name}`;
+    } else if (pr && isPlainObject(pr.selector)) {
+      ref = selectorString(pr.selector);
     }
     return [obj.metadata.name ?? '', String(s.policyName ?? ''), ref, humanAge(obj.metadata.creationTimestamp)];
   },
 };
+
+/** Go's generated LabelSelector.String(), which the upstream printer shows for a selector paramRef. */
+function selectorString(sel: Record<string, unknown>): string {
+  const labels = isPlainObject(sel.matchLabels) ? sel.matchLabels : {};
+  const mapStr = Object.keys(labels).sort().map((k) => `${k}: ${String(labels[k])},`).join('');
+  const exprs = (Array.isArray(sel.matchExpressions) ? sel.matchExpressions : []).filter(isPlainObject).map((e) => {
+    const values = Array.isArray(e.values) ? e.values.map(String).join(' ') : '';
+    return `LabelSelectorRequirement{Key:${String(e.key ?? '')},Operator:${String(e.operator ?? '')},Values:[${values}],},`;
+  }).join('');
+  return `&LabelSelector{MatchLabels:map[string]string{${mapStr}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
+}
