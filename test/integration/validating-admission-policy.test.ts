@@ -3,8 +3,11 @@
 // behind the feature gate (Deny with upstream's message and code, Warn as a Warning
 // header, params from a ConfigMap, the API's validation of policies) and the status
 // controller's type checking.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+import { kubectl, request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
 
 interface Status { code: number; reason: string; message: string; details?: { name?: string; group?: string; kind?: string; causes?: Array<{ message?: string; field?: string }> } }
 interface Policy { metadata: { generation: number }; status?: { observedGeneration?: number; typeChecking?: { expressionWarnings?: Array<{ fieldRef: string; warning: string }> } } }
@@ -42,8 +45,11 @@ function binding(name: string, policyName: string, actions: string[], extra: Rec
 describe('ValidatingAdmissionPolicy', function () {
   this.timeout(90_000);
   let cluster: Cluster;
+  const auditDir = mkdtempSync(join(tmpdir(), 'vap-audit-'));
   const call = <T>(method: string, path: string, body?: unknown): Promise<HttpResponse<T>> =>
     request<T>(`${cluster.urls[0]}${path}`, { ...cluster.credentialsFor(), method, body });
+  const auditEvents = (): Array<{ stage: string; objectRef?: { name?: string }; annotations?: Record<string, string> }> =>
+    readFileSync(join(auditDir, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
   /** Policies reach the plugin through an informer: retry until the expected answer arrives. */
   async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -56,14 +62,16 @@ describe('ValidatingAdmissionPolicy', function () {
   }
 
   before(async () => {
+    writeFileSync(join(auditDir, 'policy.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  resources:\n  - group: apps\n    resources: [deployments]\n');
     cluster = await startReplicas(1, {
-      extraArgs: ['--runtime-config=admissionregistration.k8s.io/v1beta1=true', '--feature-gates=ValidatingAdmissionPolicy=true'],
+      extraArgs: ['--runtime-config=admissionregistration.k8s.io/v1beta1=true', '--feature-gates=ValidatingAdmissionPolicy=true',
+        `--audit-policy-file=${join(auditDir, 'policy.yaml')}`, `--audit-log-path=${join(auditDir, 'audit.log')}`],
     });
     for (const ns of ['vap-deny', 'vap-warn', 'vap-params']) {
       expect((await call('POST', '/api/v1/namespaces', { metadata: { name: ns, labels: { vap: ns } } })).status).to.equal(201);
     }
   });
-  after(async () => { await cluster?.stop(); });
+  after(async () => { await cluster?.stop(); rmSync(auditDir, { recursive: true, force: true }); });
 
   it('denies a request a Deny binding\'s validation fails, with upstream\'s message, reason and code', async () => {
     const p = await call('POST', vap, policy('replica-limit', {
@@ -99,6 +107,11 @@ describe('ValidatingAdmissionPolicy', function () {
       (x) => Boolean(x.headers.warning));
     expect(r.status, r.text).to.equal(201);
     expect(String(r.headers.warning)).to.contain("Validation failed for ValidatingAdmissionPolicy 'replica-warn' with binding 'replica-warn': replicas is 4");
+    const name = (r.body as { metadata: { name: string } }).metadata.name;
+    const done = auditEvents().find((e) => e.stage === 'ResponseComplete' && e.objectRef?.name === name);
+    expect(JSON.parse(done?.annotations?.['validation.policy.admission.k8s.io/validation_failure'] ?? 'null')).to.deep.equal([{
+      message: 'replicas is 4', policy: 'replica-warn', binding: 'replica-warn', expressionIndex: 0, validationActions: ['Warn', 'Audit'],
+    }]);
   });
 
   it('reads params from a ConfigMap named by the binding, and denies without it under parameterNotFoundAction Deny', async () => {
@@ -147,6 +160,35 @@ describe('ValidatingAdmissionPolicy', function () {
       fieldRef: 'spec.validations[0].expression',
       warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:7: undefined field 'replicas'\n | object.replicas > 1\n | ......^",
     }]);
+  });
+});
+
+describe('ValidatingAdmissionPolicy with kubectl', function () {
+  this.timeout(60_000);
+  let cluster: Cluster;
+  before(async () => {
+    cluster = await startReplicas(1, { extraArgs: ['--runtime-config=admissionregistration.k8s.io/v1beta1=true,admissionregistration.k8s.io/v1alpha1=true'] });
+  });
+  after(async () => { await cluster?.stop(); });
+
+  it('prints policies and bindings as upstream and serves them through v1alpha1 too', async () => {
+    const kc = { kubeconfig: cluster.kubeconfigFor(0) };
+    const applied = await kubectl(['apply', '-f', '-'], { ...kc, stdin: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
+      policy('kubectl-policy', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'true' }] }),
+      binding('kubectl-binding', 'kubectl-policy', ['Audit'], { paramRef: { name: 'cm', namespace: 'default', parameterNotFoundAction: 'Allow' } }),
+    ] }) });
+    expect(applied.code, applied.stderr).to.equal(0);
+    const p = await kubectl(['get', 'validatingadmissionpolicies'], kc);
+    expect(p.stdout.split('\n')[0]).to.match(/^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE$/);
+    expect(p.stdout).to.match(/kubectl-policy\s+1\s+v1\/ConfigMap\s+/);
+    const b = await kubectl(['get', 'validatingadmissionpolicybindings'], kc);
+    expect(b.stdout.split('\n')[0]).to.match(/^NAME\s+POLICYNAME\s+PARAMREF\s+AGE$/);
+    expect(b.stdout).to.match(/kubectl-binding\s+kubectl-policy\s+default\/cm\s+/);
+    const alpha = await request<{ apiVersion: string; spec: { failurePolicy: string } }>(
+      `${cluster.urls[0]}/apis/admissionregistration.k8s.io/v1alpha1/validatingadmissionpolicies/kubectl-policy`, cluster.credentialsFor());
+    expect(alpha.status).to.equal(200);
+    expect(alpha.body.apiVersion).to.equal('admissionregistration.k8s.io/v1alpha1');
+    expect(alpha.body.spec.failurePolicy).to.equal('Fail');
   });
 });
 
