@@ -3,7 +3,7 @@ import type { CelInput } from '@bufbuild/cel';
 import type { Attributes, Authorizer, Decision } from '../authorization/interfaces.js';
 import { compile, evaluate, EvaluationError, type EvaluateOptions } from './compile.js';
 import { AuthzSession } from './library/authz.js';
-import { fromCel, toCel } from './value.js';
+import { fromCel, toCel, toCelObject } from './value.js';
 
 const vars = ['object', 'oldObject', 'request', 'params', 'authorizer', 'variables'];
 
@@ -30,6 +30,16 @@ describe('pkg/cel: compile and evaluate', () => {
     expect(await ev('object.spec.replicas <= 5', { object: { spec: { replicas: 3 } } })).to.equal(true);
     expect(await ev('object.spec.replicas + 1', { object: { spec: { replicas: 3 } } })).to.equal(4);
     expect(await ev('has(object.spec.paused)', { object: { spec: {} } })).to.equal(false);
+  });
+
+  it('types built-in objects by their schema: timestamps, doubles, ints', async () => {
+    const c = compile("object.metadata.creationTimestamp < timestamp('2030-01-01T00:00:00Z') && object.spec.replicas + 1 == 4", { variables: vars });
+    const object = toCelObject({ metadata: { name: 'd', creationTimestamp: '2024-01-02T03:04:05Z' }, spec: { replicas: 3 } }, 'apps', 'v1', 'Deployment');
+    expect((await evaluate(c.compiled!, { object })).value).to.equal(true);
+    const hpa = toCelObject({ spec: { metrics: [] }, status: {} }, 'autoscaling', 'v2', 'HorizontalPodAutoscaler');
+    expect(hpa).to.be.an('object');
+    const c2 = compile('object.metadata.creationTimestamp.getFullYear()', { variables: vars });
+    expect(fromCel((await evaluate(c2.compiled!, { object })).value)).to.equal(2024);
   });
 
   it('reports undeclared references as cel-go does, with the caret line', () => {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { CelInput } from '@bufbuild/cel';
 import type { Authorizer } from '../../../authorization/interfaces.js';
 import { AuthzSession } from '../../../cel/library/authz.js';
-import { toCel } from '../../../cel/value.js';
+import { toCel, toCelObject } from '../../../cel/value.js';
 import { StatusError, type StatusReason } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { admissionForbidden } from '../../forbidden.js';
@@ -101,7 +101,7 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
         const actions = Array.isArray(bspec.validationActions) ? bspec.validationActions.map(String) : [];
         for (const param of params.params) {
           const result = await validatePolicy(policy, {
-            activation: { ...activation, params: toCel(param ?? null) },
+            activation: { ...activation, params: paramValue(param, policy) },
             authorizer: this.d.authorizer ? () => ({
               session: new AuthzSession(this.d.authorizer!, a.user),
               request: { group: a.group, resource: a.resource, subresource: a.subresource, namespace: a.namespace, name: a.name },
@@ -146,12 +146,20 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
     const isNamespace = a.group === '' && a.resource === 'namespaces';
     const ns = a.namespace && !isNamespace ? await this.d.match.namespace(a.namespace) : undefined;
     return {
-      object: toCel(a.operation === 'DELETE' ? null : a.object ?? null),
-      oldObject: toCel(a.operation === 'CREATE' ? null : a.oldObject ?? null),
+      object: toCelObject(a.operation === 'DELETE' ? null : a.object ?? null, a.group, a.version, a.kind),
+      oldObject: toCelObject(a.operation === 'CREATE' ? null : a.oldObject ?? null, a.group, a.version, a.kind),
       request: toCel(admissionRequest(a)),
-      namespaceObject: toCel(ns ?? null),
+      namespaceObject: toCelObject(ns ?? null, '', 'v1', 'Namespace'),
     };
   }
+}
+
+/** Params typed by paramKind's schema, with apiVersion and kind filled in as upstream does. */
+function paramValue(param: KubeObject | null, policy: CompiledPolicy): CelInput {
+  if (!param || !policy.paramKind) return null;
+  const { apiVersion, kind } = policy.paramKind;
+  const [g, v] = apiVersion.includes('/') ? apiVersion.split('/', 2) as [string, string] : ['', apiVersion];
+  return toCelObject({ apiVersion, kind, ...param }, g, v, kind);
 }
 
 function byName(x: KubeObject, y: KubeObject): number {
