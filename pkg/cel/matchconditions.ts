@@ -7,7 +7,7 @@ import type { Authorizer } from '../authorization/interfaces.js';
 import type { CelInput } from '@bufbuild/cel';
 import { compile, evaluate, EvaluationError, type AuthorizerBinding, type Compiled } from './compile.js';
 import { AuthzSession } from './library/authz.js';
-import { toCel } from './value.js';
+import { toCel, toCelObject } from './value.js';
 
 export interface MatchConditionInput {
   object: unknown;
@@ -37,9 +37,11 @@ export function compileMatchConditions(conditions: ReadonlyArray<{ name: string;
   });
   return async (input) => {
     if (compiled.length === 0) return true;
+    const kind = requestKind(input.request);
+    const typed = (o: unknown): CelInput => (kind ? toCelObject(o ?? null, kind.group, kind.version, kind.kind) : toCel(o));
     const activation: Record<string, CelInput> = {
-      object: toCel(input.object),
-      oldObject: toCel(input.oldObject),
+      object: typed(input.object),
+      oldObject: typed(input.oldObject),
       request: toCel(input.request),
     };
     let firstError: Error | undefined;
@@ -63,4 +65,12 @@ export function compileMatchConditions(conditions: ReadonlyArray<{ name: string;
     if (firstError) throw firstError;
     return true;
   };
+}
+
+/** The request's kind, which types object and oldObject by the kind's schema. */
+function requestKind(request: unknown): { group: string; version: string; kind: string } | undefined {
+  const k = request && typeof request === 'object' ? (request as { kind?: unknown }).kind : undefined;
+  if (!k || typeof k !== 'object') return undefined;
+  const { group, version, kind } = k as Record<string, unknown>;
+  return typeof version === 'string' && typeof kind === 'string' ? { group: typeof group === 'string' ? group : '', version, kind } : undefined;
 }
