@@ -35,4 +35,19 @@ describe('pkg/cel: compileMatchConditions', () => {
     const authorizer = { name: 't', authorize: async () => ({ decision: 'allow' as const, reason: '' }) };
     expect(await m({ object: {}, oldObject: null, request: req, authorizer: { authorizer, user: { name: 'bob', groups: [] } } })).to.equal(false);
   });
+
+  it('takes the user and resource from the request when given the bare Authorizer', async () => {
+    const seen: Array<{ user: string; resource: string; verb: string }> = [];
+    const authorizer = {
+      name: 't',
+      authorize: async (a: { user: { name: string }; resource: string; verb: string }) => {
+        seen.push({ user: a.user.name, resource: a.resource, verb: a.verb });
+        return { decision: 'allow' as const, reason: '' };
+      },
+    };
+    const m = compileMatchConditions([{ name: 'own', expression: "authorizer.requestResource.check('update').allowed()" }]);
+    const request = { ...req, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, namespace: 'ns', name: 'd' };
+    expect(await m({ object: {}, oldObject: null, request, authorizer: authorizer as never })).to.equal(true);
+    expect(seen).to.deep.equal([{ user: 'alice', resource: 'deployments', verb: 'update' }]);
+  });
 });

@@ -14,7 +14,11 @@ export interface MatchConditionInput {
   oldObject: unknown;
   /** The AdmissionRequest as webhooks receive it (kind, resource, userInfo, operation...). */
   request: unknown;
-  authorizer?: {
+  /**
+   * The server's Authorizer (the user and resource are then read from `request`), or
+   * the Authorizer with them given explicitly.
+   */
+  authorizer?: Authorizer | {
     authorizer: Authorizer;
     user: UserInfo;
     /** The request's resource, for `authorizer.requestResource`. */
@@ -45,10 +49,11 @@ export function compileMatchConditions(conditions: ReadonlyArray<{ name: string;
       request: toCel(input.request),
     };
     let firstError: Error | undefined;
+    const authz = authorizerParts(input);
     for (const { name, c } of compiled) {
-      const binding: AuthorizerBinding | undefined = input.authorizer && {
-        session: new AuthzSession(input.authorizer.authorizer, input.authorizer.user),
-        request: input.authorizer.resource ?? { group: '', resource: '', subresource: '', namespace: '', name: '' },
+      const binding: AuthorizerBinding | undefined = authz && {
+        session: new AuthzSession(authz.authorizer, authz.user),
+        request: authz.resource,
       };
       try {
         const { value } = await evaluate(c, activation, { authorizer: binding });
@@ -73,4 +78,28 @@ function requestKind(request: unknown): { group: string; version: string; kind: 
   if (!k || typeof k !== 'object') return undefined;
   const { group, version, kind } = k as Record<string, unknown>;
   return typeof version === 'string' && typeof kind === 'string' ? { group: typeof group === 'string' ? group : '', version, kind } : undefined;
+}
+
+type Resource = { group: string; resource: string; subresource: string; namespace: string; name: string };
+
+function authorizerParts(input: MatchConditionInput): { authorizer: Authorizer; user: UserInfo; resource: Resource } | undefined {
+  const a = input.authorizer;
+  if (!a) return undefined;
+  const req = (input.request && typeof input.request === 'object' ? input.request : {}) as Record<string, unknown>;
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+  const res = (req.resource && typeof req.resource === 'object' ? req.resource : {}) as Record<string, unknown>;
+  const fromRequest: Resource = {
+    group: str(res.group), resource: str(res.resource), subresource: str(req.subResource), namespace: str(req.namespace), name: str(req.name),
+  };
+  if ('authorize' in a) {
+    const ui = (req.userInfo && typeof req.userInfo === 'object' ? req.userInfo : {}) as Record<string, unknown>;
+    const user: UserInfo = {
+      name: str(ui.username ?? ui.name),
+      ...(str(ui.uid) ? { uid: str(ui.uid) } : {}),
+      groups: Array.isArray(ui.groups) ? ui.groups.map(String) : [],
+      ...(ui.extra && typeof ui.extra === 'object' ? { extra: ui.extra as Record<string, string[]> } : {}),
+    };
+    return { authorizer: a, user, resource: fromRequest };
+  }
+  return { authorizer: a.authorizer, user: a.user, resource: a.resource ?? fromRequest };
 }
