@@ -112,6 +112,12 @@ describe('ValidatingAdmissionPolicy plugin', () => {
       [binding('b', 'p', ['Deny'], { paramRef: { name: 'missing', parameterNotFoundAction: 'Allow' } })]).validate(attrs(1));
   });
 
+  it('evaluates with params null when the binding has no paramRef', async () => {
+    const p = plugin([policy('p', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'params == null', message: 'params set' }] })],
+      [binding('b', 'p', ['Deny'])]);
+    await p.validate(attrs(1));
+  });
+
   it('reports a paramKind the server does not serve as a policy configuration error', async () => {
     const err = await rejection(plugin([policy('p', { paramKind: { apiVersion: 'example.com/v1', kind: 'Limits' }, validations: [{ expression: 'true' }] })],
       [binding('b', 'p', ['Deny'], { paramRef: { name: 'x', parameterNotFoundAction: 'Deny' } })]), attrs(1));

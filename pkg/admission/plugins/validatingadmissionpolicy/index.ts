@@ -69,7 +69,7 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
       Promise.all([this.d.policies.waitForSync(), this.d.bindings.waitForSync()]).then(() => true),
       new Promise<boolean>((r) => { setTimeout(() => r(false), syncTimeoutMs).unref(); }),
     ]);
-    if (!synced) throw new StatusError(403, 'Forbidden', 'not yet ready to handle request');
+    if (!synced) throw admissionForbidden(a, 'not yet ready to handle request');
     const policies = this.d.policies.list().sort(byName);
     if (policies.length === 0) return;
     const bindings = this.d.bindings.list().sort(byName);

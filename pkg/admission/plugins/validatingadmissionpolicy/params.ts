@@ -1,5 +1,6 @@
 // The param objects a binding selects for a policy (upstream's CollectParams): none when
-// the policy has no paramKind (one evaluation with params null), else by paramRef name
+// the policy has no paramKind or the binding no paramRef (one evaluation with params
+// null), else by paramRef name
 // or selector, in paramRef's namespace or, for a namespaced kind, the request's.
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../../apis/meta/labels.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
@@ -24,7 +25,8 @@ export function collectParams(paramKind: { apiVersion: string; kind: string } | 
   const ref = isPlainObject(spec.paramRef) ? spec.paramRef : undefined;
   const source = resolve(paramKind.apiVersion, paramKind.kind);
   if (!source) return { error: `failed to find resource referenced by paramKind: '${paramKind.apiVersion}, Kind=${paramKind.kind}'` };
-  if (!ref) return { error: `paramKind kind \`${paramKind.kind}\` is specified but binding ${binding.metadata.name ?? ''} has no paramRef` };
+  // Documented upstream: a binding without paramRef evaluates its policy with params null.
+  if (!ref) return { params: [null] };
   let namespace = '';
   if (source.namespaced) {
     namespace = typeof ref.namespace === 'string' && ref.namespace ? ref.namespace : requestNamespace;
