@@ -15,6 +15,13 @@ describe('pkg/cel: typeCheck against OpenAPI schemas', () => {
     expect(typeCheck('request.whatever == 1', { object: deployment })).to.equal(undefined);
   });
 
+  it('reports operators applied to operands of types that have no overload', () => {
+    expect(typeCheck("object.spec.replicas > 'three'", { object: deployment })).to.equal(
+      "ERROR: <input>:1:22: found no matching overload for '_>_' applied to '(int, string)'\n | object.spec.replicas > 'three'\n | .....................^");
+    expect(typeCheck('object.spec.replicas > 2.5 && object.metadata.name + "x" == "ax"', { object: deployment })).to.equal(undefined);
+    expect(typeCheck('object.spec.paused == 1', { object: deployment })).to.contain("'_==_' applied to '(bool, int)'");
+  });
+
   it('follows list elements through macros and indexing', () => {
     const e = 'object.spec.template.spec.containers.all(c, c.imagee != "")';
     expect(typeCheck(e, { object: deployment })).to.contain("undefined field 'imagee'");

@@ -10,6 +10,27 @@ import { formatErrors, type SourceError } from './errors.js';
 
 type Types = ReadonlyMap<string, SchemaNode | undefined>;
 
+const comparisons = new Set(['_<_', '_<=_', '_>_', '_>=_', '_==_', '_!=_']);
+const arithmetic = new Set(['_+_', '_-_', '_*_', '_/_', '_%_']);
+// Mixed numeric operands are left alone: whether they check depends on options this
+// checker does not model.
+const numeric = new Set(['int', 'uint', 'double']);
+
+/** The CEL type of a schema leaf, when the schema pins it down. */
+function scalar(t: SchemaNode | undefined): string | undefined {
+  if (!t || t['x-kubernetes-int-or-string'] || t['x-kubernetes-preserve-unknown-fields']) return undefined;
+  switch (t.type) {
+    case 'integer': return 'int';
+    case 'number': return 'double';
+    case 'boolean': return 'bool';
+    case 'string':
+      if (t.format === 'date-time') return 'google.protobuf.Timestamp';
+      if (t.format === 'byte') return 'bytes';
+      return t.format ? undefined : 'string';
+    default: return undefined;
+  }
+}
+
 function safeResolve(n: SchemaNode | undefined): SchemaNode | undefined {
   if (!n) return undefined;
   try {
@@ -45,9 +66,27 @@ function check(e: Expr | undefined, types: Types, errs: SourceError[], pos: (e: 
       }
       return f;
     }
+    case 'constExpr': {
+      const c = k.value.constantKind.case;
+      if (c === 'int64Value') return { type: 'integer' };
+      if (c === 'doubleValue') return { type: 'number' };
+      if (c === 'stringValue') return { type: 'string' };
+      if (c === 'boolValue') return { type: 'boolean' };
+      return undefined;
+    }
     case 'callExpr': {
       const target = check(k.value.target, types, errs, pos);
       const args = k.value.args.map((a) => check(a, types, errs, pos));
+      const fn = k.value.function;
+      if (!k.value.target && args.length === 2 && (comparisons.has(fn) || arithmetic.has(fn))) {
+        const [l, r] = [scalar(args[0]), scalar(args[1])];
+        if (l && r && l !== r && !(numeric.has(l) && numeric.has(r))) {
+          errs.push({ offset: pos(e), message: `found no matching overload for '${fn}' applied to '(${l}, ${r})'` });
+          return undefined;
+        }
+        if (comparisons.has(fn)) return { type: 'boolean' };
+        return l && l === r ? args[0] : undefined;
+      }
       if (k.value.function === '_[_]' && !k.value.target) {
         const t = args[0];
         if (t?.type === 'array') return safeResolve(t.items);
