@@ -11,7 +11,7 @@ function num(v: CelValue): number | bigint | undefined {
 export function celEquals(a: CelValue, b: CelValue): boolean {
   const na = num(a);
   const nb = num(b);
-  if (na !== undefined && nb !== undefined) return na == nb; // eslint-disable-line eqeqeq -- bigint vs number
+  if (na !== undefined && nb !== undefined) return na == nb; // loose: a bigint equals a number of the same value
   if (isCelList(a) && isCelList(b)) {
     if (a.size !== b.size) return false;
     for (let i = 0; i < a.size; i++) if (!celEquals(a.get(i) as CelValue, b.get(i) as CelValue)) return false;
