@@ -54,6 +54,10 @@ import {
   flowschemasV1beta2, flowschemasV1beta3, prioritylevelconfigurationsV1beta2, prioritylevelconfigurationsV1beta3,
 } from './flowcontrol/index.js';
 import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './admissionregistration/webhookconfigurations/index.js';
+import {
+  validatingadmissionpoliciesV1alpha1, validatingadmissionpoliciesV1beta1, validatingadmissionpolicybindingsV1alpha1,
+  validatingadmissionpolicybindingsV1beta1,
+} from './admissionregistration/validatingadmissionpolicies/index.js';
 import { customresourcedefinitions } from './apiextensions/customresourcedefinitions/index.js';
 
 export interface SchemeOptions {
@@ -79,6 +83,8 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     clusterrolebindings, clusterroles, rolebindings, roles,
     csidrivers, csinodes, csistoragecapacities, storageclasses, volumeattachments,
     mutatingwebhookconfigurations, validatingwebhookconfigurations,
+    validatingadmissionpoliciesV1beta1, validatingadmissionpolicybindingsV1beta1,
+    validatingadmissionpoliciesV1alpha1, validatingadmissionpolicybindingsV1alpha1,
     customresourcedefinitions,
     priorityclasses,
     leases,

@@ -39,12 +39,14 @@ import { OwnerReferencesPermissionEnforcement, type KindResolver } from '../admi
 import { imagePolicyWebhookFromConfig } from '../admission/plugins/imagepolicywebhook/factory.js';
 import type { Lister } from '../admission/lister.js';
 import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
-import { newMutatingWebhook, newValidatingWebhook } from '../admission/plugins/webhook/index.js';
+import { newMutatingWebhook, newValidatingWebhook, setMatchConditionCompiler } from '../admission/plugins/webhook/index.js';
+import { compileMatchConditions } from '../cel/matchconditions.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
 import type { ServerDeps } from './deps.js';
 import { apiserverMetrics } from './metrics.js';
+import { validatingAdmissionPolicyPlugin } from './validatingadmissionpolicy.js';
 
 /** Makes one plugin; `config` is its entry in the AdmissionConfiguration, if any. */
 export type PluginFactory = (d: ServerDeps, config: PluginConfig | undefined) => AdmissionPlugin | Promise<AdmissionPlugin>;
@@ -86,9 +88,12 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   ImagePolicyWebhook: (_d, config) => imagePolicyWebhookFromConfig(config),
   MutatingAdmissionWebhook: (d, c) => newMutatingWebhook({ ...d, metricsRegistry: apiserverMetrics().registry }, c),
   ValidatingAdmissionWebhook: (d, c) => newValidatingWebhook({ ...d, metricsRegistry: apiserverMetrics().registry }, c),
+  ValidatingAdmissionPolicy: (d) => validatingAdmissionPolicyPlugin(d),
 };
 
 export async function buildAdmission(d: ServerDeps): Promise<Admission> {
+  // Webhook matchConditions are CEL, compiled by the same layer as ValidatingAdmissionPolicy.
+  setMatchConditionCompiler(compileMatchConditions);
   const configs = readAdmissionConfiguration(d.o.admissionControlConfigFile);
   const plugins: AdmissionPlugin[] = [];
   for (const name of enabledAdmissionPlugins(d.o.enableAdmissionPlugins, d.o.disableAdmissionPlugins)) {

@@ -143,7 +143,7 @@ function validateAdmissionReviewVersions(versions: string[], requireRecognized: 
 
 const hasWildcard = (list: string[]): boolean => list.includes('*');
 
-function validateRuleWithOperations(rule: Obj, path: string): FieldError[] {
+export function validateRuleWithOperations(rule: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const ops = strings(rule.operations);
   if (ops.length === 0) errs.push(required(child(path, 'operations')));

@@ -2,7 +2,10 @@
 // versions off unless --runtime-config turns them on (`api/all`, `api/alpha`,
 // `api/beta`, `api/ga`, or `<group>/<version>`, each `=true` or `=false`).
 // Only versions listed here are off by default.
-const disabledByDefault = new Set(['authentication.k8s.io/v1beta1', 'authentication.k8s.io/v1alpha1']);
+const disabledByDefault = new Set([
+  'authentication.k8s.io/v1beta1', 'authentication.k8s.io/v1alpha1',
+  'admissionregistration.k8s.io/v1beta1', 'admissionregistration.k8s.io/v1alpha1',
+]);
 
 function stability(version: string): 'alpha' | 'beta' | 'ga' {
   if (/alpha/.test(version)) return 'alpha';
