@@ -251,6 +251,30 @@ describe('admission webhooks', function () {
     expect(callsFor('/sel', 'c1')).to.have.length(1);
   });
 
+  it('matchConditions (CEL) decide which requests reach the webhook, and a failing condition follows failurePolicy', async () => {
+    const id = 'mc';
+    handle('/mc', () => ({ allowed: false, status: { message: 'conditions matched' } }));
+    await configure('Validating', 'mc-config', [hook(id, 'mc', '/mc', {
+      matchConditions: [{ name: 'not-skipped', expression: "!object.metadata.name.startsWith('skip-')" },
+        { name: 'by-admin', expression: "request.userInfo.username == 'admin'" }],
+    })]);
+    await effective('/mc', dryRunCM(id));
+    const denied = await createCM(1, id, 'checked');
+    expect(denied.status).to.equal(400);
+    expect(denied.body.message).to.equal('admission webhook "mc.mc.example.com" denied the request: conditions matched');
+    expect((await createCM(1, id, 'skip-me')).status).to.equal(201);
+    expect(callsFor('/mc', 'skip-me')).to.have.length(0);
+    // An expression that fails at run time (no such key) under Fail refuses the request without calling the webhook.
+    handle('/mc-err', () => ({ allowed: true }));
+    await configure('Validating', 'mc-err-config', [hook(`${id}-err`, 'mc-err', '/mc-err', {
+      matchConditions: [{ name: 'needs-label', expression: "object.metadata.labels['absent'] == 'x'" }],
+    })]);
+    const refused = await until(() => createCM(0, `${id}-err`, `err-${Math.random().toString(36).slice(2, 6)}`), (r) => r.status !== 201);
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(403);
+    expect(refused.body.message).to.match(/needs-label/);
+    expect(ws.requestsTo('/mc-err')).to.have.length(0);
+  });
+
   it('a subresource rule matches the subresource only', async () => {
     const id = 'sub';
     const name = `${ns}-sub`;
