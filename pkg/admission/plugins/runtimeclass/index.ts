@@ -8,7 +8,7 @@ import type { ObjectSource } from '../../source.js';
 import { arr, obj, str, strMap, type Obj } from '../../../apis/core/types.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { parse, canonicalQuantity } from '../../../apis/core/exact-quantity.js';
-import { mergeTolerations } from './tolerations.js';
+import { mergeTolerations } from '../../../util/tolerations/tolerations.js';
 
 export const pluginName = 'RuntimeClass';
 const overheadMismatch = "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead";

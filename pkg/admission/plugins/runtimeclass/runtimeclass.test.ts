@@ -4,7 +4,7 @@ import { staticSource } from '../../source.js';
 import type { StatusError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { RuntimeClass } from './index.js';
-import { mergeTolerations } from './tolerations.js';
+import { mergeTolerations } from '../../../util/tolerations/tolerations.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
