@@ -32,8 +32,8 @@ export interface BenchClusterOptions {
   nodeArgs?: string[];
   /** Token users besides the admin certificate (--token-auth-file). */
   tokens?: TokenUser[];
-  /** Server flags after the benchmark defaults. */
-  extraArgs?: string[];
+  /** Server flags after the benchmark defaults, for every replica or per replica index. */
+  extraArgs?: string[] | ((index: number) => string[]);
 }
 
 export async function withBenchCluster(label: string, run: (s: BenchSetting) => Promise<void>, opts: BenchClusterOptions = {}): Promise<void> {
@@ -45,7 +45,7 @@ export async function withBenchCluster(label: string, run: (s: BenchSetting) => 
   // (the root CA publisher would put kube-root-ca.crt in the namespace).
   const cluster = await startReplicas(opts.replicas ?? 2, {
     etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, nodeArgs, tokens: opts.tokens,
-    extraArgs: ['--controllers=*,-root-ca-cert-publisher', ...(opts.extraArgs ?? [])],
+    extraArgs: (i) => ['--controllers=*,-root-ca-cert-publisher', ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(i) : (opts.extraArgs ?? []))],
   });
   // gRPC's default 4 MiB receive limit would refuse a 10,000-object range in one message.
   const raw = new Etcd3({ hosts: etcd.endpoint, grpcOptions: { 'grpc.max_receive_message_length': 256 * 1024 * 1024 } });
