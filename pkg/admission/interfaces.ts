@@ -43,15 +43,45 @@ export interface Admission {
   validate(attrs: AdmissionAttributes): Promise<void>;
 }
 
+/** Told how long each phase and each plugin took (the admission latency metrics). */
+export type AdmissionObserver = (plugin: string | undefined, labels: { operation: Operation; rejected: boolean; type: 'admit' | 'validate' }, seconds: number) => void;
+
 /** Runs plugins in order; the first rejection wins. */
 export class AdmissionChain implements Admission {
-  constructor(private readonly plugins: AdmissionPlugin[] = []) {}
+  constructor(private readonly plugins: AdmissionPlugin[] = [], private readonly observe?: AdmissionObserver) {}
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.admit && p.handles(attrs.operation)) await p.admit(attrs);
+    await this.run('admit', attrs);
   }
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.validate && p.handles(attrs.operation)) await p.validate(attrs);
+    await this.run('validate', attrs);
+  }
+
+  private async run(type: 'admit' | 'validate', attrs: AdmissionAttributes): Promise<void> {
+    const observe = this.observe;
+    if (!observe) {
+      for (const p of this.plugins) if (p[type] && p.handles(attrs.operation)) await p[type]!(attrs);
+      return;
+    }
+    const stepStart = process.hrtime.bigint();
+    const since = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e9;
+    let rejected = false;
+    try {
+      for (const p of this.plugins) {
+        if (!p[type] || !p.handles(attrs.operation)) continue;
+        const start = process.hrtime.bigint();
+        try {
+          await p[type]!(attrs);
+        } catch (err) {
+          rejected = true;
+          throw err;
+        } finally {
+          observe(p.name, { operation: attrs.operation, rejected, type }, since(start));
+        }
+      }
+    } finally {
+      observe(undefined, { operation: attrs.operation, rejected, type }, since(stepStart));
+    }
   }
 }

@@ -105,7 +105,8 @@ export async function buildAdmission(d: ServerDeps): Promise<Admission> {
       throw new Error(`couldn't init admission plugin "${name}": ${(err as Error).message}`);
     }
   }
-  return new AdmissionChain(plugins);
+  const metrics = apiserverMetrics();
+  return new AdmissionChain(plugins, (plugin, labels, seconds) => metrics.observeAdmission(plugin, labels, seconds));
 }
 
 function authorizerOf(d: ServerDeps): Authorizer {

@@ -25,6 +25,23 @@ const longRunningLabelNames: LongRunningLabelName[] = ['verb', 'group', 'version
 
 /** Upstream's request and etcd latency buckets (seconds). */
 export const requestDurationBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+/** The SLO/SLI latency buckets: the request buckets from 50 ms. */
+export const sloDurationBuckets = requestDurationBuckets.slice(2);
+/**
+ * Deprecated families hidden in this release (component-base hides a metric the release
+ * after its deprecation), with the release --show-hidden-metrics-for-version must name.
+ */
+const hiddenMetrics = new Map([['apiserver_request_slo_duration_seconds', '1.27']]);
+
+/** prometheus.ExponentialBuckets. */
+export function exponentialBuckets(start: number, factor: number, count: number): number[] {
+  return Array.from({ length: count }, (_, i) => start * factor ** i);
+}
+const admissionDurationBuckets = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
+
+export type AdmissionPhase = 'admit' | 'validate';
+/** Labels of the admission latency histograms (upstream's `type` is the phase). */
+export interface AdmissionLatencyLabels { operation: string; rejected: boolean; type: AdmissionPhase }
 
 /**
  * Upstream reports the highest in-flight count seen in the last second rather than the
@@ -77,7 +94,20 @@ export class ApiserverMetrics {
   readonly longRunning: Gauge<LongRunningLabelName>;
   readonly etcdRequestDuration: Histogram<'operation' | 'type'>;
   readonly requestedDeprecatedApis: Gauge<'group' | 'version' | 'resource' | 'subresource' | 'removed_release'>;
+  readonly requestSloDuration: Histogram<LongRunningLabelName>;
+  readonly requestSliDuration: Histogram<LongRunningLabelName>;
+  readonly responseSizes: Histogram<LongRunningLabelName>;
+  readonly registeredWatchers: Gauge<'group' | 'version' | 'kind'>;
+  readonly watchEvents: Counter<'group' | 'version' | 'kind'>;
+  readonly watchEventSizes: Histogram<'group' | 'version' | 'kind'>;
+  readonly storageObjects: Gauge<'resource'>;
+  readonly authenticationAttempts: Counter<'result'>;
+  readonly authenticationDuration: Histogram<'result'>;
+  readonly authenticatedUserRequests: Counter<'username'>;
+  readonly admissionStepDuration: Histogram<'operation' | 'rejected' | 'type'>;
+  readonly admissionControllerDuration: Histogram<'name' | 'operation' | 'rejected' | 'type'>;
   private readonly inflight: Record<InflightKind, InflightWatermark>;
+  private shownHiddenVersion: string | undefined;
 
   constructor(options: ApiserverMetricsOptions = {}) {
     const registers = [this.registry];
@@ -109,7 +139,7 @@ export class ApiserverMetrics {
     });
     this.longRunning = new Gauge({
       name: 'apiserver_longrunning_requests',
-      help: '[ALPHA] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+      help: '[STABLE] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
       labelNames: longRunningLabelNames,
       registers,
     });
@@ -126,6 +156,37 @@ export class ApiserverMetrics {
       labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
       registers,
     });
+    const histogram = <L extends string>(name: string, help: string, labelNames: L[], buckets: number[]) =>
+      new Histogram<L>({ name, help, labelNames, buckets, registers });
+    this.requestSloDuration = histogram('apiserver_request_slo_duration_seconds',
+      '[ALPHA] (Deprecated since 1.27.0) Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
+      longRunningLabelNames, sloDurationBuckets);
+    this.requestSliDuration = histogram('apiserver_request_sli_duration_seconds',
+      '[ALPHA] Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
+      longRunningLabelNames, sloDurationBuckets);
+    this.responseSizes = histogram('apiserver_response_sizes',
+      '[STABLE] Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
+      longRunningLabelNames, exponentialBuckets(1000, 10, 8));
+    this.registeredWatchers = new Gauge({ name: 'apiserver_registered_watchers',
+      help: '[ALPHA] Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], registers });
+    this.watchEvents = new Counter({ name: 'apiserver_watch_events_total',
+      help: '[ALPHA] Number of events sent in watch clients', labelNames: ['group', 'version', 'kind'], registers });
+    this.watchEventSizes = histogram('apiserver_watch_events_sizes', '[ALPHA] Watch event size distribution in bytes',
+      ['group', 'version', 'kind'], exponentialBuckets(1024, 2, 8));
+    this.storageObjects = new Gauge({ name: 'apiserver_storage_objects',
+      help: '[STABLE] Number of stored objects at the time of last check split by kind.', labelNames: ['resource'], registers });
+    this.authenticationAttempts = new Counter({ name: 'authentication_attempts',
+      help: '[ALPHA] Counter of authenticated attempts.', labelNames: ['result'], registers });
+    this.authenticationDuration = histogram('authentication_duration_seconds',
+      '[ALPHA] Authentication duration in seconds broken out by result.', ['result'], exponentialBuckets(0.001, 2, 15));
+    this.authenticatedUserRequests = new Counter({ name: 'authenticated_user_requests',
+      help: '[ALPHA] Counter of authenticated requests broken out by username.', labelNames: ['username'], registers });
+    this.admissionStepDuration = histogram('apiserver_admission_step_admission_duration_seconds',
+      '[STABLE] Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
+      ['operation', 'rejected', 'type'], admissionDurationBuckets);
+    this.admissionControllerDuration = histogram('apiserver_admission_controller_admission_duration_seconds',
+      '[STABLE] Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+      ['name', 'operation', 'rejected', 'type'], admissionDurationBuckets);
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -133,6 +194,28 @@ export class ApiserverMetrics {
   observeRequest(labels: RequestLabels, code: number, seconds: number): void {
     this.requestTotal.inc({ ...labels, code: String(code) });
     this.requestDuration.observe({ ...labels }, seconds);
+  }
+
+  /** The SLO/SLI latency (upstream subtracts webhook and APF wait time; neither is tracked apart here) and read response sizes. */
+  observeServed(labels: RequestLabels, seconds: number, responseBytes: number | undefined): void {
+    const { dry_run: _unused, ...l } = labels;
+    this.requestSloDuration.observe(l, seconds);
+    this.requestSliDuration.observe(l, seconds);
+    if (responseBytes !== undefined && (labels.verb === 'GET' || labels.verb === 'LIST')) this.responseSizes.observe(l, responseBytes);
+  }
+
+  /** One authentication (upstream's result words: success, failure, error). */
+  observeAuthentication(result: 'success' | 'failure' | 'error', seconds: number, username?: string): void {
+    this.authenticationAttempts.inc({ result });
+    this.authenticationDuration.observe({ result }, seconds);
+    if (username !== undefined) this.authenticatedUserRequests.inc({ username: compressUsername(username) });
+  }
+
+  /** One admission phase (step) or one plugin within it (controller). */
+  observeAdmission(plugin: string | undefined, labels: AdmissionLatencyLabels, seconds: number): void {
+    const l = { operation: labels.operation, rejected: String(labels.rejected), type: labels.type };
+    if (plugin === undefined) this.admissionStepDuration.observe(l, seconds);
+    else this.admissionControllerDuration.observe({ ...l, name: plugin }, seconds);
   }
 
   /** Counts a request as in flight; call the returned function exactly once when it ends. */
@@ -172,9 +255,24 @@ export class ApiserverMetrics {
   }
 
   /** The Prometheus text exposition of every registered metric. */
-  async exposition(): Promise<string> {
-    return this.registry.metrics();
+  /** --show-hidden-metrics-for-version: families deprecated in that release are shown again. */
+  showHiddenMetricsFor(version: string | undefined): void {
+    this.shownHiddenVersion = version;
   }
+
+  async exposition(): Promise<string> {
+    const text = await this.registry.metrics();
+    const hidden = [...hiddenMetrics].filter(([, since]) => since !== this.shownHiddenVersion).map(([name]) => name);
+    if (hidden.length === 0) return text;
+    // Families come as blocks opened by their HELP line; drop the hidden ones whole.
+    return text.split(/(?=^# HELP )/m).filter((block) => !hidden.some((name) => block.startsWith(`# HELP ${name} `))).join('');
+  }
+}
+
+/** Upstream keeps a few well-known user names and folds the rest, bounding cardinality. */
+export function compressUsername(username: string): string {
+  if (['admin', 'client', 'kube_proxy', 'kubelet', 'system:serviceaccount:kube-system:default'].includes(username)) return username;
+  return username.includes('@') ? 'email_id' : 'other';
 }
 
 /**

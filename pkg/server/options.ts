@@ -117,6 +117,8 @@ export interface ServerOptions {
   shutdownWatchTerminationGracePeriodMs: number;
   /** --tls-min-version, --tls-cipher-suites, --tls-sni-cert-key in Node's terms. */
   tls: { minVersion: TlsOptions['minVersion']; ciphers?: string; sniCertKeys: SNICertKey[] };
+  /** --show-hidden-metrics-for-version: the previous minor release, or unset. */
+  showHiddenMetricsForVersion?: string;
   /** --request-timeout: the deadline of every request that is not long-running. */
   requestTimeoutMs: number;
   /** --max-request-body-bytes: upstream's 3 MiB unless set. */
@@ -211,6 +213,7 @@ const flagSpecs: Record<string, FlagSpec> = {
   'shutdown-send-retry-after': { type: 'bool' },
   'shutdown-watch-termination-grace-period': { type: 'duration' },
   'request-timeout': { type: 'duration' },
+  'show-hidden-metrics-for-version': { type: 'string' },
   'tls-min-version': { type: 'string' },
   'tls-cipher-suites': { type: 'string' },
   'tls-sni-cert-key': { type: 'string' },
@@ -346,6 +349,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     shutdownSendRetryAfter: bool('shutdown-send-retry-after', false),
     shutdownWatchTerminationGracePeriodMs: dur('shutdown-watch-termination-grace-period', 0),
     requestTimeoutMs: dur('request-timeout', 60_000),
+    showHiddenMetricsForVersion: showHiddenMetricsFor(one('show-hidden-metrics-for-version')),
     tls: {
       minVersion: parseTLSMinVersion(one('tls-min-version')),
       ciphers: parseTLSCipherSuites(list('tls-cipher-suites')),
@@ -474,4 +478,11 @@ function checkedFeatureGates(spec: string): string {
     throw new Error(`invalid argument "${spec}" for "--feature-gates" flag: ${(err as Error).message}`);
   }
   return spec;
+}
+
+/** Only the release before this one (v1.28) may be named, as upstream validates it. */
+function showHiddenMetricsFor(v: string | undefined): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (v !== '1.27') throw new Error("--show-hidden-metrics-for-version must be omitted or have the value '1.27'. Only the previous minor version is allowed");
+  return v;
 }

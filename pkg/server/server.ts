@@ -27,6 +27,7 @@ import { apiserverMetrics } from './metrics.js';
 import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { sniCallback } from './tls-options.js';
+import { etcdRequestObserver, startStorageObjectCounter } from './storage-metrics.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from '../features/gates.js';
 import type { ServerOptions } from './options.js';
@@ -58,6 +59,7 @@ export interface RunningServer {
 export async function runServer(o: ServerOptions, log: Logger = createLogger(o.logLevel, undefined, o.loggingFormat)): Promise<RunningServer> {
   for (const warning of resetFeatureGates(o.featureGates).settingsToWarnAbout()) log.warn(warning);
   setMinRequestTimeout(o.minRequestTimeoutSeconds);
+  apiserverMetrics().showHiddenMetricsFor(o.showHiddenMetricsForVersion);
   for (const f of o.ignoredFlags) log.warn({ flag: `--${f}` }, 'flag accepted but not implemented; ignoring');
 
   let embedded: EmbeddedEtcd | undefined;
@@ -69,8 +71,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   }
   const client = new Etcd3({ hosts: endpoints });
   const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
-  const etcdStorage = new EtcdStorage(client, o.storageMediaType);
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
+  const etcdStorage = new EtcdStorage(client, o.storageMediaType, etcdRequestObserver(scheme, o.etcdPrefix));
   const serviceAllocators = bindServiceAllocation(scheme, {
     client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
   }, log);
@@ -152,6 +154,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const flow = buildFlowControl(o, informers, apiserverMetrics().registry);
   if (flow.debug) pathHandlers.unshift(flow.debug);
   if (o.enablePriorityAndFairness) for (const name of ['priority-and-fairness-config-consumer', 'priority-and-fairness-filter']) extra.health.addPostStartHook(name).done();
+  // One count per storage prefix: a resource served in several versions is stored once.
+  const counted = new Map(scheme.storedResources().map((d) => [`${o.etcdPrefix}/${storageSegment(d)}/`, d.group ? `${d.plural}.${d.group}` : d.plural]));
+  const stopCounting = startStorageObjectCounter(client, [...counted].map(([prefix, label]) => ({ prefix, label })), apiserverMetrics().storageObjects, log);
   const lifecycle = new ServerLifecycle();
   const app = createApp({
     log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect,
@@ -211,6 +216,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       informers.stop();
       extra.stop();
       compactor.stop();
+      stopCounting();
       if (storage instanceof CachedStorage) storage.stop();
       await closed;
       // Events of requests answered before the close are flushed, not dropped.

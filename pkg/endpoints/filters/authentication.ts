@@ -2,6 +2,7 @@ import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type Koa from 'koa';
 import type { Authenticator } from '../../authentication/interfaces.js';
 import { errors } from '../../runtime/errors.js';
+import { apiserverMetrics } from '../../server/metrics.js';
 
 /**
  * The client certificate of a TLS connection, read once per connection: it cannot change
@@ -20,11 +21,15 @@ function peerCertificateOf(socket: TLSSocket): PeerCertificate | undefined {
 
 export function authenticationFilter(authenticator: Authenticator): Koa.Middleware {
   return async (ctx, next) => {
+    const started = process.hrtime.bigint();
     const result = await authenticator.authenticate({
       headers: ctx.req.headers,
       rawHeaders: ctx.req.rawHeaders,
       peerCertificate: peerCertificateOf(ctx.req.socket as TLSSocket),
     });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    apiserverMetrics().observeAuthentication(result.decision === 'authenticated' ? 'success' : result.decision === 'error' ? 'error' : 'failure',
+      seconds, result.decision === 'authenticated' ? result.user.name : undefined);
     if (result.decision !== 'authenticated') {
       ctx.state.authError = result.decision === 'error' ? result.message : 'no credentials';
       throw errors.unauthorized();

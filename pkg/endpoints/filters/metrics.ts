@@ -95,6 +95,12 @@ export interface MetricsFilterOptions {
   scheme?: Scheme;
 }
 
+/** The body's size as sent (Content-Length), when the response declared one. */
+function responseBytes(ctx: Context): number | undefined {
+  const declared = Number(ctx.res.getHeader('content-length'));
+  return Number.isFinite(declared) ? declared : undefined;
+}
+
 /** Mount early (right after panic recovery) so latency covers the whole filter chain. */
 export function createMetricsFilter(options: MetricsFilterOptions = {}): Middleware {
   const metrics = options.metrics ?? apiserverMetrics();
@@ -116,7 +122,9 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
         return;
       }
       const labels = requestLabels(info, ctx.method, new URLSearchParams(ctx.querystring), ctx.get('Content-Type'));
-      metrics.observeRequest(labels, code, Number(process.hrtime.bigint() - start) / 1e9);
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      metrics.observeRequest(labels, code, seconds);
+      if (!longRunning && info.isResourceRequest) metrics.observeServed(labels, seconds, responseBytes(ctx));
     });
     if (longRunning) {
       endLongRunning = metrics.beginLongRunning(requestLabels(early, ctx.method, new URLSearchParams(ctx.querystring), ctx.get('Content-Type')));

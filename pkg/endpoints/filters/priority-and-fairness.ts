@@ -25,7 +25,6 @@ export function priorityAndFairnessFilter(apf: APFController): Koa.Middleware {
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchema.metadata.uid ?? '');
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel.metadata.uid ?? '');
-    if (c.exempt) return next();
     let release: () => void;
     try {
       release = await apf.admit(c);

@@ -14,6 +14,7 @@ import { chooseMedia, serialize } from './response.js';
 import { encodeWatchFrame, protobufWatchContentType } from '../../runtime/serializer/protobuf/watch.js';
 import type { HandlerScope } from './scope.js';
 import type { ServerLifecycle } from '../request/lifecycle.js';
+import { apiserverMetrics } from '../../server/metrics.js';
 import { selectionFor } from './selectors.js';
 import { partialObjectMetadata, toTable } from './table.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
@@ -111,11 +112,19 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
         return decorated;
     }
   };
+  const watchLabels = { group: h.def.group, version: h.def.version, kind: h.def.kind };
+  const metrics = apiserverMetrics();
+  metrics.registeredWatchers.inc(watchLabels);
+  const write = (f: string | Buffer) => {
+    metrics.watchEvents.inc(watchLabels);
+    metrics.watchEventSizes.observe(watchLabels, typeof f === 'string' ? Buffer.byteLength(f) : f.length);
+    out.write(f);
+  };
   const frame = (type: string, object: unknown): string | Buffer => (media.format === 'protobuf'
     ? encodeWatchFrame(type, object as Record<string, unknown>)
     : serialize({ ...media, format: 'json', pretty: false }, { type, object }));
   const send = (type: string, object: unknown) => {
-    if (!ended) out.write(frame(type, object));
+    if (!ended) write(frame(type, object));
   };
   // Watchers of one resource share the cache's event objects: a frame encoded for one is
   // reused by every other watcher of the same version and format (upstream's cacher
@@ -123,13 +132,13 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   const frameKey = `${media.format}|${apiVersion}`;
   const sendObject = (type: string, object: KubeObject) => {
     if (ended) return;
-    if (media.transform !== 'none') { out.write(frame(type, encodeObject(object))); return; }
+    if (media.transform !== 'none') { write(frame(type, encodeObject(object))); return; }
     let frames = sharedFrames.get(object);
     if (!frames) { frames = new Map(); sharedFrames.set(object, frames); }
     const key = `${frameKey}|${type}`;
     let f = frames.get(key);
     if (f === undefined) { f = frame(type, encodeObject(object)); frames.set(key, f); }
-    out.write(f);
+    write(f);
   };
   const bookmarkObject = (annotations?: Record<string, string>): unknown => {
     const metadata: Record<string, unknown> = { resourceVersion: String(lastRV) };
@@ -184,6 +193,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     const finish = () => {
       if (ended) return;
       untrack();
+      metrics.registeredWatchers.dec(watchLabels);
       stream.stop();
       clearTimeout(timer);
       clearInterval(ticker);

@@ -32,11 +32,25 @@ function parseMinRevision(rv: string | undefined, key: string): number {
   return Number(rv);
 }
 
+/** Told how long each storage operation against etcd took (etcd_request_duration_seconds). */
+export type EtcdObserver = (operation: 'create' | 'get' | 'list' | 'update' | 'delete' | 'count', key: string, seconds: number) => void;
+
 export class EtcdStorage implements Storage {
   private readonly leases: LeaseManager;
 
-  constructor(readonly client: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf') {
+  constructor(readonly client: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
+    private readonly observe?: EtcdObserver) {
     this.leases = new LeaseManager(client);
+  }
+
+  private async timed<T>(operation: Parameters<EtcdObserver>[0], key: string, fn: () => Promise<T>): Promise<T> {
+    if (!this.observe) return fn();
+    const start = process.hrtime.bigint();
+    try {
+      return await fn();
+    } finally {
+      this.observe(operation, key, Number(process.hrtime.bigint() - start) / 1e9);
+    }
   }
 
   private encode(obj: KubeObject): Buffer {
@@ -69,6 +83,10 @@ export class EtcdStorage implements Storage {
   }
 
   async create(key: string, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    return this.timed('create', key, () => this.createUntimed(key, obj, opts));
+  }
+
+  private async createUntimed(key: string, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
     const k = Buffer.from(key);
     const res = await this.client.kv.txn({
       compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
@@ -80,7 +98,7 @@ export class EtcdStorage implements Storage {
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject> {
-    const got = await this.getWithRevision(key, opts.resourceVersion);
+    const got = await this.timed('get', key, () => this.getWithRevision(key, opts.resourceVersion));
     if (!got.object) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
     return got.object;
   }
@@ -124,6 +142,10 @@ export class EtcdStorage implements Storage {
    * so a page is never empty while a continue token says there is more.
    */
   async list(prefix: string, opts: ListOptions): Promise<ListResult> {
+    return this.timed('list', prefix, () => this.listUntimed(prefix, opts));
+  }
+
+  private async listUntimed(prefix: string, opts: ListOptions): Promise<ListResult> {
     const keyPrefix = Buffer.from(prefix.endsWith('/') ? prefix : `${prefix}/`);
     const rangeEnd = prefixEnd(keyPrefix);
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
@@ -213,6 +235,11 @@ export class EtcdStorage implements Storage {
 
   async guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
     ignoreNotFound = false, opts: WriteOptions = {}): Promise<{ object: KubeObject; created: boolean }> {
+    return this.timed('update', key, () => this.updateUntimed(key, preconditions, tryUpdate, ignoreNotFound, opts));
+  }
+
+  private async updateUntimed(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
+    ignoreNotFound: boolean, opts: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
     const k = Buffer.from(key);
     let current = await this.readKv(k);
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
@@ -245,6 +272,11 @@ export class EtcdStorage implements Storage {
 
   async delete(key: string, preconditions?: Preconditions,
     validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject> {
+    return this.timed('delete', key, () => this.deleteUntimed(key, preconditions, validateDeletion));
+  }
+
+  private async deleteUntimed(key: string, preconditions?: Preconditions,
+    validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject> {
     const k = Buffer.from(key);
     let current = await this.readKv(k);
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
@@ -269,7 +301,7 @@ export class EtcdStorage implements Storage {
 
   async count(prefix: string): Promise<number> {
     const p = Buffer.from(prefix.endsWith('/') ? prefix : `${prefix}/`);
-    const res = await this.range({ key: p, range_end: prefixEnd(p), count_only: true });
+    const res = await this.timed('count', prefix, () => this.range({ key: p, range_end: prefixEnd(p), count_only: true }));
     return Number(res.count);
   }
 

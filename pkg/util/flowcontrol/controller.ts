@@ -54,7 +54,12 @@ export class APFController {
   async admit(c: Classification): Promise<() => void> {
     const labels = { flow_schema: c.flowSchema.metadata.name!, priority_level: c.priorityLevel.metadata.name! };
     const queues = this.levels.get(labels.priority_level)?.queues;
-    if (!queues) return () => undefined;
+    if (!queues) {
+      // Exempt: never held, but dispatched and executing are counted as upstream counts them.
+      this.metrics.dispatched.inc(labels);
+      this.metrics.executing.inc(labels);
+      return () => { this.metrics.executing.dec(labels); };
+    }
     const start = Date.now();
     let got: ReturnType<QueueSet['acquire']>;
     try {
