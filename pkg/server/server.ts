@@ -31,6 +31,10 @@ import type { ServerOptions } from './options.js';
 import { servingCerts } from './serving-certs.js';
 import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
+import { LoopbackTokens, loopbackClient, type RequestListener } from '../client/loopback.js';
+import { controllerUser } from '../registry/generic/internal-scope.js';
+import { kubernetesUserAgent } from '../version/index.js';
+import { rootCA } from '../controller/rootca.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
 import { crdStatusController } from '../controller/apiextensions/index.js';
@@ -85,7 +89,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const informers = new InformerFactory(registry);
   const deps: ServerDeps = { o, log, client, storage, scheme, registry, informers, clientCAFile, servingCert: certs };
-  const authenticator = await buildAuthenticator(deps);
+  const loopbackTokens = new LoopbackTokens();
+  const authenticator = loopbackTokens.authenticator(await buildAuthenticator(deps));
   const authz = await buildAuthorization(deps);
   const authorizer = authz.authorizer;
   deps.authorizer = authorizer;
@@ -105,7 +110,17 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity, log,
     lease: new LeaseLock(registry.store('coordination.k8s.io', 'leases'), identity),
   });
-  registerControllers(controllers, deps);
+  // Controllers start only once elected, but their requests wait for the app regardless.
+  let setHandler!: (h: RequestListener) => void;
+  const loopback = {
+    tokens: loopbackTokens,
+    preferredVersion: (group: string, resource: string) => scheme.resourceInGroup(group, resource)?.version,
+    handler: new Promise<RequestListener>((resolve) => { setHandler = resolve; }),
+  };
+  registerControllers(controllers, {
+    client: (sa) => loopbackClient(loopback, { user: controllerUser(sa), userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${sa}` }),
+    informers, scheme, log, o, rootCA: () => rootCA(deps), authorizer, deps,
+  });
   controllers.start();
   // kube-apiserver's own loops (upstream runs them in every apiserver): elected among the
   // replicas, but never gated by the kube-controller-manager Lease, so they keep running
@@ -142,6 +157,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const app = createApp({ log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect });
 
   const handle = app.callback();
+  setHandler(handle);
   const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, handle);
   server.on('upgrade', upgradeListener(handle));
   await new Promise<void>((resolve, reject) => {
