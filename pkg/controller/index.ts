@@ -17,11 +17,11 @@ type ControllerFactory = (c: ControllerContext) => Controller | undefined;
 
 /** Upstream's controller names; a factory returning undefined has nothing to do with these flags. */
 const controllers: Array<[name: string, factory: ControllerFactory]> = [
-  ['clusterrole-aggregation', ({ deps: d }) => new ClusterRoleAggregationController(
-    d.informers.informerFor('rbac.authorization.k8s.io', 'clusterroles'), d.registry.store('rbac.authorization.k8s.io', 'clusterroles'), d.log)],
+  ['clusterrole-aggregation', (c) => new ClusterRoleAggregationController(c.informers.informerFor('rbac.authorization.k8s.io', 'clusterroles'),
+    c.client('clusterrole-aggregation-controller').resource('rbac.authorization.k8s.io', 'clusterroles'), c.log)],
   ['serviceaccount', serviceAccountController],
   ['serviceaccount-token', (c) => tokensController(c.deps)],
-  ['root-ca-cert-publisher', (c) => rootCACertPublisher(c.deps)],
+  ['root-ca-cert-publisher', rootCACertPublisher],
   ['bootstrapsigner', (c) => bootstrapSignerController(c.deps)],
   ['tokencleaner', (c) => tokenCleanerController(c.deps)],
   ['namespace', (c) => namespaceController(c)],
