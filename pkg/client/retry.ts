@@ -9,11 +9,11 @@ const maxAttempts = 5;
 /** The updated object; a StatusError (404 when the object is gone) otherwise. */
 export async function updateWithRetry(
   rc: ResourceClient, namespace: string, name: string,
-  change: (obj: KubeObject) => void, opts: WriteOptions & { subresource?: string } = {},
+  change: (obj: KubeObject) => void | Promise<void>, opts: WriteOptions & { subresource?: string } = {},
 ): Promise<KubeObject> {
   for (let attempt = 1; ; attempt++) {
     const next = structuredClone(await rc.get(namespace, name));
-    change(next);
+    await change(next);
     try {
       return await rc.update(namespace, next, opts);
     } catch (err) {

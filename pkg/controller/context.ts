@@ -30,6 +30,8 @@ export interface ControllerContext {
    * --use-service-account-credentials), e.g. client('namespace-controller').
    */
   client(serviceAccount: string): Client;
+  /** A client acting as system:kube-controller-manager itself, for the controllers upstream runs on its root credentials (tokens). */
+  rootClient(name: string): Client;
   informers: InformerSource;
   /** The served resources (upstream's controllers learn them by discovery). */
   scheme: Scheme;

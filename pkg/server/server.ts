@@ -32,7 +32,7 @@ import { servingCerts } from './serving-certs.js';
 import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
 import { LoopbackTokens, loopbackClient, type RequestListener } from '../client/loopback.js';
-import { controllerUser } from '../registry/generic/internal-scope.js';
+import { controllerUser, kubeControllerManagerUser } from '../registry/generic/internal-scope.js';
 import { kubernetesUserAgent } from '../version/index.js';
 import { rootCA } from '../controller/rootca.js';
 import { ControllerManager } from '../controller/manager.js';
@@ -119,6 +119,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   };
   registerControllers(controllers, {
     client: (sa) => loopbackClient(loopback, { user: controllerUser(sa), userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${sa}` }),
+    rootClient: (name) => loopbackClient(loopback, { user: kubeControllerManagerUser, userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${name}` }),
     informers, scheme, log, o, rootCA: () => rootCA(deps), authorizer, deps,
   });
   controllers.start();

@@ -15,6 +15,9 @@ export function controllerUser(name: string): UserInfo {
   };
 }
 
+/** kube-controller-manager's own credentials (its controllers without a service account of their own). */
+export const kubeControllerManagerUser: UserInfo = { name: 'system:kube-controller-manager', groups: ['system:authenticated'] };
+
 /** `kube-apiserver` for the server's own objects, `kube-controller-manager` for controllers. */
 export type InternalManager = 'kube-apiserver' | 'kube-controller-manager';
 
