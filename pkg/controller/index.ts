@@ -26,9 +26,9 @@ const controllers: Array<[name: string, factory: ControllerFactory]> = [
   ['tokencleaner', tokenCleanerController],
   ['namespace', (c) => namespaceController(c)],
   ['garbagecollector', (c) => garbageCollector(c.deps)],
-  ['csrsigning', (c) => csrSigningController(c.deps)],
-  ['csrapproving', (c) => csrApprovingController(c.deps)],
-  ['csrcleaner', (c) => csrCleanerController(c.deps)],
+  ['csrsigning', csrSigningController],
+  ['csrapproving', csrApprovingController],
+  ['csrcleaner', csrCleanerController],
 ];
 
 /** Off unless named in --controllers, as upstream. */
