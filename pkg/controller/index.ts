@@ -25,7 +25,7 @@ const controllers: Array<[name: string, factory: ControllerFactory]> = [
   ['bootstrapsigner', bootstrapSignerController],
   ['tokencleaner', tokenCleanerController],
   ['namespace', (c) => namespaceController(c)],
-  ['garbagecollector', (c) => garbageCollector(c.deps)],
+  ['garbagecollector', garbageCollector],
   ['csrsigning', csrSigningController],
   ['csrapproving', csrApprovingController],
   ['csrcleaner', csrCleanerController],
