@@ -8,7 +8,6 @@ import type { Informer } from '../client/informer.js';
 import type { Client } from '../client/interfaces.js';
 import type { Scheme } from '../runtime/scheme.js';
 import type { ClusterSigningOptions } from './certificates/options.js';
-import type { ServerDeps } from '../server/deps.js';
 
 export interface InformerSource {
   informerFor(group: string, plural: string): Informer;
@@ -41,6 +40,4 @@ export interface ControllerContext {
   rootCA(): string;
   /** Asked as upstream's controllers ask a SubjectAccessReview. */
   authorizer?: Authorizer;
-  /** The server's internals, for controllers not yet moved onto clients. */
-  deps: ServerDeps;
 }

@@ -4,7 +4,8 @@ import { parseServiceClusterIPRange, parseServiceNodePortRange } from '../regist
 import { isIP } from 'node:net';
 import { enabledAdmissionPlugins, isKnownAdmissionPlugin } from '../admission/ordered.js';
 import { auditFlagSpecs, parseAuditOptions, type AuditOptions } from '../audit/options.js';
-import { clusterSigningFlagSpecs, parseClusterSigning, type ClusterSigningOptions } from '../controller/certificates/options.js';
+import type { ClusterSigningOptions } from '../controller/certificates/options.js';
+import { clusterSigningFlagSpecs, parseClusterSigning } from './cluster-signing.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
 import { defaultPreferredAddressTypes, type KubeletClientOptions } from '../kubelet/client.js';

@@ -34,7 +34,7 @@ import { InformerFactory } from '../client/factory.js';
 import { LoopbackTokens, loopbackClient, type RequestListener } from '../client/loopback.js';
 import { controllerUser, kubeControllerManagerUser } from '../registry/generic/internal-scope.js';
 import { kubernetesUserAgent } from '../version/index.js';
-import { rootCA } from '../controller/rootca.js';
+import { rootCA } from './root-ca.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
 import { crdStatusController } from '../controller/apiextensions/index.js';
@@ -120,7 +120,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   registerControllers(controllers, {
     client: (sa) => loopbackClient(loopback, { user: controllerUser(sa), userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${sa}` }),
     rootClient: (name) => loopbackClient(loopback, { user: kubeControllerManagerUser, userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${name}` }),
-    informers, scheme, log, o, rootCA: () => rootCA(deps), authorizer, deps,
+    informers, scheme, log, o, rootCA: () => rootCA(deps), authorizer,
   });
   controllers.start();
   // kube-apiserver's own loops (upstream runs them in every apiserver): elected among the

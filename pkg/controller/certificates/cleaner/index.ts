@@ -6,7 +6,7 @@ import { X509Certificate } from 'node:crypto';
 import { pemDecode } from '../../../apis/certificates/pem.js';
 import { StatusError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { parseDurationFlag } from '../../../server/flags.js';
+import { parseDurationFlag } from '../../../util/duration.js';
 import type { ControllerContext } from '../../context.js';
 import type { Controller } from '../../manager.js';
 import { conditionsOf, isIssued, statusOf } from '../csr.js';
