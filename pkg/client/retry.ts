@@ -6,14 +6,17 @@ import type { ResourceClient, WriteOptions } from './interfaces.js';
 
 const maxAttempts = 5;
 
-/** The updated object; a StatusError (404 when the object is gone) otherwise. */
+/**
+ * The updated object; a StatusError (404 when the object is gone) otherwise. A change
+ * that returns false has nothing to do: the object is answered as read, unwritten.
+ */
 export async function updateWithRetry(
   rc: ResourceClient, namespace: string, name: string,
-  change: (obj: KubeObject) => void | Promise<void>, opts: WriteOptions & { subresource?: string } = {},
+  change: (obj: KubeObject) => void | false | Promise<void | false>, opts: WriteOptions & { subresource?: string } = {},
 ): Promise<KubeObject> {
   for (let attempt = 1; ; attempt++) {
     const next = structuredClone(await rc.get(namespace, name));
-    await change(next);
+    if ((await change(next)) === false) return next;
     try {
       return await rc.update(namespace, next, opts);
     } catch (err) {

@@ -32,7 +32,7 @@ import { servingCerts } from './serving-certs.js';
 import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
 import { LoopbackTokens, loopbackClient, type RequestListener } from '../client/loopback.js';
-import { controllerUser, kubeControllerManagerUser } from '../registry/generic/internal-scope.js';
+import { apiserverUser, controllerUser, kubeControllerManagerUser } from '../registry/generic/internal-scope.js';
 import { kubernetesUserAgent } from '../version/index.js';
 import { rootCA } from './root-ca.js';
 import { ControllerManager } from '../controller/manager.js';
@@ -130,7 +130,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     client, electionName: `${o.etcdPrefix}/apiserver-loops-leader`, identity, log, subject: 'apiserver loops',
   });
   // apiextensions-apiserver's naming and establishing controller.
-  const crdStatus = crdStatusController(deps);
+  const apiserverClient = loopbackClient(loopback, { user: apiserverUser, userAgent: kubernetesUserAgent('kube-apiserver') });
+  const crdStatus = crdStatusController({ scheme, informers, log, client: apiserverClient });
   if (crdStatus) apiserverLoops.register(crdStatus);
   const services = registry.store('', 'services');
   apiserverLoops.register(allocationRepairController(new AllocationRepair(async () => {
@@ -138,7 +139,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     return { items: list.items, resourceVersion: list.metadata.resourceVersion ?? '' };
   }, serviceAllocators, log), log));
   // Upstream's APF configuration post-start hook.
-  if (o.enablePriorityAndFairness) apiserverLoops.register(apfConfigController(deps));
+  if (o.enablePriorityAndFairness) apiserverLoops.register(apfConfigController({ informers, log, client: apiserverClient }));
   apiserverLoops.start();
 
   const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);
