@@ -370,7 +370,8 @@ function loggingFormat(value: string | undefined): LogFormat {
   throw new Error(`format: Unsupported value: ${JSON.stringify(value)}: supported values: "json", "text"`);
 }
 
-export type EndpointReconcilerType = 'lease' | 'master-count' | 'none';
+import type { EndpointReconcilerType } from '../controller/kubernetesservice/index.js';
+export type { EndpointReconcilerType };
 const endpointReconcilerTypes: EndpointReconcilerType[] = ['master-count', 'lease', 'none'];
 
 function endpointReconcilerType(v: string | undefined): EndpointReconcilerType {

@@ -145,7 +145,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);
   if (!o.advertiseAddress) log.info({ address: publicIP }, 'external host was not specified, using this address');
   const kubernetesService = new KubernetesServiceController({
-    registry, client, log, etcdPrefix: o.etcdPrefix, storageMediaType: o.storageMediaType, serviceClusterIPRange: o.serviceClusterIPRange,
+    api: apiserverClient, client, log, etcdPrefix: o.etcdPrefix, storageMediaType: o.storageMediaType, serviceClusterIPRange: o.serviceClusterIPRange,
     advertiseAddress: publicIP, reconcilerType: o.endpointReconcilerType, apiserverCount: o.apiserverCount,
     leaseTTLMs: o.endpointReconcilerLeaseTTLMs, intervalMs: o.endpointReconcilerIntervalMs,
   });
