@@ -106,20 +106,22 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   await reconcileBootstrapPolicy(registry, log);
   informers.start();
   const identity = `${hostname()}_${randomUUID()}`;
-  const controllers = new ControllerManager({
-    client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity, log,
-    lease: new LeaseLock(registry.store('coordination.k8s.io', 'leases'), identity),
-  });
-  // Controllers start only once elected, but their requests wait for the app regardless.
+  // Controllers (and the leader Lease) act only once elected, and their requests wait for the app regardless.
   let setHandler!: (h: RequestListener) => void;
   const loopback = {
     tokens: loopbackTokens,
     preferredVersion: (group: string, resource: string) => scheme.resourceInGroup(group, resource)?.version,
     handler: new Promise<RequestListener>((resolve) => { setHandler = resolve; }),
   };
+  const kubeControllerManagerClient = (name: string) =>
+    loopbackClient(loopback, { user: kubeControllerManagerUser, userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${name}` });
+  const controllers = new ControllerManager({
+    client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity, log,
+    lease: new LeaseLock(kubeControllerManagerClient('leader-election').resource('coordination.k8s.io', 'leases', 'v1'), identity),
+  });
   registerControllers(controllers, {
     client: (sa) => loopbackClient(loopback, { user: controllerUser(sa), userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${sa}` }),
-    rootClient: (name) => loopbackClient(loopback, { user: kubeControllerManagerUser, userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${name}` }),
+    rootClient: kubeControllerManagerClient,
     informers, scheme, log, o, rootCA: () => rootCA(deps), authorizer,
   });
   controllers.start();
