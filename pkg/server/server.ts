@@ -32,7 +32,7 @@ import { servingCerts } from './serving-certs.js';
 import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
 import { LoopbackTokens, loopbackClient, type RequestListener } from '../client/loopback.js';
-import { apiserverUser, controllerUser, kubeControllerManagerUser } from '../registry/generic/internal-scope.js';
+import { apiserverUser, controllerUser, kubeControllerManagerUser } from '../client/identities.js';
 import { kubernetesUserAgent } from '../version/index.js';
 import { rootCA } from './root-ca.js';
 import { ControllerManager } from '../controller/manager.js';
@@ -100,10 +100,6 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
-  await ensureSystemNamespaces(registry);
-  await ensureSystemPriorityClasses(registry);
-  await ensureLocalAPIServices(registry, scheme);
-  await reconcileBootstrapPolicy(registry, log);
   informers.start();
   const identity = `${hostname()}_${randomUUID()}`;
   // Controllers (and the leader Lease) act only once elected, and their requests wait for the app regardless.
@@ -124,7 +120,6 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     rootClient: kubeControllerManagerClient,
     informers, scheme, log, o, rootCA: () => rootCA(deps), authorizer,
   });
-  controllers.start();
   // kube-apiserver's own loops (upstream runs them in every apiserver): elected among the
   // replicas, but never gated by the kube-controller-manager Lease, so they keep running
   // when an upstream kube-controller-manager holds it.
@@ -142,7 +137,6 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   }, serviceAllocators, log), log));
   // Upstream's APF configuration post-start hook.
   if (o.enablePriorityAndFairness) apiserverLoops.register(apfConfigController({ informers, log, client: apiserverClient }));
-  apiserverLoops.start();
 
   const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);
   if (!o.advertiseAddress) log.info({ address: publicIP }, 'external host was not specified, using this address');
@@ -162,6 +156,14 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const handle = app.callback();
   setHandler(handle);
+  // Upstream's post-start hooks, written through the app before it listens, so the first
+  // client already finds them; controllers start after them (RBAC needs the policy).
+  await ensureSystemNamespaces(apiserverClient);
+  await ensureSystemPriorityClasses(apiserverClient);
+  await ensureLocalAPIServices(apiserverClient, scheme);
+  await reconcileBootstrapPolicy(apiserverClient, log);
+  controllers.start();
+  apiserverLoops.start();
   const server: Server = createServer({ cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false }, handle);
   server.on('upgrade', upgradeListener(handle));
   await new Promise<void>((resolve, reject) => {

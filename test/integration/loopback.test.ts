@@ -69,4 +69,20 @@ describe('controllers write through the loopback client', function () {
     expect(ev.annotations).to.include({ 'authorization.k8s.io/decision': 'allow' });
     expect(ev.annotations?.['authorization.k8s.io/reason']).to.contain('system:controller:service-account-controller');
   });
+
+  it('bootstrap objects are written by system:apiserver through the same chain', () => {
+    const ev = events().find((e) => e.verb === 'create' && e.objectRef?.resource === 'namespaces' && e.objectRef.name === 'kube-system');
+    expect(ev, 'kube-system namespace create').to.not.equal(undefined);
+    expect(ev!.user).to.deep.equal({ username: 'system:apiserver', groups: ['system:masters'] });
+    expect(ev!.userAgent).to.match(/^kube-apiserver\/v1\.28\.\d+ /);
+    expect(ev!.responseStatus?.code).to.equal(201);
+    const role = events().find((e) => e.verb === 'create' && e.objectRef?.resource === 'clusterroles' && e.objectRef.name === 'system:controller:namespace-controller');
+    expect(role?.user.username).to.equal('system:apiserver');
+  });
+
+  it('the leader Lease is held by system:kube-controller-manager', () => {
+    const ev = events().find((e) => e.objectRef?.resource === 'leases' && e.objectRef.name === 'kube-controller-manager' && ['create', 'update'].includes(e.verb));
+    expect(ev?.user.username).to.equal('system:kube-controller-manager');
+    expect(ev?.userAgent).to.match(/\/leader-election$/);
+  });
 });
