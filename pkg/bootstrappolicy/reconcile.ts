@@ -6,17 +6,13 @@
 import type { Logger } from 'pino';
 import { covers } from '../authorization/rbac/covers.js';
 import type { BindingObject, ClusterRoleObject, PolicyRule, Subject } from '../authorization/rbac/types.js';
-import type { GenericStore, RequestScope } from '../registry/generic/store.js';
-import type { StoreRegistry } from '../registry/generic/registry.js';
+import type { Client, ResourceClient } from '../client/interfaces.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
 import { autoUpdateAnnotation, bootstrapPolicy } from './index.js';
-import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
 
 const rbac = 'rbac.authorization.k8s.io';
 const maxAttempts = 8;
-
-const scope: RequestScope = internalScope(apiserverUser, 'kube-apiserver');
 
 /** Existing keys win; expected keys that are missing are added. */
 function merge(expected: Record<string, string> | undefined, existing: Record<string, string> | undefined): Record<string, string> | undefined {
@@ -70,18 +66,18 @@ export function reconcileBinding(existing: BindingObject, expected: BindingObjec
 
 const is = (err: unknown, code: number): boolean => err instanceof StatusError && err.code === code;
 
-async function ensure(store: GenericStore, expected: KubeObject,
+async function ensure(rc: ResourceClient, plural: string, expected: KubeObject,
   reconcile: (existing: KubeObject) => { obj: KubeObject; recreate?: boolean } | undefined): Promise<string> {
   const ns = expected.metadata.namespace ?? '';
   const name = expected.metadata.name ?? '';
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     let existing: KubeObject;
     try {
-      existing = await store.get(ns, name);
+      existing = await rc.get(ns, name);
     } catch (err) {
       if (!is(err, 404)) throw err;
       try {
-        await store.create(ns, structuredClone(expected), scope);
+        await rc.create(ns, structuredClone(expected));
         return 'created';
       } catch (e) {
         if (is(e, 409)) continue;
@@ -93,20 +89,21 @@ async function ensure(store: GenericStore, expected: KubeObject,
     if (!res) return 'unchanged';
     try {
       if (res.recreate) {
-        await store.delete(ns, name, { preconditions: { uid: existing.metadata.uid } }, scope);
+        await rc.delete(ns, name, { preconditions: { uid: existing.metadata.uid } });
         continue;
       }
-      await store.update(ns, name, async () => res.obj, scope);
+      await rc.update(ns, res.obj);
       return 'updated';
     } catch (err) {
       if (is(err, 409) || is(err, 404)) continue;
       throw err;
     }
   }
-  throw new Error(`could not reconcile ${store.def.plural} ${ns ? `${ns}/` : ''}${name} after ${maxAttempts} attempts`);
+  throw new Error(`could not reconcile ${plural} ${ns ? `${ns}/` : ''}${name} after ${maxAttempts} attempts`);
 }
 
-export async function reconcileBootstrapPolicy(registry: StoreRegistry, log?: Logger): Promise<void> {
+/** `api`: a client acting as the apiserver itself (system:masters, so escalation checks pass). */
+export async function reconcileBootstrapPolicy(api: Client, log?: Logger): Promise<void> {
   const p = bootstrapPolicy();
   const counts: Record<string, number> = {};
   const note = (k: string): void => { counts[k] = (counts[k] ?? 0) + 1; };
@@ -120,11 +117,11 @@ export async function reconcileBootstrapPolicy(registry: StoreRegistry, log?: Lo
     ['roles', p.roles, roleRec], ['rolebindings', p.roleBindings, bindingRec],
   ];
   for (const [plural, objs, rec] of work) {
-    const store = registry.store(rbac, plural);
+    const rc = api.resource(rbac, plural, 'v1');
     // Independent objects: reconcile them concurrently, a few at a time.
     const queue = [...objs];
     await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let o = queue.shift(); o; o = queue.shift()) note(await ensure(store, o, rec(o)));
+      for (let o = queue.shift(); o; o = queue.shift()) note(await ensure(rc, plural, o, rec(o)));
     }));
   }
   log?.info(counts, 'reconciled bootstrap RBAC policy');

@@ -1,38 +1,38 @@
 import { expect } from 'chai';
-import type { ServerDeps } from '../server/deps.js';
+import type { ControllerContext } from './context.js';
 import { controllerEnabled, controllerNames, registerControllers } from './index.js';
 import type { ControllerManager } from './manager.js';
 
 const deps = (controllers: string[], enableBootstrapTokenAuth = false) =>
-  ({ o: { controllers, enableBootstrapTokenAuth } }) as unknown as ServerDeps;
+  ({ o: { controllers, enableBootstrapTokenAuth } }) as unknown as ControllerContext;
 
 describe('--controllers', () => {
   it('* enables every controller except those off by default', () => {
     const d = deps(['*']);
-    expect(controllerEnabled('garbagecollector', d)).to.equal(true);
-    expect(controllerEnabled('root-ca-cert-publisher', d)).to.equal(true);
-    expect(controllerEnabled('bootstrapsigner', d)).to.equal(false);
-    expect(controllerEnabled('tokencleaner', d)).to.equal(false);
+    expect(controllerEnabled('garbagecollector', d.o)).to.equal(true);
+    expect(controllerEnabled('root-ca-cert-publisher', d.o)).to.equal(true);
+    expect(controllerEnabled('bootstrapsigner', d.o)).to.equal(false);
+    expect(controllerEnabled('tokencleaner', d.o)).to.equal(false);
   });
 
   it('-name disables and name enables, as kube-controller-manager reads the list', () => {
     const d = deps(['*', '-root-ca-cert-publisher', 'tokencleaner']);
-    expect(controllerEnabled('root-ca-cert-publisher', d)).to.equal(false);
-    expect(controllerEnabled('tokencleaner', d)).to.equal(true);
-    expect(controllerEnabled('namespace', deps(['tokencleaner']))).to.equal(false);
+    expect(controllerEnabled('root-ca-cert-publisher', d.o)).to.equal(false);
+    expect(controllerEnabled('tokencleaner', d.o)).to.equal(true);
+    expect(controllerEnabled('namespace', deps(['tokencleaner']).o)).to.equal(false);
   });
 
   it('-* (ours) runs none, even those bootstrap-token auth would turn on', () => {
     for (const name of [...controllerNames(), 'bootstrapsigner', 'csrsigning']) {
-      expect(controllerEnabled(name, deps(['-*'], true)), name).to.equal(false);
+      expect(controllerEnabled(name, deps(['-*'], true).o), name).to.equal(false);
     }
     const manager = { register: () => { throw new Error('registered'); } } as unknown as ControllerManager;
     expect(() => registerControllers(manager, deps(['-*'], true))).to.not.throw();
   });
 
   it('bootstrap-token auth turns on the signer and cleaner unless disabled', () => {
-    expect(controllerEnabled('bootstrapsigner', deps(['*'], true))).to.equal(true);
-    expect(controllerEnabled('bootstrapsigner', deps(['*', '-bootstrapsigner'], true))).to.equal(false);
+    expect(controllerEnabled('bootstrapsigner', deps(['*'], true).o)).to.equal(true);
+    expect(controllerEnabled('bootstrapsigner', deps(['*', '-bootstrapsigner'], true).o)).to.equal(false);
   });
 
   it('refuses an unknown name at start', () => {

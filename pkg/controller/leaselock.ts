@@ -5,8 +5,7 @@
 // the record change, not by the holder's clock, as upstream's leaderelection does.
 import { StatusError } from '../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../runtime/object.js';
-import type { GenericStore } from '../registry/generic/store.js';
-import { controllerUser, internalScope } from '../registry/generic/internal-scope.js';
+import type { ResourceClient } from '../client/interfaces.js';
 
 export const leaseNamespace = 'kube-system';
 export const leaseName = 'kube-controller-manager';
@@ -16,26 +15,26 @@ export const leaseDurationSeconds = 15;
 export const retryPeriodMs = 2000;
 
 const microTime = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-const scope = () => internalScope(controllerUser('leader-election'), 'kube-controller-manager');
 
 export class LeaseLock {
   private observed: { record: string; at: number } | undefined;
 
-  constructor(private readonly store: GenericStore, readonly identity: string) {}
+  /** `leases`: the coordination.k8s.io leases of a client acting as kube-controller-manager. */
+  constructor(private readonly leases: ResourceClient, readonly identity: string) {}
 
   /** One try of upstream's tryAcquireOrRenew; true while this replica holds the Lease. */
   async tryAcquireOrRenew(now = Date.now()): Promise<boolean> {
     let current: KubeObject | undefined;
     try {
-      current = await this.store.get(leaseNamespace, leaseName);
+      current = await this.leases.get(leaseNamespace, leaseName);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     }
     if (!current) {
-      return this.store.create(leaseNamespace, {
+      return this.leases.create(leaseNamespace, {
         apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: leaseName, namespace: leaseNamespace },
         spec: { holderIdentity: this.identity, leaseDurationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
-      }, scope()).then(() => true, conflictIsFalse);
+      }).then(() => true, conflictIsFalse);
     }
     const spec = isPlainObject(current.spec) ? current.spec : {};
     const record = JSON.stringify(spec);
@@ -54,7 +53,7 @@ export class LeaseLock {
       ...(mine ? {} : { acquireTime: microTime(now), leaseTransitions: transitions + 1 }),
     };
     try {
-      await this.store.update(leaseNamespace, leaseName, async () => ({ ...current!, spec: next }), scope());
+      await this.leases.update(leaseNamespace, { ...current, spec: next });
     } catch (err) {
       return conflictIsFalse(err);
     }
@@ -64,12 +63,10 @@ export class LeaseLock {
 
   /** Gives the Lease up on a clean stop, as upstream's ReleaseOnCancel. */
   async release(): Promise<void> {
-    const current = await this.store.get(leaseNamespace, leaseName).catch(() => undefined);
+    const current = await this.leases.get(leaseNamespace, leaseName).catch(() => undefined);
     const spec = current && isPlainObject(current.spec) ? current.spec : undefined;
     if (!current || spec?.holderIdentity !== this.identity) return;
-    await this.store.update(leaseNamespace, leaseName, async () => ({
-      ...current, spec: { ...spec, holderIdentity: '', leaseDurationSeconds: 1 },
-    }), scope()).catch(() => undefined);
+    await this.leases.update(leaseNamespace, { ...current, spec: { ...spec, holderIdentity: '', leaseDurationSeconds: 1 } }).catch(() => undefined);
   }
 }
 

@@ -1,8 +1,9 @@
-// Objects every cluster has from its first start. Several replicas may start at once:
-// each creates what is missing and treats AlreadyExists as success.
+// Objects every cluster has from its first start, written as upstream's post-start hooks
+// write them: through the loopback client, so admission sees them. Several replicas may
+// start at once: each creates what is missing and treats AlreadyExists as success.
+import type { Client } from '../client/interfaces.js';
+import { updateWithRetry } from '../client/retry.js';
 import { StatusError } from '../runtime/errors.js';
-import type { StoreRegistry } from '../registry/generic/registry.js';
-import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
 import { systemPriorityClasses } from '../registry/scheduling/priorityclasses/strategy.js';
 import { localAPIServices, localAvailableStatus } from '../registry/apiregistration/apiservices/local.js';
 import { isPlainObject, type KubeObject } from '../runtime/object.js';
@@ -11,12 +12,11 @@ import { nowTimestamp } from '../registry/generic/names.js';
 
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-export async function ensureSystemNamespaces(registry: StoreRegistry): Promise<void> {
-  const store = registry.store('', 'namespaces');
-  const scope = internalScope(apiserverUser, 'kube-apiserver');
+export async function ensureSystemNamespaces(api: Client): Promise<void> {
+  const namespaces = api.resource('', 'namespaces', 'v1');
   for (const name of systemNamespaces) {
     try {
-      await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, scope);
+      await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;
     }
@@ -24,14 +24,11 @@ export async function ensureSystemNamespaces(registry: StoreRegistry): Promise<v
 }
 
 /** system-node-critical and system-cluster-critical (upstream's scheduling post-start hook). */
-export async function ensureSystemPriorityClasses(registry: StoreRegistry): Promise<void> {
-  const store = registry.store('scheduling.k8s.io', 'priorityclasses');
-  const scope = internalScope(apiserverUser, 'kube-apiserver');
+export async function ensureSystemPriorityClasses(api: Client): Promise<void> {
+  const priorityClasses = api.resource('scheduling.k8s.io', 'priorityclasses');
   for (const pc of systemPriorityClasses) {
     try {
-      const obj = structuredClone(pc);
-      store.def.strategy.applyDefaults(obj);
-      await store.create('', obj, scope);
+      await priorityClasses.create('', structuredClone(pc));
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;
     }
@@ -43,23 +40,23 @@ export async function ensureSystemPriorityClasses(registry: StoreRegistry): Prom
  * autoregister controller keeps them. An existing object keeps its metadata; its spec
  * and status are brought back to what this server serves.
  */
-export async function ensureLocalAPIServices(registry: StoreRegistry, scheme: Scheme): Promise<void> {
-  const store = registry.store('apiregistration.k8s.io', 'apiservices');
-  const scope = internalScope(apiserverUser, 'kube-apiserver');
-  const statusScope = { ...scope, subresource: 'status' };
+export async function ensureLocalAPIServices(api: Client, scheme: Scheme): Promise<void> {
+  const apiServices = api.resource('apiregistration.k8s.io', 'apiservices');
   for (const desired of localAPIServices(scheme)) {
     const name = desired.metadata.name!;
     try {
-      await store.create('', desired, scope);
+      await apiServices.create('', desired);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;
-      await store.update('', name, async (current) => (current && !sameJson(current.spec, desired.spec)
-        ? { ...current, spec: desired.spec } : current) as KubeObject, scope);
+      await updateWithRetry(apiServices, '', name, (current) => {
+        if (sameJson(current.spec, desired.spec)) return false;
+        current.spec = desired.spec;
+      });
     }
-    await store.update('', name, async (current) => {
-      if (!current || isLocalAvailable(current)) return current as KubeObject;
-      return { ...current, status: localAvailableStatus(nowTimestamp()) };
-    }, statusScope);
+    await updateWithRetry(apiServices, '', name, (current) => {
+      if (isLocalAvailable(current)) return false;
+      current.status = localAvailableStatus(nowTimestamp());
+    }, { subresource: 'status' });
   }
 }
 

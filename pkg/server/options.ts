@@ -7,7 +7,8 @@ import type { TlsOptions } from 'node:tls';
 import { parseSNICertKey, parseTLSCipherSuites, parseTLSMinVersion, type SNICertKey } from './tls-options.js';
 import { enabledAdmissionPlugins, isKnownAdmissionPlugin } from '../admission/ordered.js';
 import { auditFlagSpecs, parseAuditOptions, type AuditOptions } from '../audit/options.js';
-import { clusterSigningFlagSpecs, parseClusterSigning, type ClusterSigningOptions } from '../controller/certificates/options.js';
+import type { ClusterSigningOptions } from '../controller/certificates/options.js';
+import { clusterSigningFlagSpecs, parseClusterSigning } from './cluster-signing.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
 import { levelForVerbosity, type LogFormat, type LogLevel } from '../endpoints/filters/logging.js';
 import { defaultPreferredAddressTypes, type KubeletClientOptions } from '../kubelet/client.js';
@@ -411,7 +412,8 @@ function loggingFormat(value: string | undefined): LogFormat {
   throw new Error(`format: Unsupported value: ${JSON.stringify(value)}: supported values: "json", "text"`);
 }
 
-export type EndpointReconcilerType = 'lease' | 'master-count' | 'none';
+import type { EndpointReconcilerType } from '../controller/kubernetesservice/index.js';
+export type { EndpointReconcilerType };
 const endpointReconcilerTypes: EndpointReconcilerType[] = ['master-count', 'lease', 'none'];
 
 function endpointReconcilerType(v: string | undefined): EndpointReconcilerType {

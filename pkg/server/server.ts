@@ -34,6 +34,10 @@ import type { ServerOptions } from './options.js';
 import { servingCerts } from './serving-certs.js';
 import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
+import { LoopbackTokens, loopbackClient, type RequestListener } from '../client/loopback.js';
+import { apiserverUser, controllerUser, kubeControllerManagerUser } from '../client/identities.js';
+import { kubernetesUserAgent } from '../version/index.js';
+import { rootCA } from './root-ca.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
 import { crdStatusController } from '../controller/apiextensions/index.js';
@@ -98,7 +102,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     hook.done();
     return result;
   };
-  const authenticator = await buildAuthenticator(deps);
+  const loopbackTokens = new LoopbackTokens();
+  const authenticator = loopbackTokens.authenticator(await buildAuthenticator(deps));
   const authz = await buildAuthorization(deps);
   const authorizer = authz.authorizer;
   deps.authorizer = authorizer;
@@ -108,20 +113,28 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
-  await hooked('start-system-namespaces-controller', () => ensureSystemNamespaces(registry));
-  await hooked('scheduling/bootstrap-system-priority-classes', () => ensureSystemPriorityClasses(registry));
-  await hooked('kube-apiserver-autoregistration', () => ensureLocalAPIServices(registry, scheme));
-  await hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(registry, log));
   await hooked('generic-apiserver-start-informers', () => informers.start());
   const crdSynced = extra.health.addPostStartHook('crd-informer-synced');
   void informers.informerFor('apiextensions.k8s.io', 'customresourcedefinitions').waitForSync().then(() => crdSynced.done());
   const identity = `${hostname()}_${randomUUID()}`;
+  // Controllers (and the leader Lease) act only once elected, and their requests wait for the app regardless.
+  let setHandler!: (h: RequestListener) => void;
+  const loopback = {
+    tokens: loopbackTokens,
+    preferredVersion: (group: string, resource: string) => scheme.resourceInGroup(group, resource)?.version,
+    handler: new Promise<RequestListener>((resolve) => { setHandler = resolve; }),
+  };
+  const kubeControllerManagerClient = (name: string) =>
+    loopbackClient(loopback, { user: kubeControllerManagerUser, userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${name}` });
   const controllers = new ControllerManager({
     client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity, log,
-    lease: new LeaseLock(registry.store('coordination.k8s.io', 'leases'), identity),
+    lease: new LeaseLock(kubeControllerManagerClient('leader-election').resource('coordination.k8s.io', 'leases', 'v1'), identity),
   });
-  registerControllers(controllers, deps);
-  controllers.start();
+  registerControllers(controllers, {
+    client: (sa) => loopbackClient(loopback, { user: controllerUser(sa), userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${sa}` }),
+    rootClient: kubeControllerManagerClient,
+    informers, scheme, log, o, rootCA: () => rootCA(deps), authorizer,
+  });
   // kube-apiserver's own loops (upstream runs them in every apiserver): elected among the
   // replicas, but never gated by the kube-controller-manager Lease, so they keep running
   // when an upstream kube-controller-manager holds it.
@@ -129,7 +142,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     client, electionName: `${o.etcdPrefix}/apiserver-loops-leader`, identity, log, subject: 'apiserver loops',
   });
   // apiextensions-apiserver's naming and establishing controller.
-  const crdStatus = await hooked('start-apiextensions-controllers', () => crdStatusController(deps));
+  const apiserverClient = loopbackClient(loopback, { user: apiserverUser, userAgent: kubernetesUserAgent('kube-apiserver') });
+  const crdStatus = await hooked('start-apiextensions-controllers', () => crdStatusController({ scheme, informers, log, client: apiserverClient }));
   if (crdStatus) apiserverLoops.register(crdStatus);
   const services = registry.store('', 'services');
   apiserverLoops.register(allocationRepairController(new AllocationRepair(async () => {
@@ -137,13 +151,12 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     return { items: list.items, resourceVersion: list.metadata.resourceVersion ?? '' };
   }, serviceAllocators, log), log));
   // Upstream's APF configuration post-start hook.
-  if (o.enablePriorityAndFairness) apiserverLoops.register(apfConfigController(deps));
-  apiserverLoops.start();
+  if (o.enablePriorityAndFairness) apiserverLoops.register(apfConfigController({ informers, log, client: apiserverClient }));
 
   const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);
   if (!o.advertiseAddress) log.info({ address: publicIP }, 'external host was not specified, using this address');
   const kubernetesService = new KubernetesServiceController({
-    registry, client, log, etcdPrefix: o.etcdPrefix, storageMediaType: o.storageMediaType, serviceClusterIPRange: o.serviceClusterIPRange,
+    api: apiserverClient, client, log, etcdPrefix: o.etcdPrefix, storageMediaType: o.storageMediaType, serviceClusterIPRange: o.serviceClusterIPRange,
     advertiseAddress: publicIP, reconcilerType: o.endpointReconcilerType, apiserverCount: o.apiserverCount,
     leaseTTLMs: o.endpointReconcilerLeaseTTLMs, intervalMs: o.endpointReconcilerIntervalMs,
   });
@@ -165,6 +178,15 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   });
 
   const handle = app.callback();
+  setHandler(handle);
+  // Upstream's post-start hooks, written through the app before it listens, so the first
+  // client already finds them; controllers start after them (RBAC needs the policy).
+  await hooked('start-system-namespaces-controller', () => ensureSystemNamespaces(apiserverClient));
+  await hooked('scheduling/bootstrap-system-priority-classes', () => ensureSystemPriorityClasses(apiserverClient));
+  await hooked('kube-apiserver-autoregistration', () => ensureLocalAPIServices(apiserverClient, scheme));
+  await hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(apiserverClient, log));
+  controllers.start();
+  apiserverLoops.start();
   const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
   const server: Server = createServer({
     ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,

@@ -1,1 +1,1 @@
-export { createVersionHandler, platform, versionInfo, type VersionInfo } from './version.js';
+export { createVersionHandler, kubernetesUserAgent, platform, versionInfo, type VersionInfo } from './version.js';

@@ -44,3 +44,8 @@ export function createVersionHandler(info: VersionInfo = versionInfo): (ctx: Con
     return true;
   };
 }
+
+/** Upstream's DefaultKubernetesUserAgent: `kube-apiserver/v1.28.3 (linux/amd64) kubernetes/a8a1abc`. */
+export function kubernetesUserAgent(command: string, info: VersionInfo = versionInfo): string {
+  return `${command}/${info.gitVersion} (${info.platform}) kubernetes/${info.gitCommit.slice(0, 7)}`;
+}

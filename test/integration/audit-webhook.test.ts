@@ -72,7 +72,9 @@ describe('audit webhook backend (--audit-webhook-config-file)', function () {
   });
 
   it('batch mode: events still buffered (long max-wait) reach the sink when the replica stops', async () => {
-    const cluster = await start('batch', ['--audit-webhook-batch-max-wait=60s']);
+    // A batch large enough that the server's own start-up requests (bootstrap policy,
+    // controllers) do not fill it and flush it early.
+    const cluster = await start('batch', ['--audit-webhook-batch-max-wait=60s', '--audit-webhook-batch-max-size=100000']);
     const r = await request(`${cluster.urls[0]}/version`, cluster.credentialsFor());
     const id = String(r.headers['audit-id']);
     await new Promise((res) => setTimeout(res, 300));

@@ -37,7 +37,8 @@ describe('authentication settings', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  describe('anonymous on (mode AlwaysDeny), lookup off, webhook v1, runtime-config', () => {
+  // RBAC, not AlwaysDeny: the tokens controller's requests are authorized like anyone's.
+  describe('anonymous on (mode RBAC), lookup off, webhook v1, runtime-config', () => {
     let cluster: Cluster;
     let webhook: WebhookServer;
     let admin: TlsCredentials;
@@ -46,7 +47,7 @@ describe('authentication settings', function () {
     before(async () => {
       webhook = await startWebhook(dir, 'v1');
       cluster = await startReplicas(1, {
-        authorizationMode: 'AlwaysDeny',
+        authorizationMode: 'RBAC',
         extraArgs: [
           '--service-account-lookup=false',
           `--authentication-token-webhook-config-file=${webhook.kubeconfig}`, '--authentication-token-webhook-version=v1',

@@ -7,9 +7,9 @@
 import type { Logger } from 'pino';
 import { StatusError } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
-import type { StoreRegistry } from '../../registry/generic/registry.js';
-import type { GenericStore, RequestScope } from '../../registry/generic/store.js';
-import { apiserverUser, internalScope } from '../../registry/generic/internal-scope.js';
+import { parseApiVersion } from '../../runtime/scheme.js';
+import type { Client, ResourceClient } from '../../client/interfaces.js';
+import { isNotFound } from '../../client/retry.js';
 import {
   AutoUpdateAnnotation, mandatoryFlowSchemas, mandatoryPriorityLevels, suggestedFlowSchemas, suggestedPriorityLevels,
 } from '../../registry/flowcontrol/bootstrap.js';
@@ -64,13 +64,14 @@ export function revise(current: KubeObject, bootstrap: KubeObject, mandatory: bo
 }
 
 export class APFConfigEnsurer {
-  private readonly scope: RequestScope = internalScope(apiserverUser, 'kube-apiserver', { fieldManager: producerFieldManager });
-  private readonly flowSchemas: GenericStore;
-  private readonly priorityLevels: GenericStore;
+  private readonly flowSchemas: ResourceClient;
+  private readonly priorityLevels: ResourceClient;
 
-  constructor(registry: StoreRegistry, private readonly log: Logger) {
-    this.flowSchemas = registry.store(Group, 'flowschemas');
-    this.priorityLevels = registry.store(Group, 'prioritylevelconfigurations');
+  constructor(client: Client, private readonly log: Logger) {
+    // The version the bootstrap objects are written in.
+    const version = parseApiVersion(mandatoryFlowSchemas[0]!.apiVersion ?? '').version;
+    this.flowSchemas = client.resource(Group, 'flowschemas', version);
+    this.priorityLevels = client.resource(Group, 'prioritylevelconfigurations', version);
   }
 
   /** Names of every object the configuration manages. */
@@ -89,19 +90,25 @@ export class APFConfigEnsurer {
     await this.removeDangling(this.flowSchemas, APFConfigEnsurer.managedNames('FlowSchema'));
   }
 
-  private async ensureOne(store: GenericStore, bootstrap: KubeObject, mandatory: boolean): Promise<void> {
+  private async ensureOne(rc: ResourceClient, bootstrap: KubeObject, mandatory: boolean): Promise<void> {
     const name = bootstrap.metadata.name!;
+    const opts = { fieldManager: producerFieldManager };
     try {
-      await store.update('', name, async (current) => {
-        if (!current) return structuredClone(bootstrap);
-        const change = revise(current, bootstrap, mandatory);
-        if (!change) return current;
-        const next = structuredClone(current);
-        if (change.spec) next.spec = change.spec;
-        next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [AutoUpdateAnnotation]: String(change.autoUpdate) };
-        this.log.info({ kind: bootstrap.kind, name, mandatory }, 'updating APF bootstrap configuration object');
-        return next;
-      }, this.scope, true);
+      let current: KubeObject;
+      try {
+        current = await rc.get('', name);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        await rc.create('', structuredClone(bootstrap), opts);
+        return;
+      }
+      const change = revise(current, bootstrap, mandatory);
+      if (!change) return;
+      const next = structuredClone(current);
+      if (change.spec) next.spec = change.spec;
+      next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [AutoUpdateAnnotation]: String(change.autoUpdate) };
+      this.log.info({ kind: bootstrap.kind, name, mandatory }, 'updating APF bootstrap configuration object');
+      await rc.update('', next, opts);
     } catch (err) {
       // Another replica wrote it first: the next pass looks again.
       if (err instanceof StatusError && (err.code === 409 || err.code === 404)) return;
@@ -109,13 +116,13 @@ export class APFConfigEnsurer {
     }
   }
 
-  private async removeDangling(store: GenericStore, managed: Set<string>): Promise<void> {
-    const list = await store.list('', {});
+  private async removeDangling(rc: ResourceClient, managed: Set<string>): Promise<void> {
+    const list = await rc.list('');
     for (const obj of list.items) {
       const name = obj.metadata.name ?? '';
       if (managed.has(name) || obj.metadata.deletionTimestamp || autoUpdateOf(obj) !== true) continue;
       try {
-        await store.delete('', name, { preconditions: { uid: obj.metadata.uid } }, this.scope);
+        await rc.delete('', name, { preconditions: { uid: obj.metadata.uid } });
         this.log.info({ kind: obj.kind, name }, 'deleted APF configuration object this release no longer suggests');
       } catch (err) {
         if (err instanceof StatusError && (err.code === 404 || err.code === 409)) continue;

@@ -2,10 +2,12 @@
 // configuration in place (a full pass at start and every minute, as upstream's config
 // producer, and at once when a managed object is deleted or edited) and keeps each
 // FlowSchema's Dangling condition current. Requests are not throttled.
+import type { Logger } from 'pino';
+import type { Client } from '../../client/interfaces.js';
+import { updateWithRetry } from '../../client/retry.js';
 import { StatusError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import { apiserverUser, internalScope } from '../../registry/generic/internal-scope.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { InformerSource } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
 import { APFConfigEnsurer, Group } from './ensurer.js';
@@ -14,12 +16,11 @@ import { consumerFieldManager, danglingCondition, withDangling } from './status.
 const ensureKey = '\u0000ensure';
 export const resyncIntervalMs = 60_000;
 
-export function apfConfigController(d: ServerDeps, intervalMs = resyncIntervalMs): Controller {
-  const ensurer = new APFConfigEnsurer(d.registry, d.log);
+export function apfConfigController(d: { informers: InformerSource; client: Client; log: Logger }, intervalMs = resyncIntervalMs): Controller {
+  const ensurer = new APFConfigEnsurer(d.client, d.log);
   const flowSchemas = d.informers.informerFor(Group, 'flowschemas');
   const priorityLevels = d.informers.informerFor(Group, 'prioritylevelconfigurations');
-  const fsStore = d.registry.store(Group, 'flowschemas');
-  const statusScope = internalScope(apiserverUser, 'kube-apiserver', { fieldManager: consumerFieldManager, subresource: 'status' });
+  const fsClient = d.client.resource(Group, 'flowschemas');
   const managedFS = APFConfigEnsurer.managedNames('FlowSchema');
   const managedPL = APFConfigEnsurer.managedNames('PriorityLevelConfiguration');
   let queue: KeyedQueue | undefined;
@@ -31,11 +32,11 @@ export function apfConfigController(d: ServerDeps, intervalMs = resyncIntervalMs
     const want = danglingCondition(fs, (pl) => priorityLevels.get('', pl) !== undefined);
     if (!withDangling(fs, want, '')) return;
     try {
-      await fsStore.update('', name, async (latest) => {
-        if (!latest) throw new StatusError(404, 'NotFound', 'gone');
+      await updateWithRetry(fsClient, '', name, (latest) => {
         const status = withDangling(latest, want, new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
-        return status ? { ...latest, status } : latest;
-      }, statusScope);
+        if (!status) return false;
+        latest.status = status;
+      }, { fieldManager: consumerFieldManager, subresource: 'status' });
     } catch (err) {
       if (err instanceof StatusError && [404, 409].includes(err.code)) return;
       throw err;

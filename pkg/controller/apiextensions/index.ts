@@ -11,15 +11,15 @@ import type { KubeObject } from '../../runtime/object.js';
 import { CustomResourceCleanupFinalizer, crdSpec, crdStatus, findCondition, isConditionTrue, setCondition,
   type CRDCondition, type CRDStatus } from '../../apis/apiextensions/types.js';
 import type { Informer } from '../../client/informer.js';
-import { apiserverUser, internalScope } from '../../registry/generic/internal-scope.js';
-import type { GenericStore } from '../../registry/generic/store.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { Client, ResourceClient } from '../../client/interfaces.js';
+import { updateWithRetry } from '../../client/retry.js';
+import type { Scheme } from '../../runtime/scheme.js';
+import type { InformerSource } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
 import { calculateNames, equivalentCondition, sameNames } from './naming.js';
 
 export const apiextensionsGroup = 'apiextensions.k8s.io';
-const statusScope = internalScope(apiserverUser, 'kube-apiserver', { subresource: 'status' });
 
 type Step = (crd: KubeObject) => ((crd: KubeObject) => void) | undefined;
 
@@ -30,7 +30,7 @@ export class CRDStatusController implements Controller {
   /** Our own writes, newer than the informer until their events arrive (upstream: the mutation cache). */
   private written = new Map<string, KubeObject>();
 
-  constructor(private readonly informer: Informer, private readonly store: GenericStore, private readonly log: Logger) {}
+  constructor(private readonly informer: Informer, private readonly client: ResourceClient, private readonly log: Logger) {}
 
   start(): () => void {
     const q = new KeyedQueue((name) => this.sync(name),
@@ -76,15 +76,13 @@ export class CRDStatusController implements Controller {
   private async write(name: string, step: Step): Promise<boolean> {
     try {
       let applied = false;
-      const res = await this.store.update('', name, async (current) => {
-        if (!current) throw new StatusError(404, 'NotFound', 'gone');
-        const next = structuredClone(current);
+      const res = await updateWithRetry(this.client, '', name, (next) => {
         const change = step(next);
         applied = change !== undefined;
-        change?.(next);
-        return next;
-      }, statusScope);
-      if (applied && res.object.metadata.deletionTimestamp === undefined) this.written.set(name, res.object);
+        if (!change) return false;
+        change(next);
+      }, { subresource: 'status' });
+      if (applied && res.metadata.deletionTimestamp === undefined) this.written.set(name, res);
       return applied;
     } catch (err) {
       // Deleted or changed meanwhile: its event queues it again.
@@ -147,8 +145,8 @@ function now(): string {
 }
 
 /** Undefined when the scheme does not serve CRDs. */
-export function crdStatusController(d: ServerDeps): Controller | undefined {
+export function crdStatusController(d: { scheme: Scheme; informers: InformerSource; client: Client; log: Logger }): Controller | undefined {
   if (!d.scheme.resource(apiextensionsGroup, 'v1', 'customresourcedefinitions')) return undefined;
   return new CRDStatusController(d.informers.informerFor(apiextensionsGroup, 'customresourcedefinitions'),
-    d.registry.store(apiextensionsGroup, 'customresourcedefinitions'), d.log);
+    d.client.resource(apiextensionsGroup, 'customresourcedefinitions', 'v1'), d.log);
 }

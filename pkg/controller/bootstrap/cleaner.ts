@@ -5,16 +5,13 @@ import type { KubeObject } from '../../runtime/object.js';
 import {
   bootstrapTokenNamespace, bootstrapTokenSecretType, expirationOf, hasExpired,
 } from '../../authentication/bootstrap/token.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue, keyOf, splitKey } from '../workqueue.js';
-import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 
-const controllerUser = controllerUserFor('token-cleaner');
-
-export function tokenCleanerController(d: ServerDeps): Controller {
+export function tokenCleanerController(d: ControllerContext): Controller {
   const secrets = d.informers.informerFor('', 'secrets');
-  const store = d.registry.store('', 'secrets');
+  const client = d.client('token-cleaner').resource('', 'secrets');
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
 
@@ -29,7 +26,7 @@ export function tokenCleanerController(d: ServerDeps): Controller {
     }
     d.log.info({ secret: key }, 'deleting expired bootstrap token');
     try {
-      await store.delete(namespace, name, { preconditions: { uid: s.metadata.uid } }, internalScope(controllerUser, 'kube-controller-manager'));
+      await client.delete(namespace, name, { preconditions: { uid: s.metadata.uid } });
     } catch (err) {
       if (err instanceof StatusError && (err.code === 404 || err.code === 409)) return;
       throw err;

@@ -1,23 +1,20 @@
 // The bootstrap signer (SPEC 5.5): the `kubeconfig` of ConfigMap kube-public/cluster-info
 // carries a `jws-kubeconfig-<id>` signature for every bootstrap token that may sign
 // (usage-bootstrap-signing=true, not expired); signatures of other tokens are removed.
-import { StatusError } from '../../runtime/errors.js';
+import { updateWithRetry } from '../../client/retry.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import {
   bootstrapTokenNamespace, bootstrapTokenSecretPrefix, bootstrapTokenSecretType, hasExpired, keys, secretData,
 } from '../../authentication/bootstrap/token.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
 import { computeDetachedSignature } from './jws.js';
-import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 
 export const clusterInfoNamespace = 'kube-public';
 export const clusterInfoName = 'cluster-info';
 export const kubeconfigKey = 'kubeconfig';
 export const signaturePrefix = 'jws-kubeconfig-';
-
-const controllerUser = controllerUserFor('bootstrap-signer');
 
 /** Tokens that may sign, id -> secret. */
 export function signingTokens(secrets: KubeObject[], now = Date.now()): Map<string, string> {
@@ -35,10 +32,10 @@ export function signingTokens(secrets: KubeObject[], now = Date.now()): Map<stri
   return out;
 }
 
-export function bootstrapSignerController(d: ServerDeps): Controller {
+export function bootstrapSignerController(d: ControllerContext): Controller {
   const configMaps = d.informers.informerFor('', 'configmaps');
   const secrets = d.informers.informerFor('', 'secrets');
-  const store = d.registry.store('', 'configmaps');
+  const client = d.client('bootstrap-signer').resource('', 'configmaps');
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
   let expiryTimer: NodeJS.Timeout | undefined;
@@ -67,10 +64,7 @@ export function bootstrapSignerController(d: ServerDeps): Controller {
     if (old.size > 0) changed = true;
     scheduleExpiry(tokenSecrets);
     if (!changed) return;
-    await store.update(clusterInfoNamespace, clusterInfoName, async (current) => {
-      if (!current) throw new StatusError(404, 'NotFound', `configmaps "${clusterInfoName}" not found`);
-      return { ...current, data: next };
-    }, internalScope(controllerUser, 'kube-controller-manager'));
+    await updateWithRetry(client, clusterInfoNamespace, clusterInfoName, (current) => { current.data = next; });
   };
 
   /** A token that expires must lose its signature then, without any other event. */

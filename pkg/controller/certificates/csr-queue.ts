@@ -3,11 +3,11 @@
 // re-queues every CSR the informer holds.
 import type { Informer } from '../../client/informer.js';
 import type { KubeObject } from '../../runtime/object.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
 
-export function csrQueueController(name: string, d: ServerDeps, csrs: Informer, sync: (csrName: string) => Promise<void>): Controller {
+export function csrQueueController(name: string, d: Pick<ControllerContext, 'log'>, csrs: Informer, sync: (csrName: string) => Promise<void>): Controller {
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
   const enqueue = (csr: KubeObject) => queue?.add(csr.metadata.name ?? '');

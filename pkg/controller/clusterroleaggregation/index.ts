@@ -6,12 +6,9 @@ import type { Logger } from 'pino';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../apis/meta/labels.js';
 import type { ClusterRoleObject, PolicyRule } from '../../authorization/rbac/types.js';
 import type { Informer } from '../../client/informer.js';
-import type { GenericStore, RequestScope } from '../../registry/generic/store.js';
+import type { ResourceClient } from '../../client/interfaces.js';
+import { updateWithRetry } from '../../client/retry.js';
 import type { Controller } from '../manager.js';
-import { controllerUser, internalScope } from '../../registry/generic/internal-scope.js';
-
-const user = controllerUser('clusterrole-aggregation-controller');
-const scope: RequestScope = internalScope(user, 'kube-controller-manager');
 const debounceMs = 20;
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -43,7 +40,7 @@ export class ClusterRoleAggregationController implements Controller {
   private stopped = true;
   private watching = false;
 
-  constructor(private readonly informer: Informer, private readonly store: GenericStore, private readonly log?: Logger) {}
+  constructor(private readonly informer: Informer, private readonly client: ResourceClient, private readonly log?: Logger) {}
 
   start(): () => void {
     this.stopped = false;
@@ -75,11 +72,9 @@ export class ClusterRoleAggregationController implements Controller {
         const want = aggregatedRules(role, all);
         if (same(role.rules ?? [], want)) continue;
         try {
-          await this.store.update('', role.metadata.name ?? '', async (current) => {
-            if (!current) throw new Error('gone');
-            const fresh = aggregatedRules(current as ClusterRoleObject, this.informer.list() as ClusterRoleObject[]);
-            return { ...current, rules: fresh };
-          }, scope);
+          await updateWithRetry(this.client, '', role.metadata.name ?? '', (current) => {
+            current.rules = aggregatedRules(current as ClusterRoleObject, this.informer.list() as ClusterRoleObject[]);
+          });
         } catch (err) {
           this.log?.warn({ clusterrole: role.metadata.name, err: (err as Error).message }, 'clusterrole aggregation failed; will retry');
           this.again = true;

@@ -4,31 +4,24 @@
 // deleted with Orphan (finalizer orphan) first has its references removed from its
 // dependents. Fed by informers over every stored resource; owners are checked against
 // storage before anything is deleted, so a stale cache never deletes a live object.
+import type { Client, ResourceClient } from '../../client/interfaces.js';
+import { isNotFound, updateWithRetry } from '../../client/retry.js';
 import { StatusError } from '../../runtime/errors.js';
 import type { KubeObject, OwnerReference } from '../../runtime/object.js';
 import { parseApiVersion, type ResourceDef, type Scheme } from '../../runtime/scheme.js';
-import type { GenericStore, RequestScope } from '../../registry/generic/store.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import {
   FinalizerDeleteDependents, FinalizerOrphanDependents, OwnershipGraph, type GraphNode, type ObjectRef,
 } from './graph.js';
 import { KeyedQueue, type RetryPolicy } from '../workqueue.js';
-import { controllerUser, internalScope } from '../../registry/generic/internal-scope.js';
 
 /** Deletion work is retried until it succeeds, as upstream's controllers do. */
 const retryForever: RetryPolicy = { maxRetries: Infinity, baseDelayMs: 10 };
 
 export const controllerName = 'garbagecollector';
 
-const gcUser = controllerUser('generic-garbage-collector');
-
-function scope(): RequestScope {
-  return internalScope(gcUser, 'kube-controller-manager');
-}
-
 const hasFinalizer = (o: KubeObject, f: string): boolean => (o.metadata.finalizers ?? []).includes(f);
-const isNotFound = (err: unknown): boolean => err instanceof StatusError && err.code === 404;
 
 /** The stored resource that serves a kind named by apiVersion and kind. */
 export function resourceForKind(scheme: Scheme, apiVersion: string, kind: string): ResourceDef | undefined {
@@ -49,7 +42,11 @@ export class GarbageCollector implements Controller {
   private orphanQueue: KeyedQueue | undefined;
   private handlersAdded = false;
 
-  constructor(private readonly d: Pick<ServerDeps, 'scheme' | 'registry' | 'informers' | 'log'>) {}
+  private readonly client: Client;
+
+  constructor(private readonly d: Pick<ControllerContext, 'scheme' | 'informers' | 'log' | 'client'>) {
+    this.client = d.client('generic-garbage-collector');
+  }
 
   start(): () => void {
     const log = (what: string) => (uid: string, err: unknown) =>
@@ -136,17 +133,18 @@ export class GarbageCollector implements Controller {
 
   // ---- work ----
 
-  private storeFor(apiVersion: string, kind: string): GenericStore | undefined {
-    const def = resourceForKind(this.d.scheme, apiVersion, kind);
-    return def ? this.d.registry.storeFor(def) : undefined;
+  /** The client of the resource serving a kind, and the namespace its objects are addressed in. */
+  private target(ref: ObjectRef): { rc: ResourceClient; namespace: string } | undefined {
+    const def = resourceForKind(this.d.scheme, ref.apiVersion, ref.kind);
+    return def ? { rc: this.client.resource(def.group, def.plural, def.version), namespace: def.namespaced ? ref.namespace : '' } : undefined;
   }
 
   /** The object as storage has it now, if it is still the one with this uid. */
   private async live(ref: ObjectRef): Promise<KubeObject | undefined> {
-    const store = this.storeFor(ref.apiVersion, ref.kind);
-    if (!store) return undefined;
+    const t = this.target(ref);
+    if (!t) return undefined;
     try {
-      const obj = await store.get(store.def.namespaced ? ref.namespace : '', ref.name);
+      const obj = await t.rc.get(t.namespace, ref.name);
       return obj.metadata.uid === ref.uid ? obj : undefined;
     } catch (err) {
       if (isNotFound(err)) return undefined;
@@ -158,7 +156,7 @@ export class GarbageCollector implements Controller {
     const node = this.graph.get(uid);
     if (!node) return;
     if (node.virtual) {
-      if (!this.storeFor(node.ref.apiVersion, node.ref.kind)) return;
+      if (!resourceForKind(this.d.scheme, node.ref.apiVersion, node.ref.kind)) return;
       if (await this.live(node.ref)) return; // exists: its informer will introduce it
       // The owner is gone: its dependents are orphans of a deleted owner.
       this.graph.remove(uid);
@@ -246,26 +244,23 @@ export class GarbageCollector implements Controller {
 
   /** Changes the object with this uid; one that is gone (or was replaced) is left alone. */
   private async updateObject(ref: ObjectRef, change: (o: KubeObject) => void): Promise<void> {
-    const store = this.storeFor(ref.apiVersion, ref.kind);
-    if (!store) return;
+    const t = this.target(ref);
+    if (!t) return;
     try {
-      await store.update(store.def.namespaced ? ref.namespace : '', ref.name, async (current) => {
-        if (!current || current.metadata.uid !== ref.uid) throw new StatusError(404, 'NotFound', 'gone');
-        const next = structuredClone(current);
-        change(next);
-        return next;
-      }, scope());
+      await updateWithRetry(t.rc, t.namespace, ref.name, (current) => {
+        if (current.metadata.uid !== ref.uid) throw new StatusError(404, 'NotFound', 'gone');
+        change(current);
+      });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
   }
 
   private async deleteObject(ref: ObjectRef, policy: 'Orphan' | 'Background' | 'Foreground'): Promise<void> {
-    const store = this.storeFor(ref.apiVersion, ref.kind);
-    if (!store) return;
+    const t = this.target(ref);
+    if (!t) return;
     try {
-      await store.delete(store.def.namespaced ? ref.namespace : '', ref.name,
-        { preconditions: { uid: ref.uid }, propagationPolicy: policy }, scope());
+      await t.rc.delete(t.namespace, ref.name, { preconditions: { uid: ref.uid }, propagationPolicy: policy });
     } catch (err) {
       // Gone already, or replaced by a new object of the same name.
       if (isNotFound(err) || (err instanceof StatusError && err.code === 409)) return;
@@ -285,6 +280,6 @@ function ownersChanged(obj: KubeObject, old: KubeObject): boolean {
   return JSON.stringify(obj.metadata.ownerReferences ?? []) !== JSON.stringify(old.metadata.ownerReferences ?? []);
 }
 
-export function garbageCollector(d: ServerDeps): Controller {
+export function garbageCollector(d: ControllerContext): Controller {
   return new GarbageCollector(d);
 }

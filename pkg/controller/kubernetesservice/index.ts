@@ -5,19 +5,22 @@
 // On a clean stop the replica removes its lease and itself from the endpoints at once.
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
+import type { Client } from '../../client/interfaces.js';
 import { StatusError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import type { StoreRegistry } from '../../registry/generic/registry.js';
-import { apiserverUser, internalScope } from '../../registry/generic/internal-scope.js';
 import type { StorageMediaType } from '../../storage/etcd/codec.js';
-import type { EndpointReconcilerType } from '../../server/options.js';
 import { endpointSliceFor, sliceUpToDate } from './endpointslice.js';
 import { MasterLeases } from './masterleases.js';
 import { endpointPorts, reconcileLease, reconcileMasterCount, type Reconciled } from './reconciler.js';
 import { firstServiceIP, kubernetesService, kubernetesServiceName as name, kubernetesServiceNamespace as ns } from './service.js';
 
+/** --endpoint-reconciler-type. */
+export type EndpointReconcilerType = 'lease' | 'master-count' | 'none';
+
 export interface KubernetesServiceOptions {
-  registry: StoreRegistry;
+  /** The apiserver's own loopback client. */
+  api: Client;
+  /** Master leases are kept in etcd directly, as upstream's lease reconciler keeps them in storage. */
   client: Etcd3;
   log: Logger;
   etcdPrefix: string;
@@ -31,7 +34,6 @@ export interface KubernetesServiceOptions {
   intervalMs: number;
 }
 
-const scope = internalScope(apiserverUser, 'kube-apiserver');
 const isStatus = (err: unknown, ...codes: number[]): boolean => err instanceof StatusError && codes.includes(err.code);
 
 export class KubernetesServiceController {
@@ -97,23 +99,21 @@ export class KubernetesServiceController {
   }
 
   private async ensureService(): Promise<void> {
-    const store = this.o.registry.store('', 'services');
+    const services = this.o.api.resource('', 'services');
     try {
-      await store.get(ns, name);
+      await services.get(ns, name);
       return;
     } catch (err) {
       if (!isStatus(err, 404)) throw err;
     }
-    const svc = kubernetesService(this.serviceIP, this.securePort);
-    store.def.strategy.applyDefaults(svc);
     try {
-      await store.create(ns, svc, scope);
+      await services.create(ns, kubernetesService(this.serviceIP, this.securePort));
       this.o.log.info({ clusterIP: this.serviceIP }, 'created the kubernetes service');
     } catch (err) {
       // Another replica creating it at the same moment holds the IP first: its create
       // fails here with AlreadyExists, or with "provided IP is already allocated".
       if (isStatus(err, 409)) return;
-      if (isStatus(err, 422) && await store.get(ns, name).then(() => true, () => false)) return;
+      if (isStatus(err, 422) && await services.get(ns, name).then(() => true, () => false)) return;
       throw err;
     }
   }
@@ -129,35 +129,40 @@ export class KubernetesServiceController {
     } else {
       desired = (current) => reconcileMasterCount(current, this.o.advertiseAddress, ports, this.o.apiserverCount, false);
     }
-    const store = this.o.registry.store('', 'endpoints');
-    const { object } = await store.update(ns, name, async (current) => {
-      const want = desired(current);
-      if (want) delete want.metadata.resourceVersion;
-      return want ?? current!;
-    }, scope);
-    await this.ensureSlice(object);
+    const endpoints = this.o.api.resource('', 'endpoints');
+    let current: KubeObject | null = null;
+    try {
+      current = await endpoints.get(ns, name);
+    } catch (err) {
+      if (!isStatus(err, 404)) throw err;
+    }
+    const want = desired(current);
+    // Unconditional: the reconciler's view is the truth, whatever another replica wrote.
+    if (want) delete want.metadata.resourceVersion;
+    const object = want ? await endpoints.update(ns, want) : current;
+    if (object) await this.ensureSlice(object);
   }
 
   private async ensureSlice(endpoints: KubeObject): Promise<void> {
     const want = endpointSliceFor(endpoints);
-    const store = this.o.registry.store('discovery.k8s.io', 'endpointslices');
+    const slices = this.o.api.resource('discovery.k8s.io', 'endpointslices');
     let current: KubeObject | undefined;
     try {
-      current = await store.get(ns, name);
+      current = await slices.get(ns, name);
     } catch (err) {
       if (!isStatus(err, 404)) throw err;
     }
     if (!current) {
-      await store.create(ns, want, scope).catch((err) => { if (!isStatus(err, 409)) throw err; });
+      await slices.create(ns, want).catch((err) => { if (!isStatus(err, 409)) throw err; });
       return;
     }
     if (current.addressType !== want.addressType) {
       // addressType is immutable: the slice is made anew.
-      await store.delete(ns, name, {}, scope);
-      await store.create(ns, want, scope);
+      await slices.delete(ns, name);
+      await slices.create(ns, want);
       return;
     }
     if (sliceUpToDate(current, want)) return;
-    await store.update(ns, name, async () => want, scope);
+    await slices.update(ns, want);
   }
 }

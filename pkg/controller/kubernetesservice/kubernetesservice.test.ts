@@ -1,9 +1,7 @@
 // The pure parts of the `kubernetes` Service controller: the service IP, the Endpoints
-// each reconciler writes, the EndpointSlice made from them, and the flags.
+// each reconciler writes, and the EndpointSlice made from them (its flags: pkg/server/advertise.test.ts).
 import { expect } from 'chai';
 import type { KubeObject } from '../../runtime/object.js';
-import { parseOptions } from '../../server/options.js';
-import { advertiseAddress } from '../../server/advertise.js';
 import { endpointSliceFor, sliceUpToDate } from './endpointslice.js';
 import { endpointPorts, reconcileLease, reconcileMasterCount } from './reconciler.js';
 import { firstServiceIP, kubernetesService } from './service.js';
@@ -82,22 +80,5 @@ describe('kubernetes service', () => {
     expect(endpointSliceFor(ep(['fd00::11'])).addressType).to.equal('IPv6');
     expect(sliceUpToDate({ ...slice, metadata: { ...slice.metadata, resourceVersion: '9' } }, slice)).to.equal(true);
     expect(sliceUpToDate(slice, endpointSliceFor(ep(['192.0.2.11'])))).to.equal(false);
-  });
-
-  it('flags: --endpoint-reconciler-type, --advertise-address and --apiserver-count with upstream\'s defaults and messages', () => {
-    const o = parseOptions([]);
-    expect(o).to.deep.include({ endpointReconcilerType: 'lease', apiserverCount: 1, endpointReconcilerLeaseTTLMs: 15_000, endpointReconcilerIntervalMs: 10_000 });
-    expect(o.advertiseAddress).to.equal(undefined);
-    expect(parseOptions(['--endpoint-reconciler-type=none', '--advertise-address=192.0.2.11'])).to.deep.include({ endpointReconcilerType: 'none', advertiseAddress: '192.0.2.11' });
-    expect(() => parseOptions(['--endpoint-reconciler-type=bogus'])).to.throw('Reconciler not implemented: bogus');
-    expect(() => parseOptions(['--advertise-address=1.2.3'])).to.throw('invalid argument "1.2.3" for "--advertise-address" flag: failed to parse IP: "1.2.3"');
-    expect(() => parseOptions(['--apiserver-count=0'])).to.throw("--apiserver-count should be a positive number, but value '0' provided");
-  });
-
-  it('the advertise address: the flag as given, else a real bind address, else the host\'s address', () => {
-    expect(advertiseAddress('127.0.0.1', '0.0.0.0')).to.equal('127.0.0.1');
-    expect(advertiseAddress(undefined, '192.0.2.40')).to.equal('192.0.2.40');
-    const chosen = advertiseAddress('0.0.0.0', '127.0.0.1');
-    expect(chosen).to.be.a('string').and.not.equal('0.0.0.0');
   });
 });

@@ -2,23 +2,15 @@
 // serves is deleted (in the background, as upstream), what remains is counted for the
 // conditions, and once nothing is left the "kubernetes" finalizer is removed through
 // the finalize subresource (which deletes the namespace when no finalizer is left).
-import { StatusError } from '../../runtime/errors.js';
+import type { Client, ResourceClient } from '../../client/interfaces.js';
+import { isNotFound, updateWithRetry } from '../../client/retry.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import type { ResourceDef, Scheme } from '../../runtime/scheme.js';
-import type { RequestScope } from '../../registry/generic/store.js';
-import type { StoreRegistry } from '../../registry/generic/registry.js';
 import { conditionsFor, updateConditions, type ContentReport } from './conditions.js';
-import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 
 export const FinalizerKubernetes = 'kubernetes';
 /** Upstream waits this long before looking again at content that has finalizers. */
 export const finalizerEstimateSeconds = 15;
-
-const controllerUser = controllerUserFor('namespace-controller');
-
-function scope(subresource?: string): RequestScope {
-  return internalScope(controllerUser, 'kube-controller-manager', { subresource });
-}
 
 function specFinalizers(ns: KubeObject): string[] {
   const spec = isPlainObject(ns.spec) ? ns.spec : {};
@@ -36,16 +28,19 @@ export function namespacedResources(scheme: Scheme): ResourceDef[] {
 }
 
 export class NamespacedResourcesDeleter {
-  constructor(private readonly scheme: Scheme, private readonly registry: StoreRegistry) {}
+  private readonly namespaces: ResourceClient;
+
+  constructor(private readonly scheme: Scheme, private readonly client: Client) {
+    this.namespaces = client.resource('', 'namespaces');
+  }
 
   /** One pass. Returns seconds to wait before the next look (0: nothing left to do). */
   async sync(name: string): Promise<number> {
-    const namespaces = this.registry.store('', 'namespaces');
     let ns: KubeObject;
     try {
-      ns = await namespaces.get('', name);
+      ns = await this.namespaces.get('', name);
     } catch (err) {
-      if (err instanceof StatusError && err.code === 404) return 0;
+      if (isNotFound(err)) return 0;
       throw err;
     }
     if (!ns.metadata.deletionTimestamp) return 0;
@@ -63,10 +58,10 @@ export class NamespacedResourcesDeleter {
   private async deleteAllContent(namespace: string): Promise<ContentReport> {
     const report: ContentReport = { remainingByResource: new Map(), remainingByFinalizer: new Map(), deleteErrors: [] };
     for (const def of namespacedResources(this.scheme)) {
-      const store = this.registry.storeFor(def);
+      const rc = this.client.resource(def.group, def.plural, def.version);
       try {
-        await store.deleteCollection(namespace, {}, { propagationPolicy: 'Background' }, scope());
-        const left = await store.list(namespace, {});
+        await deleteAll(rc, def, namespace);
+        const left = await rc.list(namespace);
         if (left.items.length === 0) continue;
         report.remainingByResource.set(`${def.plural}.${def.group}`, left.items.length);
         for (const item of left.items) {
@@ -95,18 +90,27 @@ export class NamespacedResourcesDeleter {
   }
 
   private async write(name: string, subresource: string, change: (ns: KubeObject) => void): Promise<KubeObject | undefined> {
-    const store = this.registry.store('', 'namespaces');
     try {
-      const res = await store.update('', name, async (current) => {
-        if (!current) throw new StatusError(404, 'NotFound', 'gone');
-        const next = structuredClone(current);
-        change(next);
-        return next;
-      }, scope(subresource));
-      return res.object;
+      return await updateWithRetry(this.namespaces, '', name, change, { subresource });
     } catch (err) {
-      if (err instanceof StatusError && err.code === 404) return undefined;
+      if (isNotFound(err)) return undefined;
       throw err;
+    }
+  }
+}
+
+/** Background deletion of a namespace's objects of one resource; one by one where deletecollection is not served. */
+async function deleteAll(rc: ResourceClient, def: ResourceDef, namespace: string): Promise<void> {
+  const options = { propagationPolicy: 'Background' as const };
+  if (def.verbs.includes('deletecollection')) {
+    await rc.deleteCollection(namespace, {}, options);
+    return;
+  }
+  for (const item of (await rc.list(namespace)).items) {
+    try {
+      await rc.delete(namespace, item.metadata.name ?? '', options);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
     }
   }
 }

@@ -3,7 +3,7 @@
 // terminating namespace brings the namespace back promptly, so objects whose finalizers
 // clear do not wait for the periodic re-check.
 import type { KubeObject } from '../../runtime/object.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue, type RetryPolicy } from '../workqueue.js';
 
@@ -18,8 +18,8 @@ export interface NamespaceControllerOptions {
   recheckMs?: number;
 }
 
-export function namespaceController(d: ServerDeps, o: NamespaceControllerOptions = {}): Controller {
-  const deleter = new NamespacedResourcesDeleter(d.scheme, d.registry);
+export function namespaceController(d: ControllerContext, o: NamespaceControllerOptions = {}): Controller {
+  const deleter = new NamespacedResourcesDeleter(d.scheme, d.client('namespace-controller'));
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
   const namespaces = d.informers.informerFor('', 'namespaces');

@@ -17,10 +17,9 @@ import { parseObjectCountName } from '../../quota/evaluator/objectcount.js';
 import { scopeSelectorsOf } from '../../quota/quota.js';
 import { equals, mask, parseResourceList, toJSONResourceList } from '../../quota/resources.js';
 import { calculateUsage, type Measured } from '../../quota/usage.js';
-import { errors, StatusError } from '../../runtime/errors.js';
+import { StatusError } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
-import { controllerUser, internalScope } from '../../registry/generic/internal-scope.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue, keyOf } from '../workqueue.js';
 
@@ -29,11 +28,11 @@ const resyncPeriodMs = 5 * 60_000;
 /** How long a quota's usage must be unchanged before it is recounted. */
 export const quietPeriodMs = 5_000;
 
-export function resourceQuotaController(d: ServerDeps): Controller {
+export function resourceQuotaController(d: ControllerContext): Controller {
   const registry = new EvaluatorRegistry();
   const quotas = d.informers.informerFor('', 'resourcequotas');
-  const quotaStore = d.registry.store('', 'resourcequotas');
-  const scope = internalScope(controllerUser('resourcequota-controller'), 'kube-controller-manager', { subresource: 'status' });
+  const client = d.client('resourcequota-controller');
+  const quotaApi = client.resource('', 'resourcequotas');
   const watched = new Set<string>();
   /** When each quota's status.used last changed, as this replica saw it. */
   const lastCharged = new Map<string, number>();
@@ -61,7 +60,7 @@ export function resourceQuotaController(d: ServerDeps): Controller {
     });
   };
 
-  const served = (group: string, resource: string) => d.registry.scheme.resourceInGroup(group, resource) !== undefined;
+  const served = (group: string, resource: string) => d.scheme.resourceInGroup(group, resource) !== undefined;
 
   const evaluatorsFor = (hardNames: string[]): Evaluator[] => {
     const out = registry.builtIn();
@@ -76,12 +75,12 @@ export function resourceQuotaController(d: ServerDeps): Controller {
   };
 
   const sync = async (namespace: string): Promise<void> => {
-    const list = (await quotaStore.list(namespace, {})).items as KubeObject[];
+    const list = (await quotaApi.list(namespace)).items as KubeObject[];
     const objects = new Map<Evaluator, Promise<KubeObject[]>>();
     const objectsOf = (e: Evaluator) => {
       let p = objects.get(e);
       if (!p) {
-        p = d.registry.store(e.group, e.resource).list(namespace, {}).then((l) => l.items as KubeObject[]);
+        p = client.resource(e.group, e.resource).list(namespace).then((l) => l.items as KubeObject[]);
         objects.set(e, p);
       }
       return p;
@@ -107,13 +106,8 @@ export function resourceQuotaController(d: ServerDeps): Controller {
       const used = mask(new Map([...parseResourceList(status.used), ...calculateUsage(hardNames, scopeSelectorsOf(quota), measured)]), hardNames);
       const oldHard = parseResourceList(status.hard);
       if (equals(oldHard, hard) && equals(parseResourceList(status.used), used) && status.hard !== undefined && status.used !== undefined) continue;
-      const rv = quota.metadata.resourceVersion;
-      await quotaStore.update(namespace, quota.metadata.name ?? '', async (current) => {
-        if (!current || current.metadata.resourceVersion !== rv) {
-          throw errors.conflict(quotaStore.groupResource, quota.metadata.name ?? '', 'the object has been modified; please apply your changes to the latest version and try again');
-        }
-        return { ...current, status: { hard: toJSONResourceList(hard), used: toJSONResourceList(used) } };
-      }, scope).catch((err) => {
+      // The PUT carries the resourceVersion counted at: a charge made meanwhile conflicts (409).
+      await quotaApi.update(namespace, { ...quota, status: { hard: toJSONResourceList(hard), used: toJSONResourceList(used) } }, { subresource: 'status' }).catch((err) => {
         // A deleted quota needs nothing; a conflict is retried from a fresh count.
         if (err instanceof StatusError && err.code === 404) return;
         throw err;

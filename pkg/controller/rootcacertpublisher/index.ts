@@ -3,23 +3,19 @@
 // Edits to it are put back; a deleted one is made again.
 import type { KubeObject } from '../../runtime/object.js';
 import { StatusError } from '../../runtime/errors.js';
-import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
-import type { ServerDeps } from '../../server/deps.js';
+import { updateWithRetry } from '../../client/retry.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
-import { rootCA } from '../rootca.js';
 import { KeyedQueue } from '../workqueue.js';
 
 export const rootCAConfigMapName = 'kube-root-ca.crt';
 export const rootCAKey = 'ca.crt';
 
-const controllerUser = controllerUserFor('root-ca-cert-publisher');
-
-export function rootCACertPublisher(d: ServerDeps): Controller {
-  const ca = rootCA(d);
+export function rootCACertPublisher(d: ControllerContext): Controller {
+  const ca = d.rootCA();
   const namespaces = d.informers.informerFor('', 'namespaces');
   const configMaps = d.informers.informerFor('', 'configmaps');
-  const store = d.registry.store('', 'configmaps');
-  const scope = internalScope(controllerUser, 'kube-controller-manager');
+  const client = d.client('root-ca-cert-publisher').resource('', 'configmaps');
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
 
@@ -29,17 +25,17 @@ export function rootCACertPublisher(d: ServerDeps): Controller {
     const current = configMaps.get(namespace, rootCAConfigMapName);
     try {
       if (!current) {
-        await store.create(namespace, {
+        await client.create(namespace, {
           apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: rootCAConfigMapName }, data: { [rootCAKey]: ca },
-        }, scope);
+        });
         return;
       }
       const data = current.data as Record<string, string> | undefined;
       if (data?.[rootCAKey] === ca && Object.keys(data).length === 1) return;
-      await store.update(namespace, rootCAConfigMapName, async (latest) => {
-        if (!latest) throw new StatusError(404, 'NotFound', 'gone');
-        return { ...latest, data: { [rootCAKey]: ca }, binaryData: undefined };
-      }, scope);
+      await updateWithRetry(client, namespace, rootCAConfigMapName, (latest) => {
+        latest.data = { [rootCAKey]: ca };
+        delete latest.binaryData;
+      });
     } catch (err) {
       // Made concurrently, or the namespace is going away: the next event settles it.
       if (err instanceof StatusError && [403, 404, 409].includes(err.code)) return;

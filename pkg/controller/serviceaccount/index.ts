@@ -3,19 +3,16 @@
 import type { KubeObject } from '../../runtime/object.js';
 import { isPlainObject } from '../../runtime/object.js';
 import { StatusError } from '../../runtime/errors.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
-import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
 
 export const defaultServiceAccountName = 'default';
 
-const controllerUser = controllerUserFor('service-account-controller');
-
-export function serviceAccountController(d: ServerDeps): Controller {
+export function serviceAccountController(d: ControllerContext): Controller {
   const namespaces = d.informers.informerFor('', 'namespaces');
   const serviceAccounts = d.informers.informerFor('', 'serviceaccounts');
-  const store = d.registry.store('', 'serviceaccounts');
+  const client = d.client('service-account-controller').resource('', 'serviceaccounts');
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
 
@@ -23,9 +20,8 @@ export function serviceAccountController(d: ServerDeps): Controller {
     const ns = namespaces.get('', namespace);
     if (!ns || !isActive(ns)) return;
     if (serviceAccounts.get(namespace, defaultServiceAccountName)) return;
-    const scope = internalScope(controllerUser, 'kube-controller-manager');
     try {
-      await store.create(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: defaultServiceAccountName } }, scope);
+      await client.create(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: defaultServiceAccountName } });
     } catch (err) {
       // Another replica or an earlier run made it; a namespace on its way out refuses it.
       if (err instanceof StatusError && (err.code === 409 || err.code === 403 || err.code === 404)) return;

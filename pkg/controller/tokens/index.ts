@@ -8,28 +8,26 @@ import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { legacyClaims, legacyIssuer } from '../../serviceaccount/claims.js';
 import { TokenGenerator } from '../../serviceaccount/generator.js';
 import { readPrivateKey } from '../../serviceaccount/keys.js';
-import type { ServerDeps } from '../../server/deps.js';
+import { updateWithRetry } from '../../client/retry.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue, keyOf, splitKey } from '../workqueue.js';
-import { controllerUser as controllerUserFor, internalScope } from '../../registry/generic/internal-scope.js';
-import { rootCA } from '../rootca.js';
 
 export const serviceAccountTokenType = 'kubernetes.io/service-account-token';
 export const serviceAccountNameKey = 'kubernetes.io/service-account.name';
 export const serviceAccountUIDKey = 'kubernetes.io/service-account.uid';
 
-const controllerUser = controllerUserFor('tokens-controller');
-
 /** Undefined without a signing key: nothing to sign legacy tokens with. */
-export function tokensController(d: ServerDeps): Controller | undefined {
+export function tokensController(d: ControllerContext): Controller | undefined {
   if (!d.o.serviceAccountSigningKeyFile) return undefined;
   const generator = new TokenGenerator(legacyIssuer, readPrivateKey(d.o.serviceAccountSigningKeyFile));
-  const ca = rootCA(d);
+  const ca = d.rootCA();
   const secrets = d.informers.informerFor('', 'secrets');
   const serviceAccounts = d.informers.informerFor('', 'serviceaccounts');
-  const secretStore = d.registry.store('', 'secrets');
-  const saStore = d.registry.store('', 'serviceaccounts');
-  const scope = () => internalScope(controllerUser, 'kube-controller-manager');
+  // Upstream runs this controller on kube-controller-manager's own credentials.
+  const client = d.rootClient('tokens-controller');
+  const secretClient = client.resource('', 'secrets');
+  const saClient = client.resource('', 'serviceaccounts');
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
   /** Token Secrets that were deleted, by key, with the account they named. */
@@ -54,9 +52,9 @@ export function tokensController(d: ServerDeps): Controller | undefined {
     const saName = ann[serviceAccountNameKey] ?? '';
     const saUID = ann[serviceAccountUIDKey] ?? '';
     let sa = serviceAccounts.get(namespace, saName);
-    if (!sa && saName) sa = await saStore.get(namespace, saName).catch(() => undefined);
+    if (!sa && saName) sa = await saClient.get(namespace, saName).catch(() => undefined);
     if (!sa || (saUID && sa.metadata.uid !== saUID)) {
-      await secretStore.delete(namespace, name, { preconditions: { uid: secret.metadata.uid } }, scope()).catch(ignoreGone);
+      await secretClient.delete(namespace, name, { preconditions: { uid: secret.metadata.uid } }).catch(ignoreGone);
       return;
     }
     const data = isPlainObject(secret.data) ? secret.data : {};
@@ -64,17 +62,14 @@ export function tokensController(d: ServerDeps): Controller | undefined {
     const needs = !data.token || data['ca.crt'] !== b64(ca) || data.namespace !== b64(namespace) || saUID !== sa.metadata.uid;
     if (!needs) return;
     const account = sa;
-    await secretStore.update(namespace, name, async (current) => {
-      if (!current) throw new StatusError(404, 'NotFound', `secrets "${name}" not found`);
-      const next = structuredClone(current);
+    await updateWithRetry(secretClient, namespace, name, async (next) => {
       const d2: Record<string, string> = isPlainObject(next.data) ? { ...(next.data as Record<string, string>) } : {};
       if (!d2.token) d2.token = b64(await generator.generate(legacyClaims(account, next)));
       d2['ca.crt'] = b64(ca);
       d2.namespace = b64(namespace);
       next.data = d2;
       next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [serviceAccountNameKey]: account.metadata.name ?? '', [serviceAccountUIDKey]: account.metadata.uid ?? '' };
-      return next;
-    }, scope()).catch(ignoreGone);
+    }).catch(ignoreGone);
   };
 
   /** An account that is gone takes its token Secrets with it. */
@@ -83,7 +78,7 @@ export function tokensController(d: ServerDeps): Controller | undefined {
       const ann = s.metadata.annotations ?? {};
       if (s.type !== serviceAccountTokenType || ann[serviceAccountNameKey] !== name) continue;
       if (ann[serviceAccountUIDKey] && ann[serviceAccountUIDKey] !== uid) continue;
-      await secretStore.delete(namespace, s.metadata.name ?? '', { preconditions: { uid: s.metadata.uid } }, scope()).catch(ignoreGone);
+      await secretClient.delete(namespace, s.metadata.name ?? '', { preconditions: { uid: s.metadata.uid } }).catch(ignoreGone);
     }
   };
 
@@ -93,12 +88,9 @@ export function tokensController(d: ServerDeps): Controller | undefined {
     const sa = serviceAccounts.get(ns, saName);
     const refs = sa && Array.isArray(sa.secrets) ? sa.secrets : [];
     if (!refs.some((r) => isPlainObject(r) && r.name === secret.metadata.name)) return;
-    await saStore.update(ns, saName, async (current) => {
-      if (!current) throw new StatusError(404, 'NotFound', `serviceaccounts "${saName}" not found`);
-      const next = structuredClone(current);
+    await updateWithRetry(saClient, ns, saName, (next) => {
       next.secrets = (Array.isArray(next.secrets) ? next.secrets : []).filter((r) => !(isPlainObject(r) && r.name === secret.metadata.name));
-      return next;
-    }, scope());
+    });
   };
 
   const process = async (key: string): Promise<void> => {

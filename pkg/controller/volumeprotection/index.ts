@@ -3,11 +3,11 @@
 // finalizer while it exists, and loses it once it is being deleted and nothing uses it
 // any more: no scheduled, unfinished pod mounts the claim; the volume is not Bound.
 import type { Informer } from '../../client/informer.js';
+import type { ResourceClient } from '../../client/interfaces.js';
+import { updateWithRetry } from '../../client/retry.js';
 import { StatusError } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
-import { controllerUser, internalScope } from '../../registry/generic/internal-scope.js';
-import type { GenericStore } from '../../registry/generic/store.js';
-import type { ServerDeps } from '../../server/deps.js';
+import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
 import { pvcProtectionFinalizer, pvProtectionFinalizer } from '../../admission/plugins/storageobjectinuseprotection/index.js';
@@ -43,9 +43,8 @@ export function podUsesClaim(pod: KubeObject, claim: string): boolean {
  * Keeps `finalizer` on every live object of `objects`; takes it off a deleting object
  * once `inUse` says nothing needs it.
  */
-function protectionController(name: string, d: ServerDeps, finalizer: string, objects: Informer, store: GenericStore,
+function protectionController(name: string, d: ControllerContext, finalizer: string, objects: Informer, api: ResourceClient,
   inUse: (obj: KubeObject) => Promise<boolean>, extraTriggers?: (enqueue: (key: string) => void) => void): Controller {
-  const scope = internalScope(controllerUser(`${name}-controller`), 'kube-controller-manager');
   let queue: KeyedQueue | undefined;
   let handlersAdded = false;
 
@@ -61,10 +60,9 @@ function protectionController(name: string, d: ServerDeps, finalizer: string, ob
     if (!change) return;
     const apply = change;
     try {
-      await store.update(namespace, objName, async (latest) => {
-        if (!latest) throw new StatusError(404, 'NotFound', 'gone');
-        return { ...latest, metadata: { ...latest.metadata, finalizers: apply(latest.metadata.finalizers ?? []) } };
-      }, scope);
+      await updateWithRetry(api, namespace, objName, (latest) => {
+        latest.metadata.finalizers = apply(latest.metadata.finalizers ?? []);
+      });
     } catch (err) {
       // Gone, or changed meanwhile: the informer's next event brings it back here.
       if (err instanceof StatusError && [404, 409].includes(err.code)) return;
@@ -91,16 +89,17 @@ function protectionController(name: string, d: ServerDeps, finalizer: string, ob
   };
 }
 
-export function pvcProtectionController(d: ServerDeps): Controller {
+export function pvcProtectionController(d: ControllerContext): Controller {
   const pods = d.informers.informerFor('', 'pods');
   const claims = d.informers.informerFor('', 'persistentvolumeclaims');
-  const podStore = d.registry.store('', 'pods');
-  return protectionController('pvc-protection', d, pvcProtectionFinalizer, claims, d.registry.store('', 'persistentvolumeclaims'),
+  const client = d.client('pvc-protection-controller');
+  const podsApi = client.resource('', 'pods');
+  return protectionController('pvc-protection', d, pvcProtectionFinalizer, claims, client.resource('', 'persistentvolumeclaims'),
     async (pvc) => {
       const uses = (p: KubeObject): boolean => podUsesClaim(p, pvc.metadata.name ?? '');
       if (pods.list(pvc.metadata.namespace).some(uses)) return true;
       // The cache may not have a just-scheduled pod yet: storage has the last word, as upstream asks the API server.
-      return (await podStore.list(pvc.metadata.namespace ?? '', {})).items.some(uses);
+      return (await podsApi.list(pvc.metadata.namespace ?? '')).items.some(uses);
     },
     (enqueue) => {
       // A pod going away or finishing may free the claims it names.
@@ -109,8 +108,8 @@ export function pvcProtectionController(d: ServerDeps): Controller {
     });
 }
 
-export function pvProtectionController(d: ServerDeps): Controller {
+export function pvProtectionController(d: ControllerContext): Controller {
   const volumes = d.informers.informerFor('', 'persistentvolumes');
-  return protectionController('pv-protection', d, pvProtectionFinalizer, volumes, d.registry.store('', 'persistentvolumes'),
+  return protectionController('pv-protection', d, pvProtectionFinalizer, volumes, d.client('pv-protection-controller').resource('', 'persistentvolumes'),
     async (pv) => isPlainObject(pv.status) && pv.status.phase === 'Bound');
 }

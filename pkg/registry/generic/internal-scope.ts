@@ -1,19 +1,14 @@
-// Writes the server makes on its own behalf (bootstrap objects, controllers). They are
-// recorded in managedFields under upstream's manager names, so ownership reads the same
-// as on an upstream cluster. They do not pass through the admission chain.
+// Writes admission itself makes while it admits a request, straight to the store: quota
+// charges (a compare-and-swap on the quota's status that must land before the object
+// does), ValidatingAdmissionPolicy type-checking status, NamespaceAutoProvision's
+// namespace. Upstream makes these through its loopback client; here they skip the chain
+// because they happen inside it (a charge admitted by admission would recurse).
+// Everything else the server writes goes through pkg/client's loopback.
 import { AdmissionChain } from '../../admission/interfaces.js';
 import type { UserInfo } from '../../authentication/user.js';
 import type { RequestScope } from './store.js';
 
-export const apiserverUser: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
-
-/** The identity a controller acts as: its kube-system service account, as upstream's controllers use. */
-export function controllerUser(name: string): UserInfo {
-  return {
-    name: `system:serviceaccount:kube-system:${name}`,
-    groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-  };
-}
+export { apiserverUser, controllerUser } from '../../client/identities.js';
 
 /** `kube-apiserver` for the server's own objects, `kube-controller-manager` for controllers. */
 export type InternalManager = 'kube-apiserver' | 'kube-controller-manager';

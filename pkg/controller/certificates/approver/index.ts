@@ -6,15 +6,13 @@ import type { UserInfo } from '../../../authentication/user.js';
 import type { Authorizer } from '../../../authorization/interfaces.js';
 import { StatusError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import { controllerUser as controllerUserFor, internalScope } from '../../../registry/generic/internal-scope.js';
-import type { ServerDeps } from '../../../server/deps.js';
+import type { ControllerContext } from '../../context.js';
 import type { Controller } from '../../manager.js';
 import { csrQueueController } from '../csr-queue.js';
 import { condition, hasTrueCondition, isIssued, parseRequest, signerNameOf, spec, statusOf, usagesOf, type ParsedRequest } from '../csr.js';
 import { kubeletClientSignerName } from '../options.js';
 import { kubeletClientError } from '../signer/rules.js';
 
-const controllerUser = controllerUserFor('certificate-controller');
 
 interface Recognizer {
   recognize(csr: KubeObject, req: ParsedRequest): boolean;
@@ -53,11 +51,11 @@ async function mayCreate(authorizer: Authorizer, user: UserInfo, subresource: st
   return d.decision === 'allow';
 }
 
-export function csrApprovingController(d: ServerDeps): Controller | undefined {
+export function csrApprovingController(d: ControllerContext): Controller | undefined {
   const authorizer = d.authorizer;
   if (!authorizer) return undefined;
   const csrs = d.informers.informerFor('certificates.k8s.io', 'certificatesigningrequests');
-  const store = d.registry.store('certificates.k8s.io', 'certificatesigningrequests');
+  const client = d.client('certificate-controller').resource('certificates.k8s.io', 'certificatesigningrequests');
 
   const sync = async (name: string): Promise<void> => {
     const csr = csrs.get('', name);
@@ -74,8 +72,7 @@ export function csrApprovingController(d: ServerDeps): Controller | undefined {
       const { lastUpdateTime: _, ...approved } = condition('Approved', 'AutoApproved', r.message);
       status.conditions = [...(Array.isArray(status.conditions) ? status.conditions : []), approved];
       try {
-        await store.update('', name, async () => ({ ...structuredClone(csr), status }),
-          internalScope(controllerUser, 'kube-controller-manager', { subresource: 'approval' }));
+        await client.update('', { ...structuredClone(csr), status }, { subresource: 'approval' });
       } catch (err) {
         if (err instanceof StatusError && (err.code === 404 || err.code === 409)) return;
         throw err;

@@ -6,13 +6,11 @@ import { X509Certificate } from 'node:crypto';
 import { pemDecode } from '../../../apis/certificates/pem.js';
 import { StatusError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { controllerUser as controllerUserFor, internalScope } from '../../../registry/generic/internal-scope.js';
-import { parseDurationFlag } from '../../../server/flags.js';
-import type { ServerDeps } from '../../../server/deps.js';
+import { parseDurationFlag } from '../../../util/duration.js';
+import type { ControllerContext } from '../../context.js';
 import type { Controller } from '../../manager.js';
 import { conditionsOf, isIssued, statusOf } from '../csr.js';
 
-const controllerUser = controllerUserFor('certificate-controller');
 const hour = 3600_000;
 
 export interface CleanerDurations { approved: number; denied: number; pending: number; poll: number }
@@ -57,10 +55,10 @@ export function dueForDeletion(csr: KubeObject, t: CleanerDurations, now = Date.
   return undefined;
 }
 
-export function csrCleanerController(d: ServerDeps): Controller {
+export function csrCleanerController(d: ControllerContext): Controller {
   const durations = parseCleanerDurations(d.o.csrCleanerDurations);
   const csrs = d.informers.informerFor('certificates.k8s.io', 'certificatesigningrequests');
-  const store = d.registry.store('certificates.k8s.io', 'certificatesigningrequests');
+  const client = d.client('certificate-controller').resource('certificates.k8s.io', 'certificatesigningrequests');
 
   const pass = async (): Promise<void> => {
     for (const csr of csrs.list()) {
@@ -68,8 +66,7 @@ export function csrCleanerController(d: ServerDeps): Controller {
       if (!why) continue;
       d.log.info({ csr: csr.metadata.name, why }, 'deleting certificate signing request past its deadline');
       try {
-        await store.delete('', csr.metadata.name ?? '', { preconditions: { uid: csr.metadata.uid } },
-          internalScope(controllerUser, 'kube-controller-manager'));
+        await client.delete('', csr.metadata.name ?? '', { preconditions: { uid: csr.metadata.uid } });
       } catch (err) {
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) {
           d.log.warn({ controller: 'csrcleaner', csr: csr.metadata.name, err: (err as Error).message }, 'delete failed');

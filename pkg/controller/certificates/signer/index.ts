@@ -3,8 +3,7 @@
 // Failed condition instead. A signer without CA files does not run, as upstream.
 import { StatusError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { controllerUser as controllerUserFor, internalScope } from '../../../registry/generic/internal-scope.js';
-import type { ServerDeps } from '../../../server/deps.js';
+import type { ControllerContext } from '../../context.js';
 import type { Controller } from '../../manager.js';
 import { csrQueueController } from '../csr-queue.js';
 import {
@@ -14,9 +13,7 @@ import { signerFiles } from '../options.js';
 import { CertificateAuthority, certificateTTL } from './authority.js';
 import { signerRules } from './rules.js';
 
-const controllerUser = controllerUserFor('certificate-controller');
-
-export function csrSigningController(d: ServerDeps): Controller | undefined {
+export function csrSigningController(d: ControllerContext): Controller | undefined {
   const authorities = new Map<string, CertificateAuthority>();
   for (const signer of Object.keys(signerRules)) {
     const files = signerFiles(d.o.clusterSigning, signer);
@@ -27,13 +24,12 @@ export function csrSigningController(d: ServerDeps): Controller | undefined {
     return undefined;
   }
   const csrs = d.informers.informerFor('certificates.k8s.io', 'certificatesigningrequests');
-  const store = d.registry.store('certificates.k8s.io', 'certificatesigningrequests');
-  const scope = () => internalScope(controllerUser, 'kube-controller-manager', { subresource: 'status' });
+  const client = d.client('certificate-controller').resource('certificates.k8s.io', 'certificatesigningrequests');
 
   const writeStatus = async (csr: KubeObject, status: Record<string, unknown>): Promise<void> => {
     const desired = { ...structuredClone(csr), status };
     try {
-      await store.update('', csr.metadata.name ?? '', async () => desired, scope());
+      await client.update('', desired, { subresource: 'status' });
     } catch (err) {
       // Changed or deleted meanwhile: the informer brings the new state back to the queue.
       if (err instanceof StatusError && (err.code === 404 || err.code === 409)) return;

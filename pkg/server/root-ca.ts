@@ -3,7 +3,7 @@
 // CA at the end of our serving chain (the self-signed case); else the client CA bundle.
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ServerDeps } from '../server/deps.js';
+import type { ServerDeps } from './deps.js';
 
 export function rootCA(d: ServerDeps): string {
   if (d.o.rootCAFile) return readFileSync(d.o.rootCAFile, 'utf8');
