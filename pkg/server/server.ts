@@ -167,9 +167,6 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const flow = buildFlowControl(o, informers, apiserverMetrics().registry);
   if (flow.debug) pathHandlers.unshift(flow.debug);
   if (o.enablePriorityAndFairness) for (const name of ['priority-and-fairness-config-consumer', 'priority-and-fairness-filter']) extra.health.addPostStartHook(name).done();
-  // One count per storage prefix: a resource served in several versions is stored once.
-  const counted = new Map(scheme.storedResources().map((d) => [`${o.etcdPrefix}/${storageSegment(d)}/`, d.group ? `${d.plural}.${d.group}` : d.plural]));
-  const stopCounting = startStorageObjectCounter(client, [...counted].map(([prefix, label]) => ({ prefix, label })), apiserverMetrics().storageObjects, log);
   const lifecycle = new ServerLifecycle();
   const app = createApp({
     log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect,
@@ -187,6 +184,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   await hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(apiserverClient, log));
   controllers.start();
   apiserverLoops.start();
+  // Counted once the bootstrap objects exist. One count per storage prefix: a resource served in several versions is stored once.
+  const counted = new Map(scheme.storedResources().map((d) => [`${o.etcdPrefix}/${storageSegment(d)}/`, d.group ? `${d.plural}.${d.group}` : d.plural]));
+  const stopCounting = startStorageObjectCounter(client, [...counted].map(([prefix, label]) => ({ prefix, label })), apiserverMetrics().storageObjects, log);
   const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
   const server: Server = createServer({
     ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,
