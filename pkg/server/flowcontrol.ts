@@ -20,20 +20,31 @@ export function buildFlowControl(o: ServerOptions, informers: InformerFactory, r
   return { filter: priorityAndFairnessFilter(apf), debug: dumpPriorityLevels(apf) };
 }
 
-/** GET /debug/api_priority_and_fairness/dump_priority_levels: one line per level. */
+/** Upstream's debug tables: a header row, comma-terminated padded columns, one row per line. */
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => `${c},`.padEnd(widths[i]! + 2)).join(' ').trimEnd().replace(/,$/, '')).join('\n') + '\n';
+}
+
+/** GET /debug/api_priority_and_fairness/dump_{priority_levels,queues,requests}. */
 function dumpPriorityLevels(apf: APFController): PathHandler {
+  const dumps: Record<string, () => string[][]> = {
+    dump_priority_levels: () => [['PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests', 'NominalCL'],
+      ...apf.dumpPriorityLevels().map((l) => (l.exempt ? [l.name, '<none>', '<none>', '<none>', '<none>', '<none>', '<none>']
+        : [l.name, String(l.queues.filter((n) => n > 0).length), String(l.executing === 0 && l.waiting === 0), 'false',
+          String(l.waiting), String(l.executing), String(l.limit)]))],
+    dump_queues: () => [['PriorityLevelName', 'Index', 'PendingRequests', 'ExecutingRequests'],
+      ...apf.dumpQueues().map((q) => [q.level, String(q.index), String(q.pending), String(q.executing)])],
+    dump_requests: () => [['PriorityLevelName', 'FlowSchemaName', 'QueueIndex', 'RequestIndexInQueue', 'FlowDistingsher', 'ArriveTime'],
+      ...apf.dumpRequests().map((r) => [r.level, r.flowSchema, String(r.queue), String(r.indexInQueue), r.distinguisher, new Date(r.arrivedAt).toISOString()])],
+  };
   return async (ctx) => {
-    if (ctx.path !== '/debug/api_priority_and_fairness/dump_priority_levels' || ctx.method !== 'GET') return false;
-    const rows = [['PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests', 'NominalCL']];
-    for (const l of apf.dumpPriorityLevels()) {
-      if (l.exempt) { rows.push([l.name, '<none>', '<none>', '<none>', '<none>', '<none>', '<none>']); continue; }
-      rows.push([l.name, String(l.queues.filter((n) => n > 0).length), String(l.executing === 0 && l.waiting === 0), 'false',
-        String(l.waiting), String(l.executing), String(l.limit)]);
-    }
-    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    const m = /^\/debug\/api_priority_and_fairness\/(dump_[a-z_]+)$/.exec(ctx.path);
+    const dump = m ? dumps[m[1]!] : undefined;
+    if (!dump || ctx.method !== 'GET') return false;
     ctx.status = 200;
     ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = rows.map((r) => r.map((c, i) => `${c},`.padEnd(widths[i]! + 2)).join(' ').trimEnd().replace(/,$/, '')).join('\n') + '\n';
+    ctx.body = table(dump());
     return true;
   };
 }

@@ -90,6 +90,25 @@ describe('API Priority and Fairness', function () {
     expect(r.text).to.match(/\ntiny-reject,\s+0,\s+true,\s+false,\s+0,\s+0,\s+1\n/);
     expect(r.text).to.match(/\nexempt,\s+<none>/);
   });
+
+  it('dumps queues and the requests waiting in them while a flow is held back', async () => {
+    // tiny-queue (one seat, two queues) from the test above: a burst leaves most requests queued.
+    const burst = flood('queue-token', 30);
+    let queues = '';
+    let requests = '';
+    for (let i = 0; i < 50 && !/\ntiny-queue,\s+queuer,/.test(requests); i++) {
+      [queues, requests] = await Promise.all([
+        admin<string>('GET', '/debug/api_priority_and_fairness/dump_queues').then((r) => r.text),
+        admin<string>('GET', '/debug/api_priority_and_fairness/dump_requests').then((r) => r.text),
+      ]);
+    }
+    await burst;
+    expect(queues.split('\n')[0]).to.match(/^PriorityLevelName,\s+Index,\s+PendingRequests,\s+ExecutingRequests$/);
+    expect(queues).to.match(/\ntiny-queue,\s+0,\s+\d+,\s+\d+\n/);
+    expect(queues).to.match(/\ntiny-queue,\s+1,\s+\d+,\s+\d+\n/);
+    expect(requests.split('\n')[0]).to.match(/^PriorityLevelName,\s+FlowSchemaName,\s+QueueIndex,\s+RequestIndexInQueue,\s+FlowDistingsher,\s+ArriveTime$/);
+    expect(requests).to.match(/\ntiny-queue,\s+queuer,\s+[01],\s+\d+,\s+queuer,\s+\d{4}-\d\d-\d\dT/);
+  });
 });
 
 describe('max-in-flight limit (--enable-priority-and-fairness=false)', function () {

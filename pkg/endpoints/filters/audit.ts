@@ -143,6 +143,8 @@ function setResponseStatus(ev: AuditEvent, ctx: Koa.Context, failure: unknown, c
   ev.responseStatus = { metadata: {}, code: failure ? 500 : ctx.status };
 }
 
+const webhookPatchAnnotation = 'patch.webhook.admission.k8s.io/';
+
 /** The event at one stage: a copy, so later stages do not change what was emitted. */
 function finish(ctx: Koa.Context, ev: AuditEvent, r: RequestAuditRecord, cfg: RequestAuditConfig,
   stage: Stage, requestor: UserInfo): AuditEvent {
@@ -153,7 +155,10 @@ function finish(ctx: Koa.Context, ev: AuditEvent, r: RequestAuditRecord, cfg: Re
   }
   const current = ctx.state.user as UserInfo | undefined;
   if (current && current !== requestor) out.impersonatedUser = toAuditUser(current);
-  if (Object.keys(r.annotations).length > 0) out.annotations = { ...r.annotations };
+  // Webhook patches hold object content: upstream records them only from level Request.
+  const keep = cfg.level === 'Metadata' ? Object.entries(r.annotations).filter(([k]) => !k.startsWith(webhookPatchAnnotation))
+    : Object.entries(r.annotations);
+  if (keep.length > 0) out.annotations = Object.fromEntries(keep);
   const requestObject = r.requestObject ?? decodeRaw(r.rawRequest);
   if (requestObject && out.objectRef) out.objectRef = { ...out.objectRef, ...refFrom(requestObject, out.objectRef) };
   if (cfg.level === 'Request' || cfg.level === 'RequestResponse') {

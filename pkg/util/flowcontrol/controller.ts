@@ -100,6 +100,25 @@ export class APFController {
     }));
   }
 
+  /** For /debug/api_priority_and_fairness/dump_queues: every queue of every queuing level. */
+  dumpQueues(): Array<{ level: string; index: number; pending: number; executing: number }> {
+    this.refresh();
+    return [...this.levels.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([level, l]) => {
+      if (!l.queues) return [];
+      const executing = l.queues.queueExecuting();
+      return l.queues.queueLengths().map((pending, index) => ({ level, index, pending, executing: executing[index] ?? 0 }));
+    });
+  }
+
+  /** For /debug/api_priority_and_fairness/dump_requests: the requests waiting in queues. */
+  dumpRequests(): Array<{ level: string; flowSchema: string; distinguisher: string; queue: number; indexInQueue: number; arrivedAt: number }> {
+    this.refresh();
+    return [...this.levels.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([level, l]) => (l.queues?.waitingRequests() ?? []).map((w) => {
+      const slash = w.flow.indexOf('/');
+      return { level, flowSchema: w.flow.slice(0, slash), distinguisher: w.flow.slice(slash + 1), queue: w.queue, indexInQueue: w.indexInQueue, arrivedAt: w.arrivedAt };
+    }));
+  }
+
   private refresh(): void {
     if (!this.dirty) return;
     this.dirty = false;

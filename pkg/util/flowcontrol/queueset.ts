@@ -15,9 +15,14 @@ export class Rejected extends Error {
 
 interface Waiter { flow: string; dispatch: () => void; enqueuedAt: number }
 
+/** A waiting request, for /debug/api_priority_and_fairness/dump_requests. */
+export interface WaitingRequest { queue: number; indexInQueue: number; flow: string; arrivedAt: number }
+
 export class QueueSet {
   private executing = 0;
   private queues: Waiter[][];
+  /** Requests executing per queue they were dispatched from (-1: ran at once). */
+  private executingByQueue = new Map<number, number>();
   private next = 0;
 
   constructor(public limit: number, private queuing: QueuingConfig | undefined) {
@@ -40,6 +45,10 @@ export class QueueSet {
   get inQueue(): number { return this.queues.reduce((n, q) => n + q.length, 0); }
   get running(): number { return this.executing; }
   queueLengths(): number[] { return this.queues.map((q) => q.length); }
+  queueExecuting(): number[] { return this.queues.map((_, i) => this.executingByQueue.get(i) ?? 0); }
+  waitingRequests(): WaitingRequest[] {
+    return this.queues.flatMap((q, queue) => q.map((w, indexInQueue) => ({ queue, indexInQueue, flow: w.flow, arrivedAt: w.enqueuedAt })));
+  }
 
   /** Resolves with a release function once a seat is held; rejects with Rejected. */
   acquire(flow: string, maxWaitMs: number): Promise<() => void> | (() => void) {
@@ -48,7 +57,8 @@ export class QueueSet {
     const q = this.queues[this.pick(flow)]!;
     if (q.length >= this.queuing.queueLengthLimit) throw new Rejected('queue-full');
     return new Promise((resolve, reject) => {
-      const w: Waiter = { flow, enqueuedAt: Date.now(), dispatch: () => { clearTimeout(timer); resolve(this.seat()); } };
+      const queueIndex = this.queues.indexOf(q);
+      const w: Waiter = { flow, enqueuedAt: Date.now(), dispatch: () => { clearTimeout(timer); resolve(this.seat(queueIndex)); } };
       const timer = setTimeout(() => {
         const i = q.indexOf(w);
         if (i >= 0) q.splice(i, 1);
@@ -59,13 +69,15 @@ export class QueueSet {
     });
   }
 
-  private seat(): () => void {
+  private seat(queue = -1): () => void {
     this.executing++;
+    this.executingByQueue.set(queue, (this.executingByQueue.get(queue) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.executing--;
+      this.executingByQueue.set(queue, (this.executingByQueue.get(queue) ?? 1) - 1);
       this.dispatch();
     };
   }
