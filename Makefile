@@ -14,7 +14,7 @@ TEST_DIRS := dist/cmd dist/pkg dist/hack dist/test/harness dist/test/integration
 # Extra arguments: `make run ARGS="--secure-port=7443"`, `make test ARGS="--grep watch"`.
 ARGS ?=
 
-.PHONY: build deps etcd kubectl run test clean bench chaos
+.PHONY: build deps etcd kubectl haproxy run test clean bench chaos
 
 $(DEPS_STAMP): package-lock.json
 	npm ci --no-audit --no-fund
@@ -34,6 +34,9 @@ kubectl: deps
 	@bash hack/install-kubectl.sh >/dev/null
 	@bash hack/install-kubectl.sh 34 >/dev/null
 
+haproxy:
+	@bash hack/install-haproxy.sh >/dev/null
+
 # One replica with an embedded etcd (data in _output/etcd); writes _output/admin.kubeconfig.
 run: build etcd
 	ETCD_BIN="$$(bash hack/install-etcd.sh)" exec node dist/cmd/apiserver.js \
@@ -44,13 +47,13 @@ run: build etcd
 
 # One etcd for the whole run (test/harness/global.js); the last line of output is
 # "N passed, N failed" (hack/mocha-reporter.cjs).
-test: build etcd kubectl
+test: build etcd kubectl haproxy
 	@specs=(); \
 	for d in $(TEST_DIRS); do \
 	  if [ -d $$d ] && find $$d -name '*.test.js' -print -quit | grep -q .; then specs+=("$$d/**/*.test.js"); fi; \
 	done; \
 	ETCD_BIN="$$(bash hack/install-etcd.sh)" KUBECTL_BIN="$$(bash hack/install-kubectl.sh)" \
-	  KUBECTL_134_BIN="$$(bash hack/install-kubectl.sh 34)" \
+	  KUBECTL_134_BIN="$$(bash hack/install-kubectl.sh 34)" HAPROXY_BIN="$$(bash hack/install-haproxy.sh)" \
 	  $(MOCHA) --require dist/test/harness/global.js --reporter ./hack/mocha-reporter.cjs \
 	  --timeout $(TEST_TIMEOUT) --slow 2000 --forbid-only --exit "$${specs[@]}" 'dist/**/*.test.js' $(ARGS)
 

@@ -9,4 +9,5 @@ export { kubectl, kubectlBinary, kubectlStream, kubectlVersions, type KubectlPro
 export { request, watch, HttpError, type RequestOptions, type HttpResponse, type TlsCredentials, type WatchEvent, type WatchStream } from './http.js';
 export { dumpLogs, registerLog, unregisterLog, tailOf } from './failure-logs.js';
 export { spawnTracked, type Tracked } from './processes.js';
+export { startHAProxy, type HAProxy } from './haproxy.js';
 export { startWebhookServer, type WebhookServer, type WebhookServerOptions, type WebhookReply, type WebhookHandler, type RecordedReview, type AdmissionRequestBody } from './webhook-server.js';
