@@ -101,6 +101,7 @@ export class ApiserverMetrics {
   readonly watchEvents: Counter<'group' | 'version' | 'kind'>;
   readonly watchEventSizes: Histogram<'group' | 'version' | 'kind'>;
   readonly storageObjects: Gauge<'resource'>;
+  readonly storageList: Record<'total' | 'fetched' | 'evaluated' | 'returned', Counter<'resource'>>;
   readonly authenticationAttempts: Counter<'result'>;
   readonly authenticationDuration: Histogram<'result'>;
   readonly authenticatedUserRequests: Counter<'username'>;
@@ -175,6 +176,13 @@ export class ApiserverMetrics {
       ['group', 'version', 'kind'], exponentialBuckets(1024, 2, 8));
     this.storageObjects = new Gauge({ name: 'apiserver_storage_objects',
       help: '[STABLE] Number of stored objects at the time of last check split by kind.', labelNames: ['resource'], registers });
+    const listCounter = (name: string, help: string) => new Counter({ name, help: `[ALPHA] ${help}`, labelNames: ['resource'], registers });
+    this.storageList = {
+      total: listCounter('apiserver_storage_list_total', 'Number of LIST requests served from storage'),
+      fetched: listCounter('apiserver_storage_list_fetched_objects_total', 'Number of objects read from storage in the course of serving a LIST request'),
+      evaluated: listCounter('apiserver_storage_list_evaluated_objects_total', 'Number of objects tested in the course of serving a LIST request from storage'),
+      returned: listCounter('apiserver_storage_list_returned_objects_total', 'Number of objects returned for a LIST request from storage'),
+    };
     this.authenticationAttempts = new Counter({ name: 'authentication_attempts',
       help: '[ALPHA] Counter of authenticated attempts.', labelNames: ['result'], registers });
     this.authenticationDuration = histogram('authentication_duration_seconds',

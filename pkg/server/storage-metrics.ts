@@ -9,16 +9,29 @@ import { storageSegment, type Scheme } from '../runtime/scheme.js';
 import type { EtcdObserver } from '../storage/etcd/store.js';
 import { apiserverMetrics, etcdTypeName } from './metrics.js';
 
-/** Reports each etcd operation under the type of the resource its key belongs to. */
+/**
+ * Reports each etcd operation under the Go type of the resource its key belongs to, and
+ * each list under the resource (`deployments.apps`).
+ */
 export function etcdRequestObserver(scheme: Scheme, etcdPrefix: string): EtcdObserver {
-  const types = new Map(scheme.storedResources().map((d) => [`${etcdPrefix}/${storageSegment(d)}/`, etcdTypeName(d.group, d.kind)]));
-  const typeOf = (key: string): string => {
+  const resources = new Map(scheme.storedResources().map((d) => [`${etcdPrefix}/${storageSegment(d)}/`,
+    { type: etcdTypeName(d.group, d.kind), resource: d.group ? `${d.plural}.${d.group}` : d.plural }]));
+  const resourceOf = (key: string) => {
     const k = key.endsWith('/') ? key : `${key}/`;
-    for (const [prefix, type] of types) if (k.startsWith(prefix)) return type;
-    return 'unknown';
+    for (const [prefix, r] of resources) if (k.startsWith(prefix)) return r;
+    return { type: 'unknown', resource: 'unknown' };
   };
-  const histogram = apiserverMetrics().etcdRequestDuration;
-  return (operation, key, seconds) => histogram.observe({ operation, type: typeOf(key) }, seconds);
+  const m = apiserverMetrics();
+  return {
+    request: (operation, key, seconds) => m.etcdRequestDuration.observe({ operation, type: resourceOf(key).type }, seconds),
+    list: (prefix, fetched, evaluated, returned) => {
+      const resource = resourceOf(prefix).resource;
+      m.storageList.total.inc({ resource });
+      m.storageList.fetched.inc({ resource }, fetched);
+      m.storageList.evaluated.inc({ resource }, evaluated);
+      m.storageList.returned.inc({ resource }, returned);
+    },
+  };
 }
 
 export interface CountedResource { prefix: string; label: string }

@@ -57,6 +57,10 @@ const upstream: Record<string, { type: string; labels: string[]; buckets?: numbe
   apiserver_watch_events_sizes: { type: 'histogram', labels: ['group', 'kind', 'version'], buckets: exp(1024, 2, 8), stability: 'ALPHA' },
   apiserver_storage_objects: { type: 'gauge', labels: ['resource'], stability: 'STABLE' },
   etcd_request_duration_seconds: { type: 'histogram', labels: ['operation', 'type'], buckets: requestBuckets, stability: 'ALPHA' },
+  apiserver_storage_list_total: { type: 'counter', labels: ['resource'], stability: 'ALPHA' },
+  apiserver_storage_list_fetched_objects_total: { type: 'counter', labels: ['resource'], stability: 'ALPHA' },
+  apiserver_storage_list_evaluated_objects_total: { type: 'counter', labels: ['resource'], stability: 'ALPHA' },
+  apiserver_storage_list_returned_objects_total: { type: 'counter', labels: ['resource'], stability: 'ALPHA' },
   apiserver_admission_step_admission_duration_seconds: { type: 'histogram', labels: ['operation', 'rejected', 'type'], buckets: admissionBuckets, stability: 'STABLE' },
   apiserver_admission_controller_admission_duration_seconds: { type: 'histogram', labels: ['name', 'operation', 'rejected', 'type'], buckets: admissionBuckets, stability: 'STABLE' },
   authentication_attempts: { type: 'counter', labels: ['result'], stability: 'ALPHA' },
@@ -90,6 +94,8 @@ describe('/metrics families as upstream documents them', function () {
     await w.next(5000);
     await request(`${base}/api/v1/namespaces/${ns}/configmaps/cm`, creds);
     await request(`${base}/api/v1/namespaces/${ns}/configmaps`, creds);
+    // A paged list is read from etcd, not the watch cache (apiserver_storage_list_*).
+    await request(`${base}/api/v1/namespaces/${ns}/configmaps?limit=1`, creds);
     await request(`${base}/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas`, creds);
     await request(`${base}/api/v1/namespaces`, { token: 'not-a-token' });
     const text = (await request(`${base}/metrics`, creds)).text;

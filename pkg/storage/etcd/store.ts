@@ -32,8 +32,12 @@ function parseMinRevision(rv: string | undefined, key: string): number {
   return Number(rv);
 }
 
-/** Told how long each storage operation against etcd took (etcd_request_duration_seconds). */
-export type EtcdObserver = (operation: 'create' | 'get' | 'list' | 'update' | 'delete' | 'count', key: string, seconds: number) => void;
+/** Told what each storage operation against etcd cost (etcd_request_duration_seconds, apiserver_storage_list_*). */
+export interface EtcdObserver {
+  request(operation: 'create' | 'get' | 'list' | 'update' | 'delete' | 'count', key: string, seconds: number): void;
+  /** One list: keys read from etcd, objects the predicate looked at, objects returned. */
+  list(prefix: string, fetched: number, evaluated: number, returned: number): void;
+}
 
 export class EtcdStorage implements Storage {
   private readonly leases: LeaseManager;
@@ -43,13 +47,13 @@ export class EtcdStorage implements Storage {
     this.leases = new LeaseManager(client);
   }
 
-  private async timed<T>(operation: Parameters<EtcdObserver>[0], key: string, fn: () => Promise<T>): Promise<T> {
+  private async timed<T>(operation: Parameters<EtcdObserver['request']>[0], key: string, fn: () => Promise<T>): Promise<T> {
     if (!this.observe) return fn();
     const start = process.hrtime.bigint();
     try {
       return await fn();
     } finally {
-      this.observe(operation, key, Number(process.hrtime.bigint() - start) / 1e9);
+      this.observe.request(operation, key, Number(process.hrtime.bigint() - start) / 1e9);
     }
   }
 
@@ -190,6 +194,8 @@ export class EtcdStorage implements Storage {
     // Unlimited lists are read in pages too (at one revision): a single response for a
     // large collection would pass gRPC's default 4 MiB message limit.
     let pageSize = limit > 0 ? limit : unlimitedPageSize;
+    let fetched = 0;
+    let evaluated = 0;
     for (;;) {
       let res: IRangeResponse;
       try {
@@ -205,9 +211,11 @@ export class EtcdStorage implements Storage {
         readRevision = Number(res.header.revision);
       }
       let stoppedAt = -1;
+      fetched += res.kvs.length;
       for (let i = 0; i < res.kvs.length; i++) {
         const kv = res.kvs[i];
         lastKey = kv.key;
+        evaluated++;
         const obj = this.decode(kv);
         if (predicate(obj)) items.push(obj);
         if (limit > 0 && items.length >= limit) { stoppedAt = i; break; }
@@ -224,6 +232,7 @@ export class EtcdStorage implements Storage {
       // Filtered: read growing pages until enough items match (upstream doubles too).
       if (limit > 0) pageSize = Math.min(pageSize * 2, 10000);
     }
+    this.observe?.list(keyPrefix.toString(), fetched, evaluated, items.length);
     const result: ListResult = { items, resourceVersion: String(readRevision) };
     if (more && lastKey) {
       const next = Buffer.concat([lastKey, Buffer.from([0])]).subarray(keyPrefix.length).toString('utf8');
