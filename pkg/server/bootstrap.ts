@@ -1,8 +1,10 @@
 // Objects every cluster has from its first start, written as upstream's post-start hooks
 // write them: through the loopback client, so admission sees them. Several replicas may
-// start at once: each creates what is missing and treats AlreadyExists as success.
-import type { Client } from '../client/interfaces.js';
-import { updateWithRetry } from '../client/retry.js';
+// start at once: each reads first and creates only what is missing (so a replica whose
+// admission refuses writes, AlwaysDeny, still starts on a populated cluster), treating
+// AlreadyExists as success.
+import type { Client, ResourceClient } from '../client/interfaces.js';
+import { isNotFound, updateWithRetry } from '../client/retry.js';
 import { StatusError } from '../runtime/errors.js';
 import { systemPriorityClasses } from '../registry/scheduling/priorityclasses/strategy.js';
 import { localAPIServices, localAvailableStatus } from '../registry/apiregistration/apiservices/local.js';
@@ -12,27 +14,32 @@ import { nowTimestamp } from '../registry/generic/names.js';
 
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
+/** Creates `obj` unless it exists; true when it was already there. */
+async function createIfMissing(rc: ResourceClient, obj: KubeObject): Promise<boolean> {
+  try {
+    await rc.get('', obj.metadata.name!);
+    return true;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  try {
+    await rc.create('', obj);
+    return false;
+  } catch (err) {
+    if (!(err instanceof StatusError && err.code === 409)) throw err;
+    return true;
+  }
+}
+
 export async function ensureSystemNamespaces(api: Client): Promise<void> {
   const namespaces = api.resource('', 'namespaces', 'v1');
-  for (const name of systemNamespaces) {
-    try {
-      await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    } catch (err) {
-      if (!(err instanceof StatusError && err.code === 409)) throw err;
-    }
-  }
+  for (const name of systemNamespaces) await createIfMissing(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 }
 
 /** system-node-critical and system-cluster-critical (upstream's scheduling post-start hook). */
 export async function ensureSystemPriorityClasses(api: Client): Promise<void> {
   const priorityClasses = api.resource('scheduling.k8s.io', 'priorityclasses');
-  for (const pc of systemPriorityClasses) {
-    try {
-      await priorityClasses.create('', structuredClone(pc));
-    } catch (err) {
-      if (!(err instanceof StatusError && err.code === 409)) throw err;
-    }
-  }
+  for (const pc of systemPriorityClasses) await createIfMissing(priorityClasses, structuredClone(pc));
 }
 
 /**
@@ -44,10 +51,7 @@ export async function ensureLocalAPIServices(api: Client, scheme: Scheme): Promi
   const apiServices = api.resource('apiregistration.k8s.io', 'apiservices');
   for (const desired of localAPIServices(scheme)) {
     const name = desired.metadata.name!;
-    try {
-      await apiServices.create('', desired);
-    } catch (err) {
-      if (!(err instanceof StatusError && err.code === 409)) throw err;
+    if (await createIfMissing(apiServices, desired)) {
       await updateWithRetry(apiServices, '', name, (current) => {
         if (sameJson(current.spec, desired.spec)) return false;
         current.spec = desired.spec;

@@ -91,7 +91,9 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   const timeoutMs = (q.timeoutSeconds && q.timeoutSeconds > 0 ? q.timeoutSeconds
     : minRequestTimeoutSeconds * (1 + Math.random())) * 1000;
   const apiVersion = h.store.decorate({ metadata: {} }).apiVersion;
-  let lastRV = 0;
+  // Resuming from a revision: every change up to it is known to the client already, so a
+  // bookmark may carry it even before any event or progress notification arrives.
+  let lastRV = !sendInitial && /^\d+$/.test(rv) ? Number(rv) : 0;
   // Bookmarks before the initial state is complete would claim more than was sent.
   let initialDone = !sendInitial;
   let firstTable = true;
