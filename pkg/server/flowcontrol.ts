@@ -6,6 +6,7 @@ import type { InformerFactory } from '../client/factory.js';
 import { maxInFlightFilter, priorityAndFairnessFilter } from '../endpoints/filters/priority-and-fairness.js';
 import { APFController } from '../util/flowcontrol/controller.js';
 import { flowcontrolMetrics } from '../util/flowcontrol/metrics.js';
+import type { ObjectCounts } from '../util/flowcontrol/estimate.js';
 import type { PathHandler } from './app.js';
 import type { ServerOptions } from './options.js';
 
@@ -13,11 +14,11 @@ const group = 'flowcontrol.apiserver.k8s.io';
 /** Upstream lets a request wait in its queue for a quarter of the 60 s request timeout. */
 const maxQueueWaitMs = 15_000;
 
-export function buildFlowControl(o: ServerOptions, informers: InformerFactory, registry: Registry): { filter: Koa.Middleware; debug?: PathHandler } {
+export function buildFlowControl(o: ServerOptions, informers: InformerFactory, registry: Registry, counts?: ObjectCounts): { filter: Koa.Middleware; debug?: PathHandler } {
   if (!o.enablePriorityAndFairness) return { filter: maxInFlightFilter(o.maxRequestsInflight, o.maxMutatingRequestsInflight) };
   const apf = new APFController(informers.informerFor(group, 'flowschemas'), informers.informerFor(group, 'prioritylevelconfigurations'),
     o.maxRequestsInflight + o.maxMutatingRequestsInflight, flowcontrolMetrics(registry), maxQueueWaitMs);
-  return { filter: priorityAndFairnessFilter(apf), debug: dumpPriorityLevels(apf) };
+  return { filter: priorityAndFairnessFilter(apf, counts), debug: dumpPriorityLevels(apf) };
 }
 
 /** Upstream's debug tables: a header row, comma-terminated padded columns, one row per line. */

@@ -27,7 +27,7 @@ import { apiserverMetrics } from './metrics.js';
 import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { sniCallback } from './tls-options.js';
-import { etcdRequestObserver, startStorageObjectCounter } from './storage-metrics.js';
+import { etcdRequestObserver, startStorageObjectCounter, type StorageObjectCounter } from './storage-metrics.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from '../features/gates.js';
 import type { ServerOptions } from './options.js';
@@ -164,7 +164,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
   const connect = { kubelet: new KubeletClient(o.kubelet), readStored: (key: string) => storage.get(`${o.etcdPrefix}/${key}`) };
   const auditor = buildAuditor(o.audit, apiserverMetrics().registry, log);
-  const flow = buildFlowControl(o, informers, apiserverMetrics().registry);
+  // APF estimates list work from the stored object counts, counted once bootstrap is done.
+  let objectCounter: StorageObjectCounter | undefined;
+  const flow = buildFlowControl(o, informers, apiserverMetrics().registry, (resource) => objectCounter?.count(resource));
   if (flow.debug) pathHandlers.unshift(flow.debug);
   if (o.enablePriorityAndFairness) for (const name of ['priority-and-fairness-config-consumer', 'priority-and-fairness-filter']) extra.health.addPostStartHook(name).done();
   const lifecycle = new ServerLifecycle();
@@ -186,7 +188,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   apiserverLoops.start();
   // Counted once the bootstrap objects exist. One count per storage prefix: a resource served in several versions is stored once.
   const counted = new Map(scheme.storedResources().map((d) => [`${o.etcdPrefix}/${storageSegment(d)}/`, d.group ? `${d.plural}.${d.group}` : d.plural]));
-  const stopCounting = startStorageObjectCounter(client, [...counted].map(([prefix, label]) => ({ prefix, label })), apiserverMetrics().storageObjects, log);
+  objectCounter = startStorageObjectCounter(client, [...counted].map(([prefix, label]) => ({ prefix, label })), apiserverMetrics().storageObjects, log);
   const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
   const server: Server = createServer({
     ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,
@@ -238,7 +240,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       informers.stop();
       extra.stop();
       compactor.stop();
-      stopCounting();
+      objectCounter.stop();
       if (storage instanceof CachedStorage) storage.stop();
       await closed;
       // Events of requests answered before the close are flushed, not dropped.

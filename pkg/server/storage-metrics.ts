@@ -36,13 +36,19 @@ export function etcdRequestObserver(scheme: Scheme, etcdPrefix: string): EtcdObs
 
 export interface CountedResource { prefix: string; label: string }
 
-export function startStorageObjectCounter(client: Etcd3, resources: CountedResource[], gauge: Gauge<'resource'>, log: Logger, intervalMs = 60_000): () => void {
+/** The last counts, by resource, for APF's work estimates. */
+export interface StorageObjectCounter { stop(): void; count(resource: string): number | undefined }
+
+export function startStorageObjectCounter(client: Etcd3, resources: CountedResource[], gauge: Gauge<'resource'>, log: Logger, intervalMs = 60_000): StorageObjectCounter {
   let stopped = false;
+  const last = new Map<string, number>();
   const countAll = async () => {
     for (const r of resources) {
       if (stopped) return;
       try {
-        gauge.set({ resource: r.label }, await client.getAll().prefix(r.prefix).count());
+        const n = await client.getAll().prefix(r.prefix).count();
+        last.set(r.label, n);
+        gauge.set({ resource: r.label }, n);
       } catch (err) {
         // An unreachable etcd leaves the last figure; the etcd health checks report the outage.
         log.debug({ err, resource: r.label }, 'could not count stored objects');
@@ -53,5 +59,5 @@ export function startStorageObjectCounter(client: Etcd3, resources: CountedResou
   void countAll();
   const timer = setInterval(() => { void countAll(); }, intervalMs);
   timer.unref();
-  return () => { stopped = true; clearInterval(timer); };
+  return { stop: () => { stopped = true; clearInterval(timer); }, count: (resource) => last.get(resource) };
 }

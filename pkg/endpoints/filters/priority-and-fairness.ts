@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import type { UserInfo } from '../../authentication/user.js';
 import type { APFController } from '../../util/flowcontrol/controller.js';
 import { Rejected } from '../../util/flowcontrol/queueset.js';
+import { estimateSeats, type ObjectCounts } from '../../util/flowcontrol/estimate.js';
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { plainTextError } from '../responsewriters/http-error.js';
@@ -16,7 +17,7 @@ function tooManyRequests(ctx: Koa.Context): void {
   plainTextError(ctx, 429, 'Too many requests, please try again later.', 1);
 }
 
-export function priorityAndFairnessFilter(apf: APFController): Koa.Middleware {
+export function priorityAndFairnessFilter(apf: APFController, counts: ObjectCounts = () => undefined): Koa.Middleware {
   return async (ctx, next) => {
     if (!apf.ready()) return next();
     const info = ctx.state.requestInfo as RequestInfo;
@@ -27,7 +28,7 @@ export function priorityAndFairnessFilter(apf: APFController): Koa.Middleware {
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel.metadata.uid ?? '');
     let release: () => void;
     try {
-      release = await apf.admit(c);
+      release = await apf.admit(c, estimateSeats(info, new URLSearchParams(ctx.querystring), counts));
     } catch (err) {
       if (err instanceof Rejected) return tooManyRequests(ctx);
       throw err;

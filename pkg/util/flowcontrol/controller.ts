@@ -2,8 +2,8 @@
 // PriorityLevelConfigurations its informers hold, turned into one QueueSet per limited
 // priority level. The server's concurrency limit (--max-requests-inflight plus
 // --max-mutating-requests-inflight) is shared out by nominal concurrency shares:
-// NCL(l) = ceil(SCL * shares(l) / sum of shares). Borrowing between levels and
-// per-request seat estimates are not modelled: every request takes one seat.
+// NCL(l) = ceil(SCL * shares(l) / sum of shares). A request takes the seats its work
+// estimate says (estimate.ts); borrowing between levels is not modelled.
 import type { Informer } from '../../client/informer.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { flowDistinguisher, matchesFlowSchema, sortFlowSchemas, type RequestDigest } from './classify.js';
@@ -51,7 +51,7 @@ export class APFController {
   }
 
   /** Waits for a seat in the request's priority level; throws Rejected when refused. */
-  async admit(c: Classification): Promise<() => void> {
+  async admit(c: Classification, seats = 1): Promise<() => void> {
     const labels = { flow_schema: c.flowSchema.metadata.name!, priority_level: c.priorityLevel.metadata.name! };
     const queues = this.levels.get(labels.priority_level)?.queues;
     if (!queues) {
@@ -63,7 +63,7 @@ export class APFController {
     const start = Date.now();
     let got: ReturnType<QueueSet['acquire']>;
     try {
-      got = queues.acquire(c.flow, this.maxQueueWaitMs);
+      got = queues.acquire(c.flow, this.maxQueueWaitMs, seats);
     } catch (err) {
       if (err instanceof Rejected) this.rejectedMetrics(labels, err, start);
       throw err;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { KubeObject } from '../../runtime/object.js';
 import { flowDistinguisher, matchesFlowSchema, sortFlowSchemas, type RequestDigest } from './classify.js';
 import { dealHand, QueueSet, Rejected } from './queueset.js';
+import { estimateSeats } from './estimate.js';
 
 const digest = (o: Partial<RequestDigest>): RequestDigest => ({
   user: { name: 'alice', groups: ['system:authenticated'] }, isResourceRequest: true, verb: 'list', apiGroup: '',
@@ -79,5 +80,37 @@ describe('APF queue set', () => {
     const reject = new QueueSet(1, undefined);
     reject.acquire('a', 1000);
     expect(() => reject.acquire('b', 1000)).to.throw(Rejected).with.property('reason', 'concurrency-limit');
+  });
+});
+
+describe('APF work estimates (seats)', () => {
+  const list = { verb: 'list', apiGroup: '', resource: 'configmaps', subresource: '' };
+  const counts = (n: number) => (r: string) => (r === 'configmaps' ? n : undefined);
+  it('charges a LIST a seat per 100 stored objects, 1 to 10, and at most limit objects', () => {
+    expect(estimateSeats(list, new URLSearchParams(), counts(0))).to.equal(1);
+    expect(estimateSeats(list, new URLSearchParams(), counts(250))).to.equal(3);
+    expect(estimateSeats(list, new URLSearchParams(), counts(50_000))).to.equal(10);
+    expect(estimateSeats(list, new URLSearchParams('limit=100'), counts(50_000))).to.equal(1);
+    expect(estimateSeats({ ...list, verb: 'get' }, new URLSearchParams(), counts(50_000))).to.equal(1);
+    expect(estimateSeats({ ...list, apiGroup: 'apps', resource: 'deployments' }, new URLSearchParams(), counts(5000))).to.equal(1, 'uncounted resources cost one seat');
+  });
+
+  it('runs a wide request only when its seats are free, holding narrower ones behind it', async () => {
+    const qs = new QueueSet(4, { queues: 1, handSize: 1, queueLengthLimit: 10 });
+    const narrow = qs.acquire('a', 1000) as () => void;
+    const wide = qs.acquire('b', 1000, 4) as Promise<() => void>;
+    expect(qs.inQueue, 'three seats are free, the wide request needs four').to.equal(1);
+    const behind = qs.acquire('c', 1000) as Promise<() => void>;
+    expect(qs.inQueue, 'a narrow request does not overtake the waiting wide one').to.equal(2);
+    narrow();
+    const releaseWide = await wide;
+    expect(qs.seatsInUse).to.equal(4);
+    releaseWide();
+    (await behind)();
+    expect(qs.seatsInUse).to.equal(0);
+    const capped = qs.acquire('d', 1000, 50) as () => void;
+    expect(capped, 'wider than the level: capped to the level, runs on an idle level').to.be.a('function');
+    expect(qs.seatsInUse).to.equal(4);
+    capped();
   });
 });

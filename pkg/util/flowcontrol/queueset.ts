@@ -1,8 +1,10 @@
-// One priority level's seats and queues. A request runs at once when a seat is free and
-// nobody waits; otherwise it is rejected (limitResponse Reject) or queued: shuffle
+// One priority level's seats and queues. A request takes as many seats as its work
+// estimate (a large LIST several, most requests one) and runs at once when they are free
+// and nobody waits; otherwise it is rejected (limitResponse Reject) or queued: shuffle
 // sharding deals the flow a hand of queues and it joins the shortest, so one heavy flow
-// fills only its own queues. Freed seats go to the queues in turn, which is fair queuing
-// for requests of equal cost.
+// fills only its own queues. Freed seats go to the queues in turn; a queue whose head
+// needs more seats than are free holds the others back until they are (no overtaking by
+// narrow requests, which would starve wide ones).
 import { createHash } from 'node:crypto';
 
 export interface QueuingConfig { queues: number; handSize: number; queueLengthLimit: number }
@@ -13,13 +15,15 @@ export class Rejected extends Error {
   constructor(readonly reason: RejectReason) { super(reason); }
 }
 
-interface Waiter { flow: string; dispatch: () => void; enqueuedAt: number }
+interface Waiter { flow: string; seats: number; dispatch: () => void; enqueuedAt: number }
 
 /** A waiting request, for /debug/api_priority_and_fairness/dump_requests. */
 export interface WaitingRequest { queue: number; indexInQueue: number; flow: string; arrivedAt: number }
 
 export class QueueSet {
+  /** Seats in use. */
   private executing = 0;
+  private executingRequests = 0;
   private queues: Waiter[][];
   /** Requests executing per queue they were dispatched from (-1: ran at once). */
   private executingByQueue = new Map<number, number>();
@@ -43,22 +47,25 @@ export class QueueSet {
   }
 
   get inQueue(): number { return this.queues.reduce((n, q) => n + q.length, 0); }
-  get running(): number { return this.executing; }
+  get running(): number { return this.executingRequests; }
+  get seatsInUse(): number { return this.executing; }
   queueLengths(): number[] { return this.queues.map((q) => q.length); }
   queueExecuting(): number[] { return this.queues.map((_, i) => this.executingByQueue.get(i) ?? 0); }
   waitingRequests(): WaitingRequest[] {
     return this.queues.flatMap((q, queue) => q.map((w, indexInQueue) => ({ queue, indexInQueue, flow: w.flow, arrivedAt: w.enqueuedAt })));
   }
 
-  /** Resolves with a release function once a seat is held; rejects with Rejected. */
-  acquire(flow: string, maxWaitMs: number): Promise<() => void> | (() => void) {
-    if (this.executing < this.limit && this.inQueue === 0) return this.seat();
+  /** Resolves with a release function once the seats are held; rejects with Rejected. */
+  acquire(flow: string, maxWaitMs: number, seatsWanted = 1): Promise<() => void> | (() => void) {
+    // Never wider than the level: a request must be able to run on an idle level.
+    const seats = Math.max(1, Math.min(seatsWanted, this.limit));
+    if (this.executing + seats <= this.limit && this.inQueue === 0) return this.seat(-1, seats);
     if (!this.queuing || this.queues.length === 0) throw new Rejected('concurrency-limit');
     const q = this.queues[this.pick(flow)]!;
     if (q.length >= this.queuing.queueLengthLimit) throw new Rejected('queue-full');
     return new Promise((resolve, reject) => {
       const queueIndex = this.queues.indexOf(q);
-      const w: Waiter = { flow, enqueuedAt: Date.now(), dispatch: () => { clearTimeout(timer); resolve(this.seat(queueIndex)); } };
+      const w: Waiter = { flow, seats, enqueuedAt: Date.now(), dispatch: () => { clearTimeout(timer); resolve(this.seat(queueIndex, seats)); } };
       const timer = setTimeout(() => {
         const i = q.indexOf(w);
         if (i >= 0) q.splice(i, 1);
@@ -69,14 +76,16 @@ export class QueueSet {
     });
   }
 
-  private seat(queue = -1): () => void {
-    this.executing++;
+  private seat(queue: number, seats: number): () => void {
+    this.executing += seats;
+    this.executingRequests++;
     this.executingByQueue.set(queue, (this.executingByQueue.get(queue) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.executing--;
+      this.executing -= seats;
+      this.executingRequests--;
       this.executingByQueue.set(queue, (this.executingByQueue.get(queue) ?? 1) - 1);
       this.dispatch();
     };
@@ -84,15 +93,16 @@ export class QueueSet {
 
   private dispatch(): void {
     while (this.executing < this.limit && this.inQueue > 0) {
-      for (let i = 0; i < this.queues.length; i++) {
+      let head: { idx: number; w: Waiter } | undefined;
+      for (let i = 0; i < this.queues.length && !head; i++) {
         const idx = (this.next + i) % this.queues.length;
-        const w = this.queues[idx]!.shift();
-        if (w) {
-          this.next = (idx + 1) % this.queues.length;
-          w.dispatch();
-          break;
-        }
+        const w = this.queues[idx]![0];
+        if (w) head = { idx, w };
       }
+      if (!head || this.executing + head.w.seats > this.limit) return;
+      this.queues[head.idx]!.shift();
+      this.next = (head.idx + 1) % this.queues.length;
+      head.w.dispatch();
     }
   }
 
