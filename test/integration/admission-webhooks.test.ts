@@ -143,7 +143,7 @@ describe('admission webhooks', function () {
     }));
     await configure('Mutating', 'patch-config', [hook(id, 'patch', '/patch')]);
     await effective('/patch', dryRunCM(id));
-    const r = await createCM(1, id, 'good');
+    const r = await createCM(1, id, 'good', '?fieldManager=wh-test&fieldValidation=Strict');
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     expect(r.body.metadata.labels).to.include({ patched: 'yes', 'wh-test': id });
     expect(r.body.data).to.deep.equal({ k: 'v', added: 'by-webhook' });
@@ -171,7 +171,8 @@ describe('admission webhooks', function () {
     expect(call!.request.userInfo.username).to.equal('admin');
     expect(call!.request.userInfo.groups).to.include('system:masters');
     expect(call!.request.object).to.deep.include({ apiVersion: 'v1', kind: 'ConfigMap', data: { k: 'v' } });
-    expect(call!.request.options).to.include({ kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' });
+    // The options as the client sent them.
+    expect(call!.request.options).to.deep.equal({ kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', fieldManager: 'wh-test', fieldValidation: 'Strict' });
     expect(call!.request).to.not.have.property('oldObject');
 
     const upd = await api<Obj>(0, 'PUT', `/api/v1/namespaces/${ns}/configmaps/good`, { ...r.body, data: { k: 'v2' } });

@@ -108,9 +108,16 @@ export function managerOrUserAgent(manager: string, userAgent: string | undefine
 
 /** The registry scope of a write: dry run, the field manager it is recorded as, a warnings sink. */
 export function writeScope(h: HandlerScope, opts: WriteOptions): RequestScope {
+  // What admission webhooks see as request.options (the kind is added by operation).
+  const sent: Record<string, unknown> = {};
+  if (opts.dryRun) sent.dryRun = ['All'];
+  if (opts.fieldManager) sent.fieldManager = opts.fieldManager;
+  const fv = h.query.get('fieldValidation');
+  if (fv) sent.fieldValidation = fv;
   return {
     ...requestScope(h, opts.dryRun),
     fieldManager: managerOrUserAgent(opts.fieldManager, h.ctx.get('user-agent')),
     warnings: [],
+    admissionOptions: sent,
   };
 }

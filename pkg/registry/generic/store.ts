@@ -41,6 +41,8 @@ export interface RequestScope {
   warnings?: string[];
   /** Collects audit annotations (admission plugins and webhooks add them). */
   auditAnnotations?: Record<string, string>;
+  /** The write options as the client sent them, for admission (webhooks receive them). */
+  admissionOptions?: Record<string, unknown>;
 }
 
 export interface ListParams extends SelectionPredicate {
@@ -534,7 +536,7 @@ export class GenericStore {
       operation, group: this.def.group, version: this.def.version, kind: this.def.kind, resource: this.def.plural,
       subresource: scope.subresource ?? '', namespace: meta.namespace ?? '', name: meta.name ?? '',
       object: obj, oldObject: old, user: scope.user, dryRun: scope.dryRun,
-      warnings: scope.warnings, auditAnnotations: scope.auditAnnotations,
+      warnings: scope.warnings, auditAnnotations: scope.auditAnnotations, options: scope.admissionOptions,
     };
   }
 

@@ -57,8 +57,8 @@ export function reviewBody(version: ReviewVersion, request: Record<string, unkno
   if (oldObject) req.oldObject = oldObject;
   req.dryRun = attrs.dryRun;
   const optionsKind = optionKinds[attrs.operation];
-  if (attrs.options) req.options = attrs.options;
-  else if (optionsKind) req.options = { kind: optionsKind, apiVersion: 'meta.k8s.io/v1' };
+  if (optionsKind) req.options = { kind: optionsKind, apiVersion: 'meta.k8s.io/v1', ...(attrs.options ?? {}) };
+  else if (attrs.options) req.options = attrs.options;
   return JSON.stringify({ kind: 'AdmissionReview', apiVersion: `admission.k8s.io/${version}`, request: req });
 }
 
