@@ -70,6 +70,22 @@ describe('APF queue set', () => {
     expect(order.filter((o) => o !== 'x3')).to.deep.equal(['a0', 'a1', 'a2']);
   });
 
+  it('gives free seats to the least-served queue: a light flow is not kept behind a heavy flow\'s wide requests', async () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const heavy = names.find((n) => dealHand(n, 2, 1)[0] === 0)!;
+    const light = names.find((n) => dealHand(n, 2, 1)[0] === 1)!;
+    const qs = new QueueSet(10, { queues: 2, handSize: 1, queueLengthLimit: 10 });
+    const first = qs.acquire(heavy, 1000, 10) as () => void;
+    const order: string[] = [];
+    const wait = (flow: string, seats: number, label: string) =>
+      (qs.acquire(flow, 1000, seats) as Promise<() => void>).then((release) => { order.push(label); release(); });
+    const all = [wait(heavy, 10, 'wide1'), wait(heavy, 10, 'wide2'), wait(light, 1, 'light1'), wait(light, 1, 'light2')];
+    first();
+    await Promise.all(all);
+    // Round robin would interleave (wide1, light1, wide2, light2); the heavy queue has been served 10 seats by then.
+    expect(order).to.deep.equal(['wide1', 'light1', 'light2', 'wide2']);
+  });
+
   it('rejects at the queue length limit, after the wait limit, and at once without queues', async () => {
     const qs = new QueueSet(1, { queues: 1, handSize: 1, queueLengthLimit: 1 });
     qs.acquire('a', 1000);

@@ -2,9 +2,11 @@
 // estimate (a large LIST several, most requests one) and runs at once when they are free
 // and nobody waits; otherwise it is rejected (limitResponse Reject) or queued: shuffle
 // sharding deals the flow a hand of queues and it joins the shortest, so one heavy flow
-// fills only its own queues. Freed seats go to the queues in turn; a queue whose head
-// needs more seats than are free holds the others back until they are (no overtaking by
-// narrow requests, which would starve wide ones).
+// fills only its own queues. Free seats go first to the queue that has been served the
+// fewest seats so far (upstream orders queues by virtual finish time; seats served is
+// the same idea without a clock), so a light flow is not kept behind a heavy one; when
+// that queue's head needs more seats than are free, nothing overtakes it, so wide
+// requests are never starved.
 import { createHash } from 'node:crypto';
 
 export interface QueuingConfig { queues: number; handSize: number; queueLengthLimit: number }
@@ -27,10 +29,12 @@ export class QueueSet {
   private queues: Waiter[][];
   /** Requests executing per queue they were dispatched from (-1: ran at once). */
   private executingByQueue = new Map<number, number>();
-  private next = 0;
+  /** Seats each queue has been given; only differences between active queues matter. */
+  private served: number[];
 
   constructor(public limit: number, private queuing: QueuingConfig | undefined) {
     this.queues = Array.from({ length: queuing?.queues ?? 0 }, () => []);
+    this.served = this.queues.map(() => 0);
   }
 
   /** New limits from a changed configuration; waiting requests stay queued. */
@@ -39,6 +43,7 @@ export class QueueSet {
     if ((queuing?.queues ?? 0) !== this.queues.length) {
       const waiting = this.queues.flat();
       this.queues = Array.from({ length: queuing?.queues ?? 0 }, () => []);
+      this.served = this.queues.map(() => 0);
       this.queuing = queuing;
       for (const w of waiting) (this.queues[this.pick(w.flow)] ?? []).push(w);
     }
@@ -72,7 +77,14 @@ export class QueueSet {
         reject(new Rejected('time-out'));
       }, maxWaitMs);
       timer.unref();
+      // A queue that becomes active starts level with the least-served active queue:
+      // idle time earns no credit.
+      if (q.length === 0) {
+        const active = this.served.filter((_, i) => this.queues[i]!.length > 0);
+        if (active.length > 0) this.served[queueIndex] = Math.max(this.served[queueIndex]!, Math.min(...active));
+      }
       q.push(w);
+      this.dispatch();
     });
   }
 
@@ -94,14 +106,13 @@ export class QueueSet {
   private dispatch(): void {
     while (this.executing < this.limit && this.inQueue > 0) {
       let head: { idx: number; w: Waiter } | undefined;
-      for (let i = 0; i < this.queues.length && !head; i++) {
-        const idx = (this.next + i) % this.queues.length;
+      for (let idx = 0; idx < this.queues.length; idx++) {
         const w = this.queues[idx]![0];
-        if (w) head = { idx, w };
+        if (w && (!head || this.served[idx]! < this.served[head.idx]!)) head = { idx, w };
       }
       if (!head || this.executing + head.w.seats > this.limit) return;
       this.queues[head.idx]!.shift();
-      this.next = (head.idx + 1) % this.queues.length;
+      this.served[head.idx]! += head.w.seats;
       head.w.dispatch();
     }
   }
