@@ -4,6 +4,7 @@
 import type { KubeObject } from '../runtime/object.js';
 import { admissionForbidden } from './forbidden.js';
 import type { AdmissionAttributes } from './interfaces.js';
+import { readyTimeoutMs } from './lister.js';
 
 export interface NamespaceLookup {
   cached(name: string): KubeObject | undefined;
@@ -12,9 +13,6 @@ export interface NamespaceLookup {
   /** Storage; undefined when the namespace does not exist. */
   live(name: string): Promise<KubeObject | undefined>;
 }
-
-/** Upstream's admission.Handler waits this long for its informers before refusing. */
-const readyTimeoutMs = 10_000;
 
 /** WaitForReady: a plugin whose namespace cache never filled refuses with 403. */
 export async function waitForNamespaces(source: NamespaceLookup, a: AdmissionAttributes): Promise<void> {

@@ -28,6 +28,7 @@ import { DefaultTolerationSeconds } from '../admission/plugins/defaulttoleration
 import { TaintNodesByCondition } from '../admission/plugins/taintnodesbycondition/index.js';
 import { RuntimeClass } from '../admission/plugins/runtimeclass/index.js';
 import { objectsOf } from '../admission/source.js';
+import { lookupNamespace } from '../admission/namespaces.js';
 import { ResourceQuota, parseQuotaConfiguration, storeQuotaAccess } from '../admission/plugins/resourcequota/index.js';
 import { DefaultIngressClass } from '../admission/plugins/defaultingressclass/index.js';
 import { DefaultStorageClass } from '../admission/plugins/defaultstorageclass/index.js';
@@ -38,11 +39,11 @@ import { NamespaceAutoProvision, type NamespaceProvisioner } from '../admission/
 import { OwnerReferencesPermissionEnforcement, type KindResolver } from '../admission/plugins/ownerreferencespermissionenforcement/index.js';
 import { imagePolicyWebhookFromConfig } from '../admission/plugins/imagepolicywebhook/factory.js';
 import type { Lister } from '../admission/lister.js';
-import { apiserverUser, internalScope } from '../registry/generic/internal-scope.js';
+import { internalScope } from '../registry/generic/internal-scope.js';
+import { apiserverUser } from '../client/identities.js';
 import { newMutatingWebhook, newValidatingWebhook, setMatchConditionCompiler } from '../admission/plugins/webhook/index.js';
 import { compileMatchConditions } from '../cel/matchconditions.js';
 import type { Authorizer } from '../authorization/interfaces.js';
-import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
 import type { ServerDeps } from './deps.js';
 import { apiserverMetrics } from './metrics.js';
@@ -117,18 +118,11 @@ function authorizerOf(d: ServerDeps): Authorizer {
 /** Namespaces for admission: this replica's shared informer, and storage behind it. */
 function namespaceSource(d: ServerDeps): NamespaceSource {
   const informer = d.informers.informerFor('', 'namespaces');
-  const store = d.registry.store('', 'namespaces');
+  const objects = objectsOf(d, '', 'namespaces');
   return {
     cached: (name) => informer.get('', name),
     waitForSync: (timeoutMs) => syncedWithin(informer, timeoutMs),
-    live: async (name) => {
-      try {
-        return await store.get('', name);
-      } catch (err) {
-        if (err instanceof StatusError && err.code === 404) return undefined;
-        throw err;
-      }
-    },
+    live: (name) => objects.liveGet('', name),
   };
 }
 
@@ -137,9 +131,9 @@ function podSecuritySources(d: ServerDeps): { namespace(name: string): Promise<K
   const namespaces = namespaceSource(d);
   const pods = d.informers.informerFor('', 'pods');
   return {
-    namespace: async (name) => namespaces.cached(name) ?? namespaces.live(name),
+    namespace: (name) => lookupNamespace(namespaces, name),
     pods: async (ns) => {
-      await Promise.race([pods.waitForSync(), new Promise((resolve) => { setTimeout(resolve, 1000).unref(); })]);
+      await syncedWithin(pods, 1000);
       return pods.list(ns);
     },
   };

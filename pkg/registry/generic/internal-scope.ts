@@ -8,8 +8,6 @@ import { AdmissionChain } from '../../admission/interfaces.js';
 import type { UserInfo } from '../../authentication/user.js';
 import type { RequestScope } from './store.js';
 
-export { apiserverUser, controllerUser } from '../../client/identities.js';
-
 /** `kube-apiserver` for the server's own objects, `kube-controller-manager` for controllers. */
 export type InternalManager = 'kube-apiserver' | 'kube-controller-manager';
 

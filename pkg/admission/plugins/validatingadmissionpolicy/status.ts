@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import type { Informer } from '../../../client/informer.js';
 import { StatusError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import { controllerUser, internalScope } from '../../../registry/generic/internal-scope.js';
+import { internalScope } from '../../../registry/generic/internal-scope.js';
+import { controllerUser } from '../../../client/identities.js';
 import type { GenericStore } from '../../../registry/generic/store.js';
 import { typeCheckPolicy, type KindResolver } from './typechecking.js';
 
