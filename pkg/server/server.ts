@@ -27,7 +27,7 @@ import { apiserverMetrics } from './metrics.js';
 import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { sniCallback } from './tls-options.js';
-import { etcdRequestObserver, startStorageObjectCounter, type StorageObjectCounter } from './storage-metrics.js';
+import { etcdRequestObserver, startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from '../features/gates.js';
 import type { ServerOptions } from './options.js';
@@ -76,7 +76,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const client = new Etcd3({ hosts: endpoints });
   const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
-  const etcdStorage = new EtcdStorage(client, o.storageMediaType, etcdRequestObserver(scheme, o.etcdPrefix));
+  const stored = storedResources(scheme, o.etcdPrefix);
+  const etcdStorage = new EtcdStorage(client, o.storageMediaType, etcdRequestObserver(stored));
   const serviceAllocators = bindServiceAllocation(scheme, {
     client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
   }, log);
@@ -186,9 +187,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   await hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(apiserverClient, log));
   controllers.start();
   apiserverLoops.start();
-  // Counted once the bootstrap objects exist. One count per storage prefix: a resource served in several versions is stored once.
-  const counted = new Map(scheme.storedResources().map((d) => [`${o.etcdPrefix}/${storageSegment(d)}/`, d.group ? `${d.plural}.${d.group}` : d.plural]));
-  objectCounter = startStorageObjectCounter(client, [...counted].map(([prefix, label]) => ({ prefix, label })), apiserverMetrics().storageObjects, log);
+  // Counted once the bootstrap objects exist.
+  objectCounter = startStorageObjectCounter(client, stored, apiserverMetrics().storageObjects, log);
   const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
   const server: Server = createServer({
     ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,

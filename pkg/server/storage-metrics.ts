@@ -5,21 +5,35 @@
 import type { Etcd3 } from 'etcd3';
 import type { Gauge } from 'prom-client';
 import type { Logger } from 'pino';
+import { qualifiedResource } from '../runtime/errors.js';
 import { storageSegment, type Scheme } from '../runtime/scheme.js';
 import type { EtcdObserver } from '../storage/etcd/store.js';
 import { apiserverMetrics, etcdTypeName } from './metrics.js';
+
+/** One stored resource's etcd key prefix and the names its metrics carry. */
+export interface StoredResource {
+  prefix: string;
+  /** `*core.ConfigMap`, etcd_request_duration_seconds' type. */
+  type: string;
+  /** `deployments.apps`, the resource label. */
+  resource: string;
+}
+
+/** Every stored resource once: a resource served in several versions is stored once. */
+export function storedResources(scheme: Scheme, etcdPrefix: string): StoredResource[] {
+  const byPrefix = new Map(scheme.storedResources().map((d) => [`${etcdPrefix}/${storageSegment(d)}/`,
+    { type: etcdTypeName(d.group, d.kind), resource: qualifiedResource({ group: d.group, resource: d.plural }) }]));
+  return [...byPrefix].map(([prefix, r]) => ({ prefix, ...r }));
+}
 
 /**
  * Reports each etcd operation under the Go type of the resource its key belongs to, and
  * each list under the resource (`deployments.apps`).
  */
-export function etcdRequestObserver(scheme: Scheme, etcdPrefix: string): EtcdObserver {
-  const resources = new Map(scheme.storedResources().map((d) => [`${etcdPrefix}/${storageSegment(d)}/`,
-    { type: etcdTypeName(d.group, d.kind), resource: d.group ? `${d.plural}.${d.group}` : d.plural }]));
+export function etcdRequestObserver(resources: StoredResource[]): EtcdObserver {
   const resourceOf = (key: string) => {
     const k = key.endsWith('/') ? key : `${key}/`;
-    for (const [prefix, r] of resources) if (k.startsWith(prefix)) return r;
-    return { type: 'unknown', resource: 'unknown' };
+    return resources.find((r) => k.startsWith(r.prefix)) ?? { type: 'unknown', resource: 'unknown' };
   };
   const m = apiserverMetrics();
   return {
@@ -34,12 +48,10 @@ export function etcdRequestObserver(scheme: Scheme, etcdPrefix: string): EtcdObs
   };
 }
 
-export interface CountedResource { prefix: string; label: string }
-
 /** The last counts, by resource, for APF's work estimates. */
 export interface StorageObjectCounter { stop(): void; count(resource: string): number | undefined }
 
-export function startStorageObjectCounter(client: Etcd3, resources: CountedResource[], gauge: Gauge<'resource'>, log: Logger, intervalMs = 60_000): StorageObjectCounter {
+export function startStorageObjectCounter(client: Etcd3, resources: StoredResource[], gauge: Gauge<'resource'>, log: Logger, intervalMs = 60_000): StorageObjectCounter {
   let stopped = false;
   const last = new Map<string, number>();
   const countAll = async () => {
@@ -47,11 +59,11 @@ export function startStorageObjectCounter(client: Etcd3, resources: CountedResou
       if (stopped) return;
       try {
         const n = await client.getAll().prefix(r.prefix).count();
-        last.set(r.label, n);
-        gauge.set({ resource: r.label }, n);
+        last.set(r.resource, n);
+        gauge.set({ resource: r.resource }, n);
       } catch (err) {
         // An unreachable etcd leaves the last figure; the etcd health checks report the outage.
-        log.debug({ err, resource: r.label }, 'could not count stored objects');
+        log.debug({ err, resource: r.resource }, 'could not count stored objects');
         return;
       }
     }
