@@ -19,8 +19,6 @@ export interface Classification {
   flow: string;
 }
 
-export interface Admitted { release(): void; classification?: Classification }
-
 export class APFController {
   private dirty = true;
   private schemas: KubeObject[] = [];

@@ -23,8 +23,7 @@ interface Waiter { flow: string; seats: number; dispatch: () => void; enqueuedAt
 export interface WaitingRequest { queue: number; indexInQueue: number; flow: string; arrivedAt: number }
 
 export class QueueSet {
-  /** Seats in use. */
-  private executing = 0;
+  private seatsUsed = 0;
   private executingRequests = 0;
   private queues: Waiter[][];
   /** Requests executing per queue they were dispatched from (-1: ran at once). */
@@ -53,7 +52,7 @@ export class QueueSet {
 
   get inQueue(): number { return this.queues.reduce((n, q) => n + q.length, 0); }
   get running(): number { return this.executingRequests; }
-  get seatsInUse(): number { return this.executing; }
+  get seatsInUse(): number { return this.seatsUsed; }
   queueLengths(): number[] { return this.queues.map((q) => q.length); }
   queueExecuting(): number[] { return this.queues.map((_, i) => this.executingByQueue.get(i) ?? 0); }
   waitingRequests(): WaitingRequest[] {
@@ -64,7 +63,7 @@ export class QueueSet {
   acquire(flow: string, maxWaitMs: number, seatsWanted = 1): Promise<() => void> | (() => void) {
     // Never wider than the level: a request must be able to run on an idle level.
     const seats = Math.max(1, Math.min(seatsWanted, this.limit));
-    if (this.executing + seats <= this.limit && this.inQueue === 0) return this.seat(-1, seats);
+    if (this.seatsUsed + seats <= this.limit && this.inQueue === 0) return this.seat(-1, seats);
     if (!this.queuing || this.queues.length === 0) throw new Rejected('concurrency-limit');
     const q = this.queues[this.pick(flow)]!;
     if (q.length >= this.queuing.queueLengthLimit) throw new Rejected('queue-full');
@@ -89,14 +88,14 @@ export class QueueSet {
   }
 
   private seat(queue: number, seats: number): () => void {
-    this.executing += seats;
+    this.seatsUsed += seats;
     this.executingRequests++;
     this.executingByQueue.set(queue, (this.executingByQueue.get(queue) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.executing -= seats;
+      this.seatsUsed -= seats;
       this.executingRequests--;
       this.executingByQueue.set(queue, (this.executingByQueue.get(queue) ?? 1) - 1);
       this.dispatch();
@@ -104,13 +103,13 @@ export class QueueSet {
   }
 
   private dispatch(): void {
-    while (this.executing < this.limit && this.inQueue > 0) {
+    while (this.seatsUsed < this.limit && this.inQueue > 0) {
       let head: { idx: number; w: Waiter } | undefined;
       for (let idx = 0; idx < this.queues.length; idx++) {
         const w = this.queues[idx]![0];
         if (w && (!head || this.served[idx]! < this.served[head.idx]!)) head = { idx, w };
       }
-      if (!head || this.executing + head.w.seats > this.limit) return;
+      if (!head || this.seatsUsed + head.w.seats > this.limit) return;
       this.queues[head.idx]!.shift();
       this.served[head.idx]! += head.w.seats;
       head.w.dispatch();
