@@ -3,7 +3,7 @@
 // a PriorityClass resolved into the pod's priority, and upstream's refusals as kubectl
 // prints them.
 import { expect } from 'chai';
-import { kubectl, startReplicas, type Cluster, type KubectlResult } from '../harness/index.js';
+import { kubectl, kubectlOn, startReplicas, type Cluster } from '../harness/index.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -11,13 +11,7 @@ describe('e2e: kubectl and the pod admission plugins (LimitRanger, ServiceAccoun
   this.timeout(180_000);
   let cluster: Cluster;
   const ns = `e2e-admpod-${Date.now().toString(36)}`;
-  const k = (args: string[], stdin?: string, replica = 0): Promise<KubectlResult> =>
-    kubectl(['-n', ns, ...args], { kubeconfig: cluster.kubeconfigFor(replica), stdin });
-  const ok = async (args: string[], stdin?: string, replica = 0): Promise<string> => {
-    const r = await k(args, stdin, replica);
-    expect(r.code, `${args.join(' ')}: ${r.stderr}`).to.equal(0);
-    return r.stdout;
-  };
+  const { k, ok } = kubectlOn(() => cluster, ns);
   const getPod = async (name: string, replica = 0): Promise<Obj> => JSON.parse(await ok(['get', 'pod', name, '-o', 'json'], undefined, replica)) as Obj;
 
   before(async () => {

@@ -1,18 +1,12 @@
 // kubectl v1.28 against the `kubernetes` Service's endpoints, written by two replicas
 // with their own advertise addresses, and against Endpoints a user creates.
 import { expect } from 'chai';
-import { kubectl, startReplicas, type Cluster, type KubectlResult } from '../harness/index.js';
+import { kubectlOn, startReplicas, type Cluster } from '../harness/index.js';
 
 describe('e2e: kubectl and endpoints', function () {
   this.timeout(120_000);
   let cluster: Cluster;
-  const k = (args: string[], stdin?: string, replica = 0): Promise<KubectlResult> =>
-    kubectl(args, { kubeconfig: cluster.kubeconfigFor(replica), stdin });
-  const ok = async (args: string[], stdin?: string, replica = 0): Promise<string> => {
-    const r = await k(args, stdin, replica);
-    expect(r.code, `${args.join(' ')}: ${r.stderr}`).to.equal(0);
-    return r.stdout;
-  };
+  const { k, ok } = kubectlOn(() => cluster);
   const rows = (out: string): string[][] => out.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
 
   before(async () => {

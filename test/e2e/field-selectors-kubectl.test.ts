@@ -2,19 +2,13 @@
 // nodes enter and leave the selection, deletion by selector, and the server's refusals
 // as kubectl prints them.
 import { expect } from 'chai';
-import { kubectl, kubectlStream, startReplicas, type Cluster, type KubectlResult } from '../harness/index.js';
+import { kubectl, kubectlOn, kubectlStream, startReplicas, type Cluster } from '../harness/index.js';
 
 describe('e2e: kubectl --field-selector', function () {
   this.timeout(180_000);
   let cluster: Cluster;
   const ns = `e2e-fs-${Date.now().toString(36)}`;
-  const k = (args: string[], stdin?: string, replica = 0): Promise<KubectlResult> =>
-    kubectl(['-n', ns, ...args], { kubeconfig: cluster.kubeconfigFor(replica), stdin });
-  const ok = async (args: string[], stdin?: string, replica = 0): Promise<string> => {
-    const r = await k(args, stdin, replica);
-    expect(r.code, `${args.join(' ')}: ${r.stderr}`).to.equal(0);
-    return r.stdout;
-  };
+  const { k, ok } = kubectlOn(() => cluster, ns);
   const pod = (name: string, node: string) => JSON.stringify({
     apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: node, containers: [{ name: 'c', image: 'nginx' }] },
   });

@@ -4,7 +4,7 @@
 // writes them itself (with the owner reference and revision annotation a controller
 // would set), which is what rollout history and undo read.
 import { expect } from 'chai';
-import { kubectl, startReplicas, type Cluster, type KubectlResult } from '../harness/index.js';
+import { kubectl, kubectlOn, startReplicas, type Cluster } from '../harness/index.js';
 
 interface Meta { name: string; uid: string; generation?: number; annotations?: Record<string, string> }
 interface Deployment { metadata: Meta; spec: { replicas: number; paused?: boolean; selector: unknown; template: { metadata: { labels: Record<string, string> }; spec: { containers: Array<{ name: string; image: string }> } } } }
@@ -13,13 +13,7 @@ describe('e2e: kubectl and workloads', function () {
   this.timeout(180_000);
   let cluster: Cluster;
   const ns = `e2e-wl-${Date.now().toString(36)}`;
-  const k = (args: string[], stdin?: string, replica = 0): Promise<KubectlResult> =>
-    kubectl(['-n', ns, ...args], { kubeconfig: cluster.kubeconfigFor(replica), stdin });
-  const ok = async (args: string[], stdin?: string, replica = 0): Promise<string> => {
-    const r = await k(args, stdin, replica);
-    expect(r.code, `${args.join(' ')}: ${r.stderr}`).to.equal(0);
-    return r.stdout;
-  };
+  const { k, ok } = kubectlOn(() => cluster, ns);
   const deployment = async (): Promise<Deployment> => JSON.parse(await ok(['get', 'deployment', 'web', '-o', 'json'])) as Deployment;
 
   /** A ReplicaSet as the deployment controller would write it for the current template. */

@@ -5,7 +5,7 @@ export { freePort, freePorts } from './ports.js';
 export { startReplicas, type Cluster, type Replica, type ReplicaOptions } from './apiserver.js';
 export { createTestPki, admin, type TestPki, type TestPkiOptions, type ClientUser, type TokenUser, type IssuedCert } from './pki.js';
 export { kubeconfigYaml, writeKubeconfig, type KubeconfigSpec, type KubeconfigUser } from './kubeconfig.js';
-export { kubectl, kubectlBinary, kubectlStream, kubectlVersions, type KubectlProcess, type KubectlOptions, type KubectlResult, type KubectlVersion } from './kubectl.js';
+export { kubectl, kubectlBinary, kubectlOn, kubectlStream, kubectlVersions, type KubectlProcess, type KubectlOptions, type KubectlResult, type KubectlVersion } from './kubectl.js';
 export { request, watch, HttpError, type RequestOptions, type HttpResponse, type TlsCredentials, type WatchEvent, type WatchStream } from './http.js';
 export { dumpLogs, registerLog, unregisterLog, tailOf } from './failure-logs.js';
 export { spawnTracked, type Tracked } from './processes.js';

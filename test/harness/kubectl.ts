@@ -1,6 +1,7 @@
 // Runs the real kubectl: v1.28 (hack/install-kubectl.sh, or $KUBECTL_BIN) by default,
 // v1.34 (hack/install-kubectl.sh 34, or $KUBECTL_134_BIN), which sends protobuf, on request.
 import { execFileSync, spawn } from 'node:child_process';
+import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { repoRoot } from './repo.js';
@@ -100,5 +101,26 @@ export function kubectlStream(args: string[], opts: KubectlOptions): KubectlProc
     stdout: () => out,
     stderr: () => err,
     stop: () => { child.kill('SIGTERM'); },
+  };
+}
+
+/**
+ * kubectl against one replica of a cluster started later (hence the getter), in
+ * `namespace` when given: `k` runs it, `ok` also asserts exit code 0 (naming the command
+ * and its stderr) and answers stdout.
+ */
+export function kubectlOn(cluster: () => { kubeconfigFor(index: number): string }, namespace?: string): {
+  k(args: string[], stdin?: string, replica?: number): Promise<KubectlResult>;
+  ok(args: string[], stdin?: string, replica?: number): Promise<string>;
+} {
+  const k = (args: string[], stdin?: string, replica = 0): Promise<KubectlResult> =>
+    kubectl(namespace ? ['-n', namespace, ...args] : args, { kubeconfig: cluster().kubeconfigFor(replica), stdin });
+  return {
+    k,
+    async ok(args, stdin, replica = 0) {
+      const r = await k(args, stdin, replica);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).to.equal(0);
+      return r.stdout;
+    },
   };
 }
