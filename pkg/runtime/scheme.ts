@@ -10,6 +10,7 @@ import type { WriteHooks } from '../registry/generic/hooks.js';
 import type { FieldLabelConversion } from '../apis/meta/fields.js';
 import type { KubeletClient, TransportConfig } from '../kubelet/client.js';
 import type { GroupResource } from './errors.js';
+import type { Storage } from '../storage/interfaces.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -79,8 +80,11 @@ export interface ScaleDef {
   specReplicasPath: string[];
   /** Path of the observed replicas, e.g. ['status', 'replicas']. */
   statusReplicasPath: string[];
-  /** Path of the selector; a metav1.LabelSelector or a map (ReplicationController). */
-  selectorPath: string[];
+  /**
+   * Path of the selector: a metav1.LabelSelector, a map (ReplicationController), or a
+   * selector string (custom resources' labelSelectorPath); none when the kind has none.
+   */
+  selectorPath?: string[];
 }
 
 /** Who and where, for operations that are not stored objects (reviews, token requests). */
@@ -152,6 +156,19 @@ export interface ResourceDef {
   conversion?: { toStorage(obj: KubeObject): KubeObject; fromStorage(obj: KubeObject): KubeObject };
   /** Work beside the storage write (service IP and port allocation); bound by the server. */
   hooks?: WriteHooks;
+  /** The list kind when it is not `<kind>List` (CRDs may name their own). */
+  listKind?: string;
+  /**
+   * The resource's own view of the shared storage (custom resources convert between
+   * their versions there, asynchronously, as upstream's storage codec does).
+   */
+  wrapStorage?: (storage: Storage) => Storage;
+  /** Served from a CustomResourceDefinition: JSON only, its schema published as written. */
+  customResource?: {
+    openAPISchema?: Record<string, unknown>;
+    /** Unknown fields are what the schema prunes (reported per fieldValidation, then dropped). */
+    pruning?: { unknownFields(obj: unknown): string[]; prune(obj: unknown): void };
+  };
 }
 
 export interface GroupVersionResource { group: string; version: string; resource: string }
@@ -175,6 +192,32 @@ export class Scheme {
   register(def: ResourceDef): void {
     const rkey = `${def.group}/${def.version}/${def.plural}`;
     if (this.byResource.has(rkey)) throw new Error(`duplicate resource ${rkey}`);
+    this.add(rkey, def);
+  }
+
+  /**
+   * Serves a resource that comes and goes while the server runs (custom resources):
+   * replaces the declaration of the same group/version/plural, keeping its place.
+   */
+  replace(def: ResourceDef): void {
+    this.add(`${def.group}/${def.version}/${def.plural}`, def);
+  }
+
+  /** Stops serving a resource registered with replace; its group goes with its last version. */
+  unregister(group: string, version: string, plural: string): void {
+    const rkey = `${group}/${version}/${plural}`;
+    const def = this.byResource.get(rkey);
+    if (!def) return;
+    this.byResource.delete(rkey);
+    const kindKey = `${group}/${version}/${def.kind}`;
+    if (this.byKind.get(kindKey) === def) this.byKind.delete(kindKey);
+    if (this.resourcesOf(group, version).length > 0) return;
+    const versions = (this.groupVersions.get(group) ?? []).filter((v) => v !== version);
+    if (versions.length > 0) this.groupVersions.set(group, versions);
+    else this.groupVersions.delete(group);
+  }
+
+  private add(rkey: string, def: ResourceDef): void {
     this.byResource.set(rkey, def);
     this.byKind.set(`${def.group}/${def.version}/${def.kind}`, def);
     const versions = this.groupVersions.get(def.group) ?? [];

@@ -41,6 +41,7 @@ import { rootCA } from './root-ca.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
 import { crdStatusController } from '../controller/apiextensions/index.js';
+import { serveCustomResources } from './customresources.js';
 import { KubernetesServiceController } from '../controller/kubernetesservice/index.js';
 import { advertiseAddress } from './advertise.js';
 import { apfConfigController } from '../controller/apf/index.js';
@@ -114,6 +115,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
+  serveCustomResources({ scheme, registry, informers, log });
   await hooked('generic-apiserver-start-informers', () => informers.start());
   const crdSynced = extra.health.addPostStartHook('crd-informer-synced');
   void informers.informerFor('apiextensions.k8s.io', 'customresourcedefinitions').waitForSync().then(() => crdSynced.done());

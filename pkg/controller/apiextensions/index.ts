@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import { StatusError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import { CustomResourceCleanupFinalizer, crdSpec, crdStatus, findCondition, isConditionTrue, setCondition,
+import { CustomResourceCleanupFinalizer, crdSpec, crdStatus, findCondition, storageVersion, isConditionTrue, setCondition,
   type CRDCondition, type CRDStatus } from '../../apis/apiextensions/types.js';
 import type { Informer } from '../../client/informer.js';
 import type { Client, ResourceClient } from '../../client/interfaces.js';
@@ -26,28 +26,40 @@ type Step = (crd: KubeObject) => ((crd: KubeObject) => void) | undefined;
 export class CRDStatusController implements Controller {
   readonly name = 'crd-status';
   private queue: KeyedQueue | undefined;
+  private finalizer: KeyedQueue | undefined;
   private handlersAdded = false;
   /** Our own writes, newer than the informer until their events arrive (upstream: the mutation cache). */
   private written = new Map<string, KubeObject>();
 
-  constructor(private readonly informer: Informer, private readonly client: ResourceClient, private readonly log: Logger) {}
+  constructor(private readonly informer: Informer, private readonly client: ResourceClient, private readonly log: Logger,
+    private readonly instances?: InstanceDeleter) {}
 
   start(): () => void {
     const q = new KeyedQueue((name) => this.sync(name),
       (name, err) => this.log.warn({ controller: this.name, crd: name, err: (err as Error).message }, 'sync failed'));
     this.queue = q;
+    const f = new KeyedQueue((name) => this.finalize(name),
+      (name, err) => this.log.info({ controller: this.name, crd: name, err: (err as Error).message }, 'custom resource deletion not finished'),
+      { maxRetries: Number.POSITIVE_INFINITY, baseDelayMs: 500, maxDelayMs: 5000 });
+    this.finalizer = f;
     if (!this.handlersAdded) {
       this.handlersAdded = true;
       const enqueue = (obj: KubeObject) => this.queue?.add(obj.metadata.name ?? '');
       this.informer.addHandlers({ add: enqueue, update: enqueue, delete: (obj) => { this.written.delete(obj.metadata.name ?? ''); enqueue(obj); } });
     }
     void this.informer.waitForSync().then(() => { for (const crd of this.informer.list()) q.add(crd.metadata.name ?? ''); });
-    return () => { q.stop(); if (this.queue === q) this.queue = undefined; };
+    return () => {
+      q.stop();
+      f.stop();
+      if (this.queue === q) this.queue = undefined;
+      if (this.finalizer === f) this.finalizer = undefined;
+    };
   }
 
   /** Waits until nothing is queued (tests). */
   async idle(): Promise<void> {
     await this.queue?.idle();
+    await this.finalizer?.idle();
   }
 
   private latest(name: string): KubeObject | undefined {
@@ -66,6 +78,11 @@ export class CRDStatusController implements Controller {
     if (!crd) { this.requeueGroup(name); return; }
     for (const step of [this.finalizing, this.naming, this.establishing]) {
       if (!step(crd)) continue;
+      // Deleting instances may wait on their own finalizers: that runs in a queue of its own.
+      if (step === this.finalizing && deletingInstances(crd) && isConditionTrue(crd, 'Established') && this.instances) {
+        this.finalizer?.add(name);
+        return;
+      }
       const changed = await this.write(name, step);
       if (changed && step === this.naming) this.requeueGroup(name);
       return;
@@ -119,14 +136,29 @@ export class CRDStatusController implements Controller {
   };
 
   /**
-   * Custom resources are not served yet, so a CRD has no instances to delete: the
-   * finalizer records the outcome upstream reports and lets the definition go.
-   * Deleting the instances belongs here once they are served.
+   * Deletes every instance (each namespace's collection, through the API, so their own
+   * finalizers hold them) and waits until none is left; until then the CRD keeps its
+   * finalizer and says why.
    */
+  private async finalize(name: string): Promise<void> {
+    const crd = this.latest(name);
+    if (!crd || !this.instances || !this.finalizing(crd) || !deletingInstances(crd)) return;
+    const remaining = await this.instances(crd);
+    if (remaining === 0) {
+      await this.write(name, this.finalizing);
+      return;
+    }
+    await this.write(crd.metadata.name ?? '', (c) => (deletingInstances(c) ? (obj) => setCondition(obj, {
+      type: 'Terminating', status: 'True', reason: 'InstanceDeletionCheck',
+      message: 'could not confirm zero CustomResources remaining: timed out waiting for the condition',
+    }, now()) : undefined));
+    throw new Error(`${remaining} custom resources of ${crd.metadata.name} remain`);
+  }
+
+  /** Removes the cleanup finalizer once the instances are gone (upstream's finalizer controller). */
   private readonly finalizing: Step = (crd) => {
     if (!crd.metadata.deletionTimestamp || !(crd.metadata.finalizers ?? []).includes(CustomResourceCleanupFinalizer)) return undefined;
-    const inProgress = findCondition(crd, 'Terminating')?.reason === 'InstanceDeletionInProgress';
-    if (!inProgress) {
+    if (!deletingInstances(crd)) {
       return (obj) => setCondition(obj, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress',
         message: 'CustomResource deletion is in progress' }, now());
     }
@@ -140,6 +172,38 @@ export class CRDStatusController implements Controller {
   };
 }
 
+/** The finalizer has announced the deletion of instances (and may have begun it). */
+function deletingInstances(crd: KubeObject): boolean {
+  const reason = findCondition(crd, 'Terminating')?.reason;
+  return reason === 'InstanceDeletionInProgress' || reason === 'InstanceDeletionCheck';
+}
+
+/** Deletes a CRD's instances; resolves to how many are still there afterwards. */
+export type InstanceDeleter = (crd: KubeObject) => Promise<number>;
+
+/** How long the finalizer waits for instances with finalizers of their own to go. */
+const instanceDeletionWaitMs = 5_000;
+
+/** Deletes the instances through the API, per namespace as upstream does, then waits for them to go. */
+export function apiInstanceDeleter(client: Client, waitMs = instanceDeletionWaitMs): InstanceDeleter {
+  return async (crd) => {
+    const spec = crdSpec(crd);
+    const names = crdStatus(crd).acceptedNames ?? {};
+    const version = storageVersion(crd);
+    if (!spec.group || !names.plural || !version) return 0;
+    const resource = client.resource(spec.group, names.plural, version);
+    const first = await resource.list('');
+    const namespaces = new Set(first.items.map((o) => o.metadata.namespace ?? ''));
+    for (const ns of namespaces) await resource.deleteCollection(ns);
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const left = (await resource.list('')).items.length;
+      if (left === 0 || Date.now() >= deadline) return left;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  };
+}
+
 function now(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
@@ -148,5 +212,5 @@ function now(): string {
 export function crdStatusController(d: { scheme: Scheme; informers: InformerSource; client: Client; log: Logger }): Controller | undefined {
   if (!d.scheme.resource(apiextensionsGroup, 'v1', 'customresourcedefinitions')) return undefined;
   return new CRDStatusController(d.informers.informerFor(apiextensionsGroup, 'customresourcedefinitions'),
-    d.client.resource(apiextensionsGroup, 'customresourcedefinitions', 'v1'), d.log);
+    d.client.resource(apiextensionsGroup, 'customresourcedefinitions', 'v1'), d.log, apiInstanceDeleter(d.client));
 }

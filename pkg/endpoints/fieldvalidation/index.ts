@@ -11,7 +11,7 @@ import { addWarnings } from './warnings.js';
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 export { decodeYamlBody } from './yaml-body.js';
-export { dropUnknownFields, sortedCopy, type TypeRef } from './unknown.js';
+export { dropUnknownFields, sortedCopy, typeRefOf, type Pruning, type TypeRef } from './unknown.js';
 export { addWarnings, warningHeader } from './warnings.js';
 
 /**

@@ -7,7 +7,23 @@ import { unknownFields } from '../../openapi/unknown-fields.js';
 import type { SchemaNode } from '../../openapi/types.js';
 import { isPlainObject } from '../../runtime/object.js';
 
-export interface TypeRef { group: string; version: string; kind: string }
+/**
+ * The type a body is decoded into. Built-in kinds are known by group, version and kind;
+ * custom resources bring their schema's pruning, whose pruned paths are their unknown fields.
+ */
+export interface TypeRef { group: string; version: string; kind: string; pruning?: Pruning }
+
+export interface Pruning {
+  /** Paths of the fields the schema does not declare, without changing `obj`. */
+  unknownFields(obj: unknown): string[];
+  /** Drops those fields, in place. */
+  prune(obj: unknown): void;
+}
+
+/** The body type of a resource's endpoint. */
+export function typeRefOf(def: { group: string; version: string; kind: string; customResource?: { pruning?: Pruning } }): TypeRef {
+  return { group: def.group, version: def.version, kind: def.kind, pruning: def.customResource?.pruning };
+}
 
 /** A deep copy with object keys sorted, as Go marshals maps. */
 export function sortedCopy(v: unknown): unknown {
@@ -20,10 +36,12 @@ export function sortedCopy(v: unknown): unknown {
 
 /** Unknown field paths of `obj`, walking keys in sorted order. */
 export function sortedUnknownFields(t: TypeRef, obj: unknown): string[] {
+  if (t.pruning) return t.pruning.unknownFields(obj);
   return unknownFields(t.group, t.version, t.kind, sortedCopy(obj));
 }
 
 export function documentUnknownFields(t: TypeRef, obj: unknown): string[] {
+  if (t.pruning) return t.pruning.unknownFields(obj);
   return unknownFields(t.group, t.version, t.kind, obj);
 }
 
@@ -46,6 +64,7 @@ function prune(node: SchemaNode, v: unknown): void {
 
 /** Removes, in place, every field the kind does not declare. */
 export function dropUnknownFields(t: TypeRef, obj: unknown): void {
+  if (t.pruning) { t.pruning.prune(obj); return; }
   const name = definitionNameForGVK(t.group, t.version, t.kind);
   if (name) prune({ $ref: name }, obj);
 }

@@ -7,7 +7,7 @@ import { applyPatch } from '../patch/index.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
 import {
   addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, reportPatchIssues,
-  sortedCopy, sortedUnknownIssues, type FieldValidation, type StrictReport, type TypeRef,
+  sortedCopy, sortedUnknownIssues, type FieldValidation, type StrictReport, type TypeRef, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { applyHandler } from './apply.js';
 import { readRawBody, toKubeObject } from './decode.js';
@@ -29,15 +29,15 @@ export const acceptedPatchTypes = [...Object.keys(patchTypes), applyPatchType];
 export async function patchHandler(h: HandlerScope): Promise<void> {
   const { raw, mediaType } = await readRawBody(h);
   const patchType = patchTypes[mediaType];
-  if (!patchType && mediaType !== applyPatchType) {
-    throw errors.unsupportedMediaType(acceptedPatchTypes.join(', '));
-  }
+  // Custom resources have no Go struct to carry strategic merge keys (upstream answers 415).
+  const accepted = h.def.customResource ? acceptedPatchTypes.filter((t) => patchTypes[t] !== 'strategic') : acceptedPatchTypes;
+  if (!accepted.includes(mediaType)) throw errors.unsupportedMediaType(accepted.join(', '));
   const opts = parseWriteOptions(h.query, 'PatchOptions', { apply: mediaType === applyPatchType });
   if (!patchType) return applyHandler(h, opts, raw);
   // The raw body goes to the patch algorithm so syntax errors carry upstream's wording.
   const patch = raw.toString('utf8');
   const schema = patchType === 'strategic' ? patchSchemaFor(h.def.group, h.def.version, h.def.kind) : undefined;
-  const t: TypeRef = { group: h.def.group, version: h.def.version, kind: h.def.kind };
+  const t = typeRefOf(h.def);
   const scope = writeScope(h, opts);
   const res = await h.store.update(h.info.namespace, h.info.name, async (current: KubeObject | null) => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);

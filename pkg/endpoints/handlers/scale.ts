@@ -40,8 +40,9 @@ function setAt(obj: Record<string, unknown>, path: string[], v: unknown): void {
   cur[path[path.length - 1]!] = v;
 }
 
-/** The selector as a string: a LabelSelector object, or a plain label map (ReplicationController). */
+/** The selector as a string: a LabelSelector object, a plain label map (ReplicationController), or a string. */
 function selectorString(sel: unknown): string {
+  if (typeof sel === 'string') return sel;
   if (!isPlainObject(sel)) return '';
   const o = sel as Record<string, unknown>;
   if ('matchLabels' in o || 'matchExpressions' in o) return labelSelectorFromObject(o as LabelSelectorObject).toString();
@@ -56,7 +57,7 @@ export function toScale(parent: KubeObject, s: ScaleDef): KubeObject {
   return {
     apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: meta,
     spec: typeof replicas === 'number' ? { replicas } : {},
-    status: { replicas: typeof observed === 'number' ? observed : 0, selector: selectorString(at(parent, s.selectorPath)) },
+    status: { replicas: typeof observed === 'number' ? observed : 0, selector: s.selectorPath ? selectorString(at(parent, s.selectorPath)) : '' },
   };
 }
 

@@ -7,7 +7,7 @@ import { decodeBody, objectBodyMediaTypes } from '../negotiation/body.js';
 import { protobufMediaType } from '../negotiation/media.js';
 import {
   decodeYamlBody, dropUnknownFields, jsonBodyIssues, reportDecodeIssues, sortedUnknownIssues,
-  type FieldValidation, type StrictReport, type TypeRef,
+  type FieldValidation, type StrictReport, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { readRawBody, toKubeObject } from './decode.js';
 import type { HandlerScope } from './scope.js';
@@ -16,7 +16,7 @@ export async function decodeStrictBody(h: HandlerScope, directive: FieldValidati
   const { raw, mediaType } = await readRawBody(h);
   if (!objectBodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectBodyMediaTypes.join(', '));
   const text = raw.toString('utf8');
-  const t: TypeRef = { group: h.def.group, version: h.def.version, kind: h.def.kind };
+  const t = typeRefOf(h.def);
   const report: StrictReport = { yamlLines: [], errors: [] };
   let obj: KubeObject;
   if (mediaType === 'application/yaml') {

@@ -16,11 +16,19 @@ export class StoreRegistry {
   storeFor(def: ResourceDef): GenericStore {
     const key = `${def.group}/${def.version}/${def.plural}`;
     let store = this.stores.get(key);
-    if (!store) {
-      store = new GenericStore(def, this.storage, this.prefix, { ttlSeconds: this.ttlSeconds[storageSegment(def)] });
+    // A resource declared anew (a custom resource whose CRD changed) gets a new store.
+    if (!store || store.def !== def) {
+      const storage = def.wrapStorage ? def.wrapStorage(this.storage) : this.storage;
+      store = new GenericStore(def, storage, this.prefix, { ttlSeconds: this.ttlSeconds[storageSegment(def)] });
       this.stores.set(key, store);
     }
     return store;
+  }
+
+  /** Drops the store of a resource no longer served (a custom resource's CRD changed or went). */
+  forget(def: ResourceDef): void {
+    const key = `${def.group}/${def.version}/${def.plural}`;
+    if (this.stores.get(key)?.def === def) this.stores.delete(key);
   }
 
   /** The store of a resource's preferred version, for controllers and bootstrap. */

@@ -141,7 +141,7 @@ export class GenericStore {
       const res = await this.storage.list(this.collectionKey(namespace), opts);
       const list: KubeList = {
         apiVersion: apiVersionOf(this.def.group, this.def.version),
-        kind: `${this.def.kind}List`,
+        kind: this.def.listKind ?? `${this.def.kind}List`,
         metadata: { resourceVersion: res.resourceVersion },
         items: res.items.map((o) => this.decorate(o)),
       };
