@@ -22,7 +22,8 @@ export function customResourceTable(columns: CRDColumn[] | undefined): TableConv
     let path: JSONPath | undefined;
     try { path = parseJSONPath(c.jsonPath ?? ''); } catch { path = undefined; }
     const type: ColumnType = columnTypes.has(c.type as ColumnType) ? (c.type as ColumnType) : 'string';
-    return { def: column(c.name ?? '', type, c.description ?? '', { format: c.format ?? '', priority: c.priority ?? 0 }), path };
+    const description = c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath ?? ''}`;
+    return { def: column(c.name ?? '', type, description, { format: c.format ?? '', priority: c.priority ?? 0 }), path };
   });
   return {
     columns: [nameColumn(), ...parsed.map((p) => p.def)],
@@ -37,15 +38,14 @@ function cell(type: ColumnType, value: unknown): unknown {
     case 'string':
       return typeof value === 'string' ? value : JSON.stringify(value);
     case 'integer':
-      return typeof value === 'number' && Number.isInteger(value) ? value : null;
+      return typeof value === 'number' ? Math.trunc(value) : null;
     case 'number':
       return typeof value === 'number' ? value : null;
     case 'boolean':
       return typeof value === 'boolean' ? value : null;
-    case 'date': {
+    case 'date':
       // Upstream prints dates as the time since, as kubectl's Age columns read.
-      const t = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-      return Number.isNaN(t) ? null : humanAge(value as string);
-    }
+      if (typeof value !== 'string') return null;
+      return Number.isNaN(Date.parse(value)) ? '<invalid>' : humanAge(value);
   }
 }
