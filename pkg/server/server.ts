@@ -40,7 +40,7 @@ import { kubernetesUserAgent } from '../version/index.js';
 import { rootCA } from './root-ca.js';
 import { ControllerManager } from '../controller/manager.js';
 import { registerControllers } from '../controller/index.js';
-import { crdStatusController } from '../controller/apiextensions/index.js';
+import { crdRegistrationController, crdStatusController } from '../controller/apiextensions/index.js';
 import { serveCustomResources } from './customresources.js';
 import { KubernetesServiceController } from '../controller/kubernetesservice/index.js';
 import { advertiseAddress } from './advertise.js';
@@ -148,6 +148,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const apiserverClient = loopbackClient(loopback, { user: apiserverUser, userAgent: kubernetesUserAgent('kube-apiserver') });
   const crdStatus = await hooked('start-apiextensions-controllers', () => crdStatusController({ scheme, informers, log, client: apiserverClient }));
   if (crdStatus) apiserverLoops.register(crdStatus);
+  const crdRegistration = crdRegistrationController({ scheme, informers, log, client: apiserverClient });
+  if (crdRegistration) apiserverLoops.register(crdRegistration);
   const services = registry.store('', 'services');
   apiserverLoops.register(allocationRepairController(new AllocationRepair(async () => {
     const list = await services.list('', {});

@@ -70,6 +70,19 @@ describe('custom resources over HTTP', function () {
     expect([list.body.kind, list.body.apiVersion, list.body.items]).to.deep.equal(['GadgetCollection', `${group}/v1`, []]);
   });
 
+  it('registers a local APIService for every group version the CRD serves', async () => {
+    for (const version of ['v1', 'v2beta1']) {
+      const svc = await until(`APIService ${version}`, async () => {
+        const r = await call<KubeObject>(1, 'GET', `/apis/apiregistration.k8s.io/v1/apiservices/${version}.${group}`);
+        return r.status === 200 && r.body.status !== undefined ? r.body : undefined;
+      }, 5000);
+      expect([svc.metadata.labels, svc.spec]).to.deep.equal([{ 'kube-aggregator.kubernetes.io/automanaged': 'true' },
+        { group, version, groupPriorityMinimum: 1000, versionPriority: 100 }]);
+      expect((svc.status as unknown as { conditions: Array<Record<string, string>> }).conditions.map((c) => [c.type, c.status, c.reason]))
+        .to.deep.equal([['Available', 'True', 'Local']]);
+    }
+  });
+
   it('stores objects as JSON under /registry/<group>/<plural>/<namespace>/<name>, in the storage version', async () => {
     const res = await call<KubeObject>(0, 'POST', base('v2beta1'), { apiVersion: `${group}/v2beta1`, kind: 'Gadget', metadata: { name: 'stored' }, spec: { replicas: 1 } });
     expect(res.status, res.text).to.equal(201);
@@ -177,6 +190,7 @@ describe('custom resources over HTTP', function () {
     await call(1, 'PATCH', `${base()}/held`, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
     await until('CRD gone', async () => ((await call(1, 'GET', `${crdBase}/gadgets.${group}`)).status === 404 ? true : undefined), 15_000);
     await until('no longer served', async () => ((await call(0, 'GET', base())).status === 404 ? true : undefined), 2000);
+    await until('APIService removed', async () => ((await call(0, 'GET', `/apis/apiregistration.k8s.io/v1/apiservices/v1.${group}`)).status === 404 ? true : undefined), 5000);
     const etcd = await testEtcdClient();
     try {
       expect(await etcd.getAll().prefix(`${cluster.etcdPrefix}/${group}/`).keys()).to.deep.equal([]);

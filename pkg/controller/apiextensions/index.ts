@@ -18,6 +18,7 @@ import type { InformerSource } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
 import { calculateNames, equivalentCondition, sameNames } from './naming.js';
+import { CRDRegistrationController } from './registration.js';
 
 export const apiextensionsGroup = 'apiextensions.k8s.io';
 
@@ -213,4 +214,12 @@ export function crdStatusController(d: { scheme: Scheme; informers: InformerSour
   if (!d.scheme.resource(apiextensionsGroup, 'v1', 'customresourcedefinitions')) return undefined;
   return new CRDStatusController(d.informers.informerFor(apiextensionsGroup, 'customresourcedefinitions'),
     d.client.resource(apiextensionsGroup, 'customresourcedefinitions', 'v1'), d.log, apiInstanceDeleter(d.client));
+}
+
+/** Undefined when the scheme does not serve both CRDs and APIServices. */
+export function crdRegistrationController(d: { scheme: Scheme; informers: InformerSource; client: Client; log: Logger }): Controller | undefined {
+  if (!d.scheme.resource(apiextensionsGroup, 'v1', 'customresourcedefinitions')) return undefined;
+  if (!d.scheme.resource('apiregistration.k8s.io', 'v1', 'apiservices')) return undefined;
+  return new CRDRegistrationController(d.informers.informerFor(apiextensionsGroup, 'customresourcedefinitions'),
+    d.client.resource('apiregistration.k8s.io', 'apiservices', 'v1'), d.log);
 }
