@@ -21,7 +21,7 @@ export function converterFor(crd: KubeObject, deps: ConverterDeps): Converter {
   const strategy = spec.conversion?.strategy ?? 'None';
   let inner: Converter;
   if (strategy === 'None') inner = nopConverter;
-  else if (strategy === 'Webhook') inner = new WebhookConverter(spec.conversion?.webhook ?? {}, deps);
+  else if (strategy === 'Webhook') inner = new WebhookConverter(crd.metadata.name ?? '', spec.conversion?.webhook ?? {}, deps);
   else throw new Error(`unknown conversion strategy ${JSON.stringify(strategy)} for CRD ${crd.metadata.name ?? ''}`);
   const valid = new Set(crdVersions(crd).map((v) => `${spec.group ?? ''}/${v.name ?? ''}`));
   return {

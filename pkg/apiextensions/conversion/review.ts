@@ -24,7 +24,12 @@ export function reviewRequest(version: ReviewVersion, uid: string, desiredAPIVer
   });
 }
 
-export class ReviewError extends Error {}
+export class ReviewError extends Error {
+  /** True when the body is no review at all (client-go fails it as the call); false for a review upstream refuses. */
+  constructor(message: string, readonly undecodable = false) {
+    super(message);
+  }
+}
 
 interface ReviewResponse {
   uid?: unknown;
@@ -38,18 +43,18 @@ interface ReviewResponse {
  * as upstream kept for compatibility.
  */
 export function convertedObjects(version: ReviewVersion, uid: string, status: number, contentType: string, body: string): unknown[] {
-  if (body.length === 0) throw new ReviewError(`0-length response with status code: ${status} and content type: ${contentType}`);
+  if (body.length === 0) throw new ReviewError(`0-length response with status code: ${status} and content type: ${contentType}`, true);
   let review: unknown;
   try {
     review = JSON.parse(body);
   } catch (err) {
-    throw new ReviewError(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+    throw new ReviewError(`couldn't get version/kind; json parse error: ${(err as Error).message}`, true);
   }
-  if (!isPlainObject(review)) throw new ReviewError(`couldn't get version/kind; json parse error: cannot unmarshal ${Array.isArray(review) ? 'array' : typeof review} into an object`);
+  if (!isPlainObject(review)) throw new ReviewError(`couldn't get version/kind; json parse error: cannot unmarshal ${Array.isArray(review) ? 'array' : typeof review} into an object`, true);
   const apiVersion = typeof review.apiVersion === 'string' ? review.apiVersion : '';
   const kind = typeof review.kind === 'string' ? review.kind : '';
   // A Status in a 2xx answer is still a failure to client-go.
-  if (kind === 'Status' && review.status !== 'Success') throw new ReviewError(typeof review.message === 'string' ? review.message : '');
+  if (kind === 'Status' && review.status !== 'Success') throw new ReviewError(typeof review.message === 'string' ? review.message : '', true);
   if (version === 'v1' && (apiVersion !== `${reviewGroup}/v1` || kind !== 'ConversionReview')) {
     throw new ReviewError(`expected webhook response of ${reviewGroup}/v1, Kind=ConversionReview, got ${gvkString(apiVersion, kind)}`);
   }

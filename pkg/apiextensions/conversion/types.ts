@@ -1,4 +1,5 @@
 // The converter seam between custom-resource storage and a CRD's spec.conversion.
+import type { Registry } from 'prom-client';
 import type { KubeObject } from '../../runtime/object.js';
 import type { ServiceLookup } from '../../util/webhook/endpoint.js';
 
@@ -33,4 +34,6 @@ export interface ConverterDeps {
   services: ServiceLookup;
   /** Per-call timeout of a conversion webhook; upstream's is 30 s. Tests lower it. */
   webhookTimeoutSeconds?: number;
+  /** Where upstream's conversion webhook metrics go (none when absent). */
+  metricsRegistry?: Registry;
 }

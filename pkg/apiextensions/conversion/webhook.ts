@@ -7,6 +7,7 @@ import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { requestURL, unexpectedStatus, WebhookClient, type Endpoint, type WebhookResponse } from '../../util/webhook/client.js';
 import { resolveClientConfig, type ClientConfig, type ResolvedClientConfig } from '../../util/webhook/endpoint.js';
 import { ConversionError, gvkString } from './errors.js';
+import { conversionMetrics, type ConversionFailureType, type ConversionMetrics } from './metrics.js';
 import { identityChange, MetadataError, restoreObjectMeta } from './metadata.js';
 import { relabel } from './nop.js';
 import { convertedObjects, negotiateReviewVersion, reviewRequest, ReviewError } from './review.js';
@@ -24,68 +25,91 @@ export class WebhookConverter implements Converter {
   private readonly target: ResolvedClientConfig;
   private readonly client: WebhookClient;
   private readonly timeoutSeconds: number;
+  private readonly metrics: ConversionMetrics | undefined;
 
-  constructor(private readonly webhook: WebhookConversion, deps: ConverterDeps) {
+  constructor(private readonly crdName: string, private readonly webhook: WebhookConversion, deps: ConverterDeps) {
     const cc = webhook.clientConfig ?? {};
     this.target = resolveClientConfig(cc, deps.services);
     this.client = new WebhookClient(cc.caBundle);
     this.timeoutSeconds = deps.webhookTimeoutSeconds ?? defaultConversionTimeoutSeconds;
+    this.metrics = deps.metricsRegistry ? conversionMetrics(deps.metricsRegistry) : undefined;
   }
 
   async convert(objects: KubeObject[], toAPIVersion: string, opts: ConvertOptions = {}): Promise<KubeObject[]> {
-    // An object with nothing but apiVersion and kind converts to an empty object (upstream
-    // special-cases the cacher's probe of exactly that rather than bother the webhook).
-    const out = objects.map((o) => (isTypeMetaOnly(o) ? relabel(o, toAPIVersion) : o));
-    const pending = out.flatMap((o, i) => (o.apiVersion === toAPIVersion ? [] : [i]));
     const asList = isListCall(objects, opts);
-    const subject = asList
-      ? gvkString(toAPIVersion, opts.listKind ?? `${objects[0]?.kind ?? ''}List`)
-      : gvkString(objects[0]?.apiVersion, objects[0]?.kind);
-    const version = negotiateReviewVersion(this.webhook.conversionReviewVersions);
-    if (!version) throw new ConversionError('no supported conversion review versions');
-    if (pending.length === 0) return out;
-
-    const uid = randomUUID();
-    const sent = pending.map((i) => out[i]!);
-    const res = await this.call(subject, reviewRequest(version, uid, toAPIVersion, sent));
-    let answered: unknown[];
+    // Upstream names what it was handed: the list (in the version asked for) or the object.
+    const from = asList ? toAPIVersion : objects[0]?.apiVersion ?? '';
+    const subject = gvkString(from, asList ? opts.listKind ?? `${objects[0]?.kind ?? ''}List` : objects[0]?.kind);
+    const started = performance.now();
+    let succeeded = false;
     try {
-      answered = convertedObjects(version, uid, res.status, res.contentType, res.body);
-    } catch (err) {
-      if (err instanceof ReviewError) throw new ConversionError(`conversion webhook for ${subject} failed: ${err.message}`);
-      throw err;
+      const out = await this.convertAs(objects, toAPIVersion, `conversion webhook for ${subject}`, asList ? listChecks : singleChecks);
+      succeeded = true;
+      return out;
+    } finally {
+      const [fromVersion, toVersion] = [versionOf(from), versionOf(toAPIVersion)];
+      if (fromVersion !== toVersion) this.metrics?.conversion(this.crdName, fromVersion, toVersion, (performance.now() - started) / 1000, succeeded);
     }
-    if (answered.length !== sent.length) {
-      throw new ConversionError(`conversion webhook for ${subject} returned ${answered.length} objects, expected ${sent.length}`);
-    }
-    const check = asList ? listChecks : singleChecks;
-    pending.forEach((at, n) => { out[at] = accept(sent[n]!, answered[n], n, toAPIVersion, `conversion webhook for ${subject}`, check); });
-    return out;
   }
 
   close(): void {
     this.client.close();
   }
 
-  /** POSTs the review; every failure before a usable 2xx answer in client-go's words. */
-  private async call(subject: string, body: string): Promise<WebhookResponse> {
-    const failed = (why: string) => new ConversionError(`conversion webhook for ${subject} failed: ${why}`);
+  private async convertAs(objects: KubeObject[], toAPIVersion: string, prefix: string, checks: Checks): Promise<KubeObject[]> {
+    // An object with nothing but apiVersion and kind converts to an empty object (upstream
+    // special-cases the cacher's probe of exactly that rather than bother the webhook).
+    const out = objects.map((o) => (isTypeMetaOnly(o) ? relabel(o, toAPIVersion) : o));
+    const pending = out.flatMap((o, i) => (o.apiVersion === toAPIVersion ? [] : [i]));
+    const version = negotiateReviewVersion(this.webhook.conversionReviewVersions);
+    if (!version) throw new ConversionError('no supported conversion review versions');
+    if (pending.length === 0) return out;
+
+    const uid = randomUUID();
+    const sent = pending.map((i) => out[i]!);
+    const started = performance.now();
+    const observe = (failure?: ConversionFailureType) => this.metrics?.call((performance.now() - started) / 1000, failure);
+    let answered: unknown[];
+    try {
+      const res = await this.post(reviewRequest(version, uid, toAPIVersion, sent));
+      answered = convertedObjects(version, uid, res.status, res.contentType, res.body);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      observe(err instanceof ReviewError && !err.undecodable ? 'conversion_webhook_malformed_response_failure' : 'conversion_webhook_call_failure');
+      throw new ConversionError(`${prefix} failed: ${why}`);
+    }
+    if (answered.length !== sent.length) {
+      observe('conversion_webhook_partial_response_failure');
+      throw new ConversionError(`${prefix} returned ${answered.length} objects, expected ${sent.length}`);
+    }
+    try {
+      pending.forEach((at, n) => { out[at] = accept(sent[n]!, answered[n], n, toAPIVersion, prefix, checks); });
+    } catch (err) {
+      observe('conversion_webhook_invalid_converted_object_failure');
+      throw err;
+    }
+    observe();
+    return out;
+  }
+
+  /** POSTs the review; rejects with client-go's words for every failure before a 2xx answer. */
+  private async post(body: string): Promise<WebhookResponse> {
     let ep: Endpoint;
     try {
       ep = this.target.endpoint();
     } catch (err) {
       // Upstream resolves a service when dialling, so Go's client reports it for the POST.
-      throw failed(`Post "${requestURL(this.target.url, this.timeoutSeconds)}": ${(err as Error).message}`);
+      throw new Error(`Post "${requestURL(this.target.url, this.timeoutSeconds)}": ${(err as Error).message}`);
     }
-    let res: WebhookResponse;
-    try {
-      res = await this.client.post(ep, body, this.timeoutSeconds);
-    } catch (err) {
-      throw failed((err as Error).message);
-    }
-    if (res.status < 200 || res.status > 206) throw failed(unexpectedStatus(res).message);
+    const res = await this.client.post(ep, body, this.timeoutSeconds);
+    if (res.status < 200 || res.status > 206) throw new Error(unexpectedStatus(res).message);
     return res;
   }
+}
+
+/** The version of an apiVersion ("group/version" or "version"). */
+function versionOf(apiVersion: string): string {
+  return apiVersion.slice(apiVersion.indexOf('/') + 1);
 }
 
 /** Upstream words a list's item errors and a single object's differently. */
