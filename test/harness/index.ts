@@ -11,3 +11,4 @@ export { dumpLogs, registerLog, unregisterLog, tailOf } from './failure-logs.js'
 export { spawnTracked, type Tracked } from './processes.js';
 export { startHAProxy, type HAProxy } from './haproxy.js';
 export { startWebhookServer, type WebhookServer, type WebhookServerOptions, type WebhookReply, type WebhookHandler, type RecordedReview, type AdmissionRequestBody } from './webhook-server.js';
+export { startConversionWebhook, convertHostPort, type ConversionWebhook, type ConversionWebhookOptions, type ConversionFault } from './conversion-webhook.js';

@@ -36,8 +36,8 @@ export interface WebhookReply {
   auditAnnotations?: Record<string, string>;
   /** Wait this long before answering. */
   delayMs?: number;
-  /** Answer with this HTTP status and raw body instead of a review. */
-  raw?: { status: number; body: string };
+  /** Answer with this HTTP status and raw body (JSON unless contentType says otherwise) instead of a review. */
+  raw?: { status: number; body: string; contentType?: string };
   /** Override the response uid. */
   uid?: string;
 }
@@ -94,7 +94,7 @@ export async function startWebhookServer(opts: WebhookServerOptions = {}): Promi
         if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         if (res.destroyed) return;
         if (reply.raw) {
-          res.writeHead(reply.raw.status, { 'Content-Type': 'application/json' });
+          res.writeHead(reply.raw.status, { 'Content-Type': reply.raw.contentType ?? 'application/json' });
           res.end(reply.raw.body);
           return;
         }

@@ -7,7 +7,8 @@ import type { Authorizer } from '../../../authorization/interfaces.js';
 import { errors, StatusError, type StatusReason } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import type { AdmissionAttributes } from '../../interfaces.js';
-import { CallingWebhookError, unexpectedStatus } from './client.js';
+import { unexpectedStatus } from '../../../util/webhook/client.js';
+import { CallingWebhookError } from './client.js';
 import type { WebhookMetrics, WebhookType } from './metrics.js';
 import { admissionRequest, reviewBody, verifyReview, withTypeMeta, type ReviewResult, type ReviewTarget } from './review.js';
 import { namespaceSelectorMatches, objectSelectorMatches, type NamespaceLabelSource } from './selectors.js';
@@ -133,7 +134,7 @@ export async function callWebhook(inv: Invocation, attrs: AdmissionAttributes, o
     throw new CallingWebhookError(hook.name, `failed to call webhook: ${(err as Error).message}`, errors.serviceUnavailable('error calling webhook'));
   }
   if (res.status < 200 || res.status > 299) {
-    const se = unexpectedStatus(res.status, res.body);
+    const se = unexpectedStatus(res);
     throw new CallingWebhookError(hook.name, `failed to call webhook: ${se.message}`, se);
   }
   try {

@@ -4,10 +4,10 @@
 // parsed, the URL split, an HTTPS client with its own agent. Hooks are indexed by the
 // resource names their rules mention, so a request no webhook names costs one lookup.
 import type { KubeObject } from '../../../runtime/object.js';
-import { errors } from '../../../runtime/errors.js';
 import type { LabelSelector } from '../../../apis/meta/labels.js';
+import { WebhookClient, type Endpoint } from '../../../util/webhook/client.js';
+import { resolveClientConfig, type ServiceLookup } from '../../../util/webhook/endpoint.js';
 import type { CredentialResolver } from './auth.js';
-import { WebhookClient, type Endpoint } from './client.js';
 import { compileRules, ruleResourceNames, type RuleMatcher } from './matching.js';
 import { compileMatchConditions, type MatchConditionEvaluator } from './matchconditions.js';
 import { negotiateReviewVersion, type ReviewVersion } from './review.js';
@@ -20,10 +20,6 @@ export interface ConfigurationInformer {
   list(): KubeObject[];
   hasSynced(): boolean;
   waitForSync(): Promise<void>;
-}
-
-export interface ServiceLookup {
-  get(namespace: string, name: string): KubeObject | undefined;
 }
 
 export interface CompiledHook {
@@ -146,7 +142,7 @@ export class WebhookConfigurations {
   }
 
   private compileValidHook(configurationName: string, uid: string, spec: WebhookSpec): CompiledHook {
-    const { endpoint, credentialTarget } = this.endpointOf(spec);
+    const { endpoint, credentialTarget } = resolveClientConfig(spec.clientConfig ?? {}, this.services);
     let evaluator: MatchConditionEvaluator | undefined;
     let compiledConditions = false;
     return {
@@ -175,38 +171,5 @@ export class WebhookConfigurations {
         return evaluator;
       },
     };
-  }
-
-  private endpointOf(spec: WebhookSpec): { endpoint: () => Endpoint; credentialTarget: string } {
-    const cc = spec.clientConfig ?? {};
-    if (cc.url) {
-      const u = new URL(cc.url);
-      const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
-      const ep: Endpoint = { url: cc.url, host, port: Number(u.port || 443), path: `${u.pathname || '/'}`, serverName: host };
-      return { endpoint: () => ep, credentialTarget: u.host };
-    }
-    const svc = cc.service ?? { namespace: '', name: '' };
-    const port = svc.port ?? 443;
-    let path = svc.path ?? '/';
-    if (!path.startsWith('/')) path = `/${path}`;
-    const serverName = `${svc.name}.${svc.namespace}.svc`;
-    const url = `https://${serverName}:${port}${path}`;
-    return {
-      credentialTarget: port === 443 ? serverName : `${serverName}:${port}`,
-      endpoint: () => ({ url, host: this.clusterIP(svc.namespace, svc.name, port), port, path, serverName }),
-    };
-  }
-
-  /** Upstream's ClusterIP service resolver, with its error texts. */
-  private clusterIP(namespace: string, name: string, port: number): string {
-    const svc = this.services.get(namespace, name);
-    if (!svc) throw errors.notFound({ group: '', resource: 'service' }, name);
-    const spec = (svc.spec ?? {}) as { type?: string; clusterIP?: string; externalName?: string; ports?: Array<{ port?: number }> };
-    const type = spec.type ?? 'ClusterIP';
-    if (type === 'ExternalName') return spec.externalName ?? '';
-    if (type !== 'ClusterIP' && type !== 'NodePort' && type !== 'LoadBalancer') throw new Error(`unsupported service type ${JSON.stringify(type)}`);
-    if (spec.clusterIP === 'None') throw new Error('cannot route to service with ClusterIP "None"');
-    if (!(spec.ports ?? []).some((p) => p.port === port)) throw new Error(`no service port ${port} found for service ${JSON.stringify(name)}`);
-    return spec.clusterIP ?? '';
   }
 }
