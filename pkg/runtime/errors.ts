@@ -109,7 +109,7 @@ export function fieldErrorMessage(e: FieldError, withField = true): string {
   const words = fieldErrorWords[e.type];
   const parts: string[] = [];
   const showValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported'
-    || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotFound';
+    || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotFound' || e.type === 'FieldValueTooMany';
   let body = words;
   if (showValue && e.value !== undefined) body += `: ${goValue(e.value)}`;
   if (e.detail) body += `: ${e.detail}`;

@@ -9,14 +9,15 @@ import type {
   GetOptions, ListOptions, ListResult, Preconditions, Storage, TryUpdate, WatchEvent, WatchOptions, WatchStream, WriteOptions,
 } from '../../../storage/interfaces.js';
 
+/** How objects move between a CRD's versions (pkg/apiextensions/conversion). */
 export interface Converter {
   /** Converts each object to `toAPIVersion`; objects already there come back as they are. */
-  convert(objects: KubeObject[], toAPIVersion: string): Promise<KubeObject[]>;
+  convert(objects: KubeObject[], toAPIVersion: string, opts?: { listKind?: string }): Promise<KubeObject[]>;
 }
 
 export class ConvertingStorage implements Storage {
   constructor(private readonly inner: Storage, private readonly converter: Converter,
-    private readonly servedAPIVersion: string, private readonly storageAPIVersion: string) {}
+    private readonly servedAPIVersion: string, private readonly storageAPIVersion: string, private readonly listKind: string) {}
 
   private async one(obj: KubeObject, to: string): Promise<KubeObject> {
     if (obj.apiVersion === to) return obj;
@@ -37,7 +38,7 @@ export class ConvertingStorage implements Storage {
   async list(prefix: string, opts: ListOptions): Promise<ListResult> {
     const res = await this.inner.list(prefix, opts);
     if (res.items.every((o) => o.apiVersion === this.servedAPIVersion)) return res;
-    return { ...res, items: await this.converter.convert(res.items, this.servedAPIVersion) };
+    return { ...res, items: await this.converter.convert(res.items, this.servedAPIVersion, { listKind: this.listKind }) };
   }
 
   async guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
@@ -73,10 +74,3 @@ export class ConvertingStorage implements Storage {
   count(prefix: string): Promise<number> { return this.inner.count(prefix); }
   currentRevision(): Promise<string> { return this.inner.currentRevision(); }
 }
-
-/** Strategy None: only apiVersion changes (upstream's nopConverter). */
-export const noneConverter: Converter = {
-  async convert(objects, toAPIVersion) {
-    return objects.map((o) => (o.apiVersion === toAPIVersion ? o : { ...o, apiVersion: toAPIVersion }));
-  },
-};

@@ -9,7 +9,7 @@ import { customResourceTable } from './table.js';
 import { ConvertingStorage, type Converter } from './converting-storage.js';
 import type { CustomResourceSchema } from './validation.js';
 
-export { ConvertingStorage, noneConverter, type Converter } from './converting-storage.js';
+export { ConvertingStorage, type Converter } from './converting-storage.js';
 export type { CustomResourceSchema } from './validation.js';
 
 export interface CustomResourceDeps {
@@ -45,6 +45,7 @@ export function customResourceDefs(crd: KubeObject, deps: CustomResourceDeps): R
   const stored = storageVersion(crd);
   const terminating = Boolean(crd.metadata.deletionTimestamp);
   const namespaced = spec.scope === 'Namespaced';
+  const listKind = names.listKind ?? `${kind}List`;
   return crdVersions(crd).filter((v) => v.served === true && v.name).map((v) => {
     const version = v.name!;
     const scale = scaleOf(v);
@@ -63,12 +64,12 @@ export function customResourceDefs(crd: KubeObject, deps: CustomResourceDeps): R
       strategy: new CustomResourceStrategy({ namespaced, hasStatus, scale, schema, terminating, group, plural }),
       table: customResourceTable(v.additionalPrinterColumns),
       storageResource: `${group}/${plural}`,
-      listKind: names.listKind ?? `${kind}List`,
+      listKind,
       customResource: {
         openAPISchema: v.schema?.openAPIV3Schema,
         pruning: { unknownFields: (obj) => schema.prune(structuredClone(obj)), prune: (obj) => { schema.prune(obj); } },
       },
-      wrapStorage: (storage) => new ConvertingStorage(storage, deps.converter, `${group}/${version}`, `${group}/${stored ?? version}`),
+      wrapStorage: (storage) => new ConvertingStorage(storage, deps.converter, `${group}/${version}`, `${group}/${stored ?? version}`, listKind),
     };
     if (v.deprecated) def.deprecationWarning = v.deprecationWarning ?? `${group}/${version} ${kind} is deprecated`;
     return def;

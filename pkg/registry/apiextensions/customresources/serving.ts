@@ -7,11 +7,12 @@ import type { ResourceDef, Scheme } from '../../../runtime/scheme.js';
 import { isConditionTrue } from '../../../apis/apiextensions/types.js';
 import { customResourceDefs, type CustomResourceDeps } from './index.js';
 
-export type DepsFor = (crd: KubeObject) => CustomResourceDeps;
+/** What one CRD's resources need; `close` releases it when the CRD changes or goes. */
+export type DepsFor = (crd: KubeObject) => CustomResourceDeps & { close?(): void };
 
 export class CustomResourceServing {
   /** CRD name → what it was served from (resourceVersion) and what it registered. */
-  private served = new Map<string, { resourceVersion: string; defs: ResourceDef[] }>();
+  private served = new Map<string, { resourceVersion: string; defs: ResourceDef[]; close?(): void }>();
 
   constructor(private readonly scheme: Scheme, private readonly depsFor: DepsFor,
     private readonly onChange: (defs: { added: ResourceDef[]; removed: ResourceDef[] }) => void = () => {}) {}
@@ -22,12 +23,14 @@ export class CustomResourceServing {
     const current = this.served.get(name);
     if (current && current.resourceVersion === crd.metadata.resourceVersion) return;
     if (!isConditionTrue(crd, 'Established')) { this.remove(name); return; }
-    const defs = customResourceDefs(crd, this.depsFor(crd));
+    const deps = this.depsFor(crd);
+    const defs = customResourceDefs(crd, deps);
     const keep = new Set(defs.map(key));
     const removed = (current?.defs ?? []).filter((d) => !keep.has(key(d)));
     for (const d of removed) this.scheme.unregister(d.group, d.version, d.plural);
     for (const d of defs) this.scheme.replace(d);
-    this.served.set(name, { resourceVersion: crd.metadata.resourceVersion ?? '', defs });
+    current?.close?.();
+    this.served.set(name, { resourceVersion: crd.metadata.resourceVersion ?? '', defs, close: deps.close?.bind(deps) });
     this.onChange({ added: defs, removed });
   }
 
@@ -35,6 +38,7 @@ export class CustomResourceServing {
     const current = this.served.get(name);
     if (!current) return;
     for (const d of current.defs) this.scheme.unregister(d.group, d.version, d.plural);
+    current.close?.();
     this.served.delete(name);
     this.onChange({ added: [], removed: current.defs });
   }

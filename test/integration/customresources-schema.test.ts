@@ -1,0 +1,151 @@
+// Custom resources against their CRD's schema and conversion, over HTTP on two replicas:
+// OpenAPI value validation with upstream's 422s, defaulting on create and on read,
+// pruning of unknown fields (fieldValidation Strict/Warn/Ignore), and versions converted
+// by a conversion webhook (ConversionReview over TLS), including its failure answered
+// with upstream's 500.
+import { expect } from 'chai';
+import { request, startReplicas, testEtcdClient, type Cluster, type HttpResponse } from '../harness/index.js';
+import { startConversionWebhook, type ConversionWebhook } from '../harness/conversion-webhook.js';
+import type { KubeObject } from '../../pkg/runtime/object.js';
+
+interface Status { code: number; reason: string; message: string }
+
+const crdBase = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+describe('custom resources: schema and conversion', function () {
+  this.timeout(60_000);
+  let cluster: Cluster;
+  let webhook: ConversionWebhook;
+  const call = <T>(replica: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse<T>> =>
+    request<T>(`${cluster.urls[replica]}${path}`, { ...cluster.credentialsFor(), method, body, headers });
+
+  async function served(replica: number, path: string): Promise<void> {
+    const deadline = Date.now() + 5000;
+    while ((await call(replica, 'GET', path)).status !== 200) {
+      if (Date.now() > deadline) throw new Error(`${path} not served`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  before(async () => {
+    cluster = await startReplicas(2);
+    webhook = await startConversionWebhook();
+  });
+  after(async () => {
+    await cluster?.stop();
+    await webhook?.server.stop();
+  });
+
+  describe('validation, defaulting and pruning', () => {
+    const group = 'schema.example.com';
+    const base = `/apis/${group}/v1/namespaces/default/boxes`;
+    before(async () => {
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `boxes.${group}` },
+        spec: {
+          group, scope: 'Namespaced', names: { plural: 'boxes', kind: 'Box' },
+          versions: [{
+            name: 'v1', served: true, storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object', required: ['spec'],
+                properties: {
+                  spec: {
+                    type: 'object', required: ['size'],
+                    properties: {
+                      size: { type: 'integer', minimum: 1, maximum: 10 },
+                      color: { type: 'string', enum: ['red', 'blue'], default: 'red' },
+                      tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                      extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                    },
+                  },
+                },
+              },
+            },
+          }],
+        },
+      };
+      expect((await call(0, 'POST', crdBase, crd)).status).to.equal(201);
+      await served(1, base);
+    });
+
+    it('answers 422 with upstream\'s messages for values the schema refuses', async () => {
+      const res = await call<Status>(1, 'POST', base, {
+        apiVersion: `${group}/v1`, kind: 'Box', metadata: { name: 'bad' }, spec: { size: 'big', color: 'green', tags: ['a', 'a'] },
+      });
+      expect([res.status, res.body.reason]).to.deep.equal([422, 'Invalid']);
+      expect(res.body.message).to.equal('Box.schema.example.com "bad" is invalid: ['
+        + 'spec.size: Invalid value: "string": spec.size in body must be of type integer: "string", '
+        + 'spec.color: Unsupported value: "green": supported values: "red", "blue", '
+        + 'spec.tags[1]: Duplicate value: "a"]');
+      const missing = await call<Status>(1, 'POST', base, { apiVersion: `${group}/v1`, kind: 'Box', metadata: { name: 'empty' }, spec: {} });
+      expect([missing.status, missing.body.message]).to.deep.equal([422, 'Box.schema.example.com "empty" is invalid: spec.size: Required value']);
+      const big = await call<Status>(0, 'POST', base, { apiVersion: `${group}/v1`, kind: 'Box', metadata: { name: 'big' }, spec: { size: 11 } });
+      expect([big.status, big.body.message]).to.deep.equal([422, 'Box.schema.example.com "big" is invalid: spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10']);
+    });
+
+    it('fills in defaults and prunes unknown fields, reporting them per fieldValidation', async () => {
+      const body = { apiVersion: `${group}/v1`, kind: 'Box', metadata: { name: 'pruned' }, spec: { size: 2, bogus: 1, extra: { kept: true } }, top: 'x' };
+      const strict = await call<Status>(0, 'POST', `${base}?fieldValidation=Strict`, body);
+      expect([strict.status, strict.body.message]).to.deep.equal([400,
+        'Box in version "v1" cannot be handled as a Box: strict decoding error: unknown field "spec.bogus", unknown field "top"']);
+      const warned = await call<KubeObject>(0, 'POST', `${base}?fieldValidation=Warn`, body);
+      expect(warned.status, warned.text).to.equal(201);
+      expect(warned.headers['warning']).to.equal('299 - "unknown field \\"spec.bogus\\"", 299 - "unknown field \\"top\\""');
+      expect([warned.body.spec, (warned.body as Record<string, unknown>).top]).to.deep.equal([{ size: 2, color: 'red', extra: { kept: true } }, undefined]);
+      const read = await call<KubeObject>(1, 'GET', `${base}/pruned`);
+      expect(read.body.spec).to.deep.equal({ size: 2, color: 'red', extra: { kept: true } });
+    });
+  });
+
+  describe('conversion webhook', () => {
+    const group = 'conv.example.com';
+    const base = (v: string) => `/apis/${group}/${v}/namespaces/default/endpoints2`;
+    before(async () => {
+      const schema = { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } };
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `endpoints2.${group}` },
+        spec: {
+          group, scope: 'Namespaced', names: { plural: 'endpoints2', kind: 'Endpoint2' },
+          conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: webhook.url, caBundle: webhook.caBundle } } },
+          versions: [
+            { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } },
+            { name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: schema } },
+          ],
+        },
+      };
+      const res = await call(0, 'POST', crdBase, crd);
+      expect(res.status, res.text).to.equal(201);
+      await served(1, base('v2'));
+    });
+
+    it('stores in the storage version and serves each version through the webhook', async () => {
+      const created = await call<KubeObject>(0, 'POST', base('v2'), { apiVersion: `${group}/v2`, kind: 'Endpoint2', metadata: { name: 'e1' }, spec: { host: 'db', port: 5432 } });
+      expect(created.status, created.text).to.equal(201);
+      expect([created.body.apiVersion, created.body.spec]).to.deep.equal([`${group}/v2`, { host: 'db', port: 5432 }]);
+      const etcd = await testEtcdClient();
+      try {
+        const stored = JSON.parse((await etcd.get(`${cluster.etcdPrefix}/${group}/endpoints2/default/e1`).string()) ?? 'null') as KubeObject;
+        expect([stored.apiVersion, stored.spec]).to.deep.equal([`${group}/v1`, { hostPort: 'db:5432' }]);
+      } finally {
+        etcd.close();
+      }
+      const v1 = await call<KubeObject>(1, 'GET', `${base('v1')}/e1`);
+      expect([v1.body.apiVersion, v1.body.spec]).to.deep.equal([`${group}/v1`, { hostPort: 'db:5432' }]);
+      const list = await call<{ items: KubeObject[] }>(1, 'GET', base('v2'));
+      expect(list.body.items.map((o) => [o.apiVersion, o.spec])).to.deep.equal([[`${group}/v2`, { host: 'db', port: 5432 }]]);
+      expect(webhook.reviews().length).to.be.greaterThan(0);
+    });
+
+    it('answers 500 with upstream\'s message when the webhook fails', async () => {
+      webhook.fault = 'badUID';
+      try {
+        const res = await call<Status>(1, 'GET', `${base('v2')}/e1`);
+        expect(res.status).to.equal(500);
+        expect(res.body.message).to.match(/^conversion webhook for conv\.example\.com\/v1, Kind=Endpoint2 failed: /);
+      } finally {
+        webhook.fault = undefined;
+      }
+    });
+  });
+});
