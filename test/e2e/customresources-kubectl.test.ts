@@ -1,12 +1,39 @@
 // Custom resources driven by the real kubectl (v1.28 and v1.34, which asks for protobuf
 // and must fall back to JSON for custom kinds) through two replicas: apply a CRD with
-// two versions, create, get (printer columns), list, watch, patch, server-side apply and
+// two versions converted by a webhook, create, get (printer columns), list, watch, patch, server-side apply and
 // scale custom resources in both versions, `get all` through the category, and deleting
 // the CRD deleting its objects.
 import { expect } from 'chai';
 import { kubectl, kubectlStream, kubectlVersions, startReplicas, type Cluster, type KubectlVersion } from '../harness/index.js';
+import { startConversionWebhook, type ConversionWebhook } from '../harness/conversion-webhook.js';
 
-const crdYAML = `apiVersion: apiextensions.k8s.io/v1
+function crdYAML(webhook: ConversionWebhook): string {
+  const columns = `
+    additionalPrinterColumns:
+    - {name: Teeth, type: integer, jsonPath: .spec.teeth}
+    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}`;
+  const version = (name: string, storage: boolean, fields: string) => `
+  - name: ${name}
+    served: true
+    storage: ${storage}
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}${columns}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              teeth: {type: integer}
+              replicas: {type: integer}
+              material: {type: string}${fields}
+          status:
+            type: object
+            properties:
+              replicas: {type: integer}`;
+  return `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
   name: sprockets.e2e.example.com
@@ -14,48 +41,22 @@ spec:
   group: e2e.example.com
   scope: Namespaced
   names: {plural: sprockets, singular: sprocket, kind: Sprocket, shortNames: [spr], categories: [all]}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources:
-      status: {}
-      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
-    additionalPrinterColumns:
-    - {name: Teeth, type: integer, jsonPath: .spec.teeth}
-    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              teeth: {type: integer}
-              replicas: {type: integer}
-              material: {type: string}
-          status:
-            type: object
-            properties:
-              replicas: {type: integer}
-  - name: v1beta1
-    served: true
-    storage: false
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              teeth: {type: integer}
-              replicas: {type: integer}
-              material: {type: string}
+  conversion:
+    strategy: Webhook
+    webhook:
+      conversionReviewVersions: [v1, v1beta1]
+      clientConfig: {url: "${webhook.url}", caBundle: "${webhook.caBundle}"}
+  versions:${version('v1', true, `
+              hostPort: {type: string}`)}${version('v2', false, `
+              host: {type: string}
+              port: {type: integer}`)}
 `;
+}
 
 describe('e2e kubectl: custom resources', function () {
   this.timeout(180_000);
   let cluster: Cluster;
+  let webhook: ConversionWebhook;
   const run = (version: KubectlVersion, args: string[], replica = 0, stdin?: string) =>
     kubectl(args, { kubeconfig: cluster.kubeconfigFor(replica), stdin, version });
   const ok = async (version: KubectlVersion, args: string[], replica = 0, stdin?: string) => {
@@ -66,30 +67,37 @@ describe('e2e kubectl: custom resources', function () {
 
   before(async () => {
     cluster = await startReplicas(2);
-    await ok('1.28', ['apply', '-f', '-'], 0, crdYAML);
+    webhook = await startConversionWebhook();
+    await ok('1.28', ['apply', '-f', '-'], 0, crdYAML(webhook));
     await ok('1.28', ['wait', '--for', 'condition=established', '--timeout=10s', 'crd/sprockets.e2e.example.com'], 1);
   });
-  after(async () => { await cluster?.stop(); });
+  after(async () => {
+    await cluster?.stop();
+    await webhook?.server.stop();
+  });
 
   for (const version of kubectlVersions) {
     const name = `s${version.replace('.', '')}`;
-    it(`kubectl ${version}: creates, gets with printer columns, patches, applies and scales in both versions`, async () => {
-      const manifest = `apiVersion: e2e.example.com/v1\nkind: Sprocket\nmetadata: {name: ${name}}\nspec: {teeth: 12, replicas: 1}\n`;
+    it(`kubectl ${version}: creates, gets with printer columns, patches, applies and scales in both versions, converted by the webhook`, async () => {
+      const manifest = `apiVersion: e2e.example.com/v1\nkind: Sprocket\nmetadata: {name: ${name}}\nspec: {teeth: 12, replicas: 1, hostPort: "gear:80"}\n`;
       expect(await ok(version, ['create', '-f', '-'], 0, manifest)).to.equal(`sprocket.e2e.example.com/${name} created\n`);
       const table = await ok(version, ['get', 'spr', name], 1);
       expect(table.split('\n')[0]!.split(/\s+/)).to.deep.equal(['NAME', 'TEETH', 'AGE']);
       expect(table.split('\n')[1]).to.match(new RegExp(`^${name}\\s+12\\s+\\d+s$`));
-      expect(await ok(version, ['get', 'sprockets.v1beta1.e2e.example.com', name, '-o', 'jsonpath={.apiVersion} {.spec.teeth}'], 1))
-        .to.equal("e2e.example.com/v1beta1 12");
+      expect(await ok(version, ['get', 'sprockets.v2.e2e.example.com', name, '-o', 'jsonpath={.apiVersion} {.spec.teeth} {.spec.host} {.spec.port}'], 1))
+        .to.equal('e2e.example.com/v2 12 gear 80');
+      expect(await ok(version, ['get', 'sprockets.v1.e2e.example.com', name, '-o', 'jsonpath={.apiVersion} {.spec.hostPort}'], 1))
+        .to.equal('e2e.example.com/v1 gear:80');
       expect(await ok(version, ['patch', 'sprocket', name, '--type=merge', '-p', '{"spec":{"teeth":14}}'], 0))
         .to.equal(`sprocket.e2e.example.com/${name} patched\n`);
-      const applied = `apiVersion: e2e.example.com/v1beta1\nkind: Sprocket\nmetadata: {name: ${name}}\nspec: {material: brass}\n`;
+      const applied = `apiVersion: e2e.example.com/v2\nkind: Sprocket\nmetadata: {name: ${name}}\nspec: {material: brass, port: 8080}\n`;
       expect(await ok(version, ['apply', '--server-side', '-f', '-'], 1, applied)).to.equal(`sprocket.e2e.example.com/${name} serverside-applied\n`);
       expect(await ok(version, ['scale', 'sprocket', name, '--replicas=3'], 0)).to.equal(`sprocket.e2e.example.com/${name} scaled\n`);
-      expect(await ok(version, ['get', 'sprocket', name, '-o', 'jsonpath={.spec}'], 1)).to.equal('{"material":"brass","replicas":3,"teeth":14}');
+      expect(await ok(version, ['get', 'sprockets.v1.e2e.example.com', name, '-o', 'jsonpath={.spec}'], 1))
+        .to.equal('{"hostPort":"gear:8080","material":"brass","replicas":3,"teeth":14}');
       const smp = await run(version, ['patch', 'sprocket', name, '-p', '{"spec":{"teeth":1}}'], 0);
       expect(smp.code).to.not.equal(0);
-      expect(smp.stderr).to.include('error: application/strategic-merge-patch+json is not supported by e2e.example.com/v1, Kind=Sprocket: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+      expect(smp.stderr).to.include('error: application/strategic-merge-patch+json is not supported by e2e.example.com/v2, Kind=Sprocket: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
     });
   }
 
