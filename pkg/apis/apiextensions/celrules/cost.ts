@@ -80,7 +80,11 @@ export function estimateCost(root: Expr, types: ReadonlyMap<bigint, CelT>): numb
       return add(argCosts[0] ?? 0, Math.max(argCosts[1] ?? 0, argCosts[2] ?? 0));
     }
     if (target && listFunctions.has(fn) && typeOf(target)?.kind === 'list') return add(base, size(target));
-    if (target && stringFunctions.has(fn)) return add(base, factor(size(target), stringTraversal));
+    if (target && stringFunctions.has(fn)) {
+      // The result is no longer than the string (split: no more parts than bytes).
+      if (fn !== 'charAt' && fn !== 'join') computed.set(e.id, size(target));
+      return add(base, factor(size(target), stringTraversal));
+    }
     if (fn === 'url' || fn === 'isURL') return add(base, factor(size(args[0]), stringTraversal));
     if (target && (fn === 'matches' || fn === 'find' || fn === 'findAll') && args.length >= 1) {
       const str = factor(add(size(target), 1), stringTraversal);
