@@ -74,7 +74,7 @@ export function hasRules(s: JSONSchemaProps | undefined): boolean {
   return propertiesOf(s).some(([, p]) => hasRules(p));
 }
 
-function compileNode(s: JSONSchemaProps, isResourceRoot: boolean): RuleNode | undefined {
+export function compileNode(s: JSONSchemaProps, isResourceRoot: boolean): RuleNode | undefined {
   if (!hasRules(s)) return undefined;
   const node: RuleNode = { schema: s, isResourceRoot, rules: compileSchemaRules(s, isResourceRoot), properties: new Map() };
   const items = itemsOf(s);

@@ -60,6 +60,13 @@ const cases: Array<[string, JSONSchemaProps, string[]]> = [
   ]],
   ['the same loop with bounds is within budget', withSpec({ type: 'object', properties: {
     l: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 64 }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.exists(y, x == y))' }] } } }), []],
+  ['defaults must pass the rules', withSpec({ type: 'object', default: { size: -1 }, properties: {
+    size: { type: 'integer', default: 0, 'x-kubernetes-validations': [{ rule: 'self > 0', message: 'size must be positive' }] },
+    mode: { type: 'string', default: 'b', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }, { rule: 'self in ["a"]' }] } } }), [
+    `${specPath}.default.size: Invalid value: "integer": size must be positive`,
+    `${specPath}.properties[size].default: Invalid value: "integer": size must be positive`,
+    `${specPath}.properties[mode].default: Invalid value: "string": failed rule: self in ["a"]`,
+  ]],
   ['form errors below keep the rules above from compiling', withSpec({ type: 'object', 'x-kubernetes-validations': [{ rule: 'self.nope' }],
     properties: { a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'true', fieldPath: '.x' }] } } }), [
     `${specPath}.properties[a].x-kubernetes-validations[0].fieldPath: Invalid value: ".x": fieldPath must be a valid path`,

@@ -8,10 +8,11 @@ import type { FieldError } from '../../../runtime/errors.js';
 import { GoLiteral, goQuote } from '../../../runtime/gofmt.js';
 import { child, forbidden, index, invalid, key } from '../../validation/field.js';
 import type { JSONSchemaProps } from '../types.js';
-import { compileSchemaRules, hasRules, rulesOf, type ValidationRule } from './compile.js';
+import { compileNode, compileSchemaRules, hasRules, rulesOf, type ValidationRule } from './compile.js';
 import { maxUint64 } from './cost.js';
 import { validFieldPath } from './fieldpath.js';
 import { additionalOf, itemsOf, propertiesOf } from './types.js';
+import { runtimeCostBudget, validateAt, type State } from './validate.js';
 
 /** Upstream's StaticEstimatedCostLimit: the most one rule may cost, times its cardinality. */
 export const staticEstimatedCostLimit = 10_000_000;
@@ -45,6 +46,8 @@ export function validateRuleDefinitions(schema: JSONSchemaProps, path: string): 
   const w: Walk = { schemaErrs: [], celErrs: [], total: new TotalCost() };
   visit(schema, path, true, 1, undefined, w);
   const errs = [...w.schemaErrs, ...w.celErrs];
+  // Defaults must pass the rules too (upstream checks them while validating defaults).
+  if (errs.length === 0) errs.push(...validateDefaults(schema, path, true));
   if (w.total.total > staticEstimatedCRDCostLimit) {
     for (const e of w.total.mostExpensive) errs.push(forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
     errs.push(forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', w.total.total, staticEstimatedCRDCostLimit)));
@@ -115,6 +118,25 @@ function visit(s: JSONSchemaProps, path: string, isResourceRoot: boolean, cardin
     }
   });
   return false;
+}
+
+/**
+ * The rules applied to every default in the schema, with the default as both the new and
+ * the old value (so transition rules run too); all defaults share one runtime budget.
+ */
+function validateDefaults(schema: JSONSchemaProps, path: string, isResourceRoot: boolean): FieldError[] {
+  const st: State = { budget: runtimeCostBudget, errs: [] };
+  const walk = (s: JSONSchemaProps, p: string, root: boolean): void => {
+    if (st.budget < 0 || !hasRules(s)) return;
+    if (s.default !== undefined && s.default !== null) validateAt(compileNode(s, root), child(p, 'default'), s.default, s.default, st);
+    for (const [name, ps] of propertiesOf(s)) walk(ps, key(child(p, 'properties'), name), ps['x-kubernetes-embedded-resource'] === true);
+    const extra = additionalOf(s);
+    if (extra) walk(extra, child(p, 'additionalProperties'), extra['x-kubernetes-embedded-resource'] === true);
+    const items = itemsOf(s);
+    if (items) walk(items, child(p, 'items'), items['x-kubernetes-embedded-resource'] === true);
+  };
+  walk(schema, path, isResourceRoot);
+  return st.errs;
 }
 
 /** Upstream's getCostErrorMessage. */

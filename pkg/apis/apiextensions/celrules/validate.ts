@@ -18,12 +18,17 @@ export const runtimeCostBudget = 10_000_000;
 const maxMessageExpressionBytes = 5 * 1024;
 const outOfBudget = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
-interface State { budget: number; errs: FieldError[] }
+export interface State { budget: number; errs: FieldError[] }
 
 export function validateRules(rules: CompiledRules, obj: unknown, old: unknown | undefined): FieldError[] {
   const st: State = { budget: runtimeCostBudget, errs: [] };
   visit(rules.root, '', obj, old ?? undefined, st);
   return st.errs;
+}
+
+/** Validates a value of `node` found at `path` (schema defaults), spending from st's budget. */
+export function validateAt(node: RuleNode | undefined, path: string, obj: unknown, old: unknown, st: State): void {
+  visit(node, path, obj, old, st);
 }
 
 /** Upstream reports errors of the root at a nil path, which prints as <nil>. */
