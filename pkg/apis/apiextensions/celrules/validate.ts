@@ -111,7 +111,7 @@ function validateNode(node: RuleNode, path: string, obj: unknown, old: unknown, 
   }
   const activation: Record<string, CelInput> = { self: toRuleValue(obj, node.schema, node.isResourceRoot) };
   const hasOld = old !== null && old !== undefined;
-  if (hasOld) activation.oldSelf = toRuleValue(old, node.schema, node.isResourceRoot);
+  if (hasOld) activation.oldSelf = toRuleValue(old, node.schema, node.isResourceRoot, obj);
   for (const cr of node.rules) {
     if (cr.error !== undefined) {
       st.errs.push(invalid(field, type, `rule compile error: ${cr.error}`));

@@ -12,27 +12,36 @@ import { isPlainObject } from '../../../runtime/object.js';
 import type { JSONSchemaProps } from '../types.js';
 import { additionalOf, escapeName, itemsOf, propertiesOf, withTypeAndObjectMeta } from './types.js';
 
-export function toRuleValue(v: unknown, s: JSONSchemaProps, isResourceRoot: boolean): CelInput {
+/**
+ * `counterpart` (for an old value: the new one) aligns set and map lists: upstream
+ * compares those lists regardless of order, so the old list is put in the new one's
+ * order (matching elements by value or by key) and plain list equality agrees.
+ */
+export function toRuleValue(v: unknown, s: JSONSchemaProps, isResourceRoot: boolean, counterpart?: unknown): CelInput {
   if (v === null || v === undefined) return null;
   if (s['x-kubernetes-int-or-string'] === true) return toCel(v);
   if (isResourceRoot) s = withTypeAndObjectMeta(s);
   if (Array.isArray(v)) {
     const items = itemsOf(s);
-    return v.map((x) => (items ? toRuleValue(x, items, items['x-kubernetes-embedded-resource'] === true) : toCel(x)));
+    const { list, partners } = align(v, s, counterpart);
+    return list.map((x, i) => (items ? toRuleValue(x, items, items['x-kubernetes-embedded-resource'] === true, partners[i]) : toCel(x)));
   }
   if (isPlainObject(v)) {
     const extra = additionalOf(s);
     const props = propertiesOf(s);
     if (!extra && props.length === 0) return toCel(v);
+    const other = isPlainObject(counterpart) ? counterpart : undefined;
     const out: Record<string, CelInput> = {};
     if (extra) {
-      for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = toRuleValue(x, extra, extra['x-kubernetes-embedded-resource'] === true);
+      for (const [k, x] of Object.entries(v)) {
+        if (x !== undefined) out[k] = toRuleValue(x, extra, extra['x-kubernetes-embedded-resource'] === true, other?.[k]);
+      }
       return out;
     }
     for (const [k, ps] of props) {
       const name = escapeName(k);
       const x = v[k];
-      if (name !== undefined && x !== undefined) out[name] = toRuleValue(x, ps, ps['x-kubernetes-embedded-resource'] === true);
+      if (name !== undefined && x !== undefined) out[name] = toRuleValue(x, ps, ps['x-kubernetes-embedded-resource'] === true, other?.[k]);
     }
     return out;
   }
@@ -75,4 +84,24 @@ export function parseGoDuration(s: string): bigint | undefined {
     rest = rest.slice(m[0].length);
   }
   return sign * total;
+}
+
+/** The list in its counterpart's order (set and map lists only), with each element's counterpart. */
+function align(list: unknown[], s: JSONSchemaProps, counterpart: unknown): { list: unknown[]; partners: unknown[] } {
+  const other = Array.isArray(counterpart) ? counterpart : undefined;
+  const type = s['x-kubernetes-list-type'];
+  const keys = Array.isArray(s['x-kubernetes-list-map-keys']) ? (s['x-kubernetes-list-map-keys'] as string[]) : [];
+  if (!other || (type !== 'set' && !(type === 'map' && keys.length > 0))) return { list, partners: list.map((_, i) => other?.[i]) };
+  const identity = (x: unknown): string => JSON.stringify(type === 'map' && isPlainObject(x) ? keys.map((k) => x[k] ?? null) : x);
+  const unused = new Map<string, number[]>();
+  list.forEach((x, i) => unused.set(identity(x), [...(unused.get(identity(x)) ?? []), i]));
+  const order: number[] = [];
+  const partners: unknown[] = [];
+  for (const o of other) {
+    const i = unused.get(identity(o))?.shift();
+    if (i !== undefined) { order.push(i); partners.push(o); }
+  }
+  const taken = new Set(order);
+  list.forEach((_, i) => { if (!taken.has(i)) { order.push(i); partners.push(undefined); } });
+  return { list: order.map((i) => list[i]), partners };
 }
