@@ -58,6 +58,12 @@ const cases: Case[] = [
     ['spec: Invalid value: "object": no such key: a evaluating rule: self.a > 0']],
   ['the message names the rule in runtime errors', crSchema({ a: int }, rules({ rule: 'self.a > 0', message: 'a must be positive' })), {}, undefined,
     ['spec: Invalid value: "object": no such key: a evaluating rule: a must be positive']],
+  ['an index out of bounds', crSchema({ l: { type: 'array', items: int } }, rules('self.l[2] == 1')), { l: [1] }, undefined,
+    ['spec: Invalid value: "object": index out of bounds: 2 evaluating rule: self.l[2] == 1']],
+  ['division by zero and overflow', crSchema({ a: int, b: int }, rules('self.a / self.b == 1', 'self.a + 9223372036854775807 > 0')), { a: 1, b: 0 }, undefined, [
+    'spec: Invalid value: "object": division by zero evaluating rule: self.a / self.b == 1',
+    'spec: Invalid value: "object": integer overflow evaluating rule: self.a + 9223372036854775807 > 0',
+  ]],
   ['int-or-string is dyn: a wrong type is a runtime overload error',
     crSchema({ port: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': rules('self > 0') } }), { port: 'http' }, undefined,
     ['spec.port: Invalid value: "": \'no such overload\': call arguments did not match a supported operator, function or macro signature for rule: self > 0']],

@@ -78,6 +78,18 @@ function correlator(schema: Record<string, unknown>, old: unknown): (item: unkno
   };
 }
 
+/** Runtime errors in cel-go's (and Kubernetes' value types') words, as upstream's messages quote them. */
+function celGoMessage(msg: string): string {
+  // Every runtime overload mismatch (reachable through dyn) is just this.
+  if (/^(found no matching overload|no such overload|no matching overload)/.test(msg)) return 'no such overload';
+  const idx = /^index (-?\d+) out of bounds/.exec(msg);
+  if (idx) return `index out of bounds: ${idx[1]}`;
+  if (/^u?int divide by zero/.test(msg)) return 'division by zero';
+  if (/^u?int modulus by zero/.test(msg)) return 'modulus by zero';
+  if (/^u?int overflow/.test(msg)) return 'integer overflow';
+  return msg;
+}
+
 function trimmed(s: string | undefined): string {
   return (s ?? '').trim();
 }
@@ -128,8 +140,7 @@ function validateNode(node: RuleNode, path: string, obj: unknown, old: unknown, 
       cost = r.cost;
     } catch (err) {
       if (!(err instanceof EvaluationError)) throw err;
-      // cel-go words every runtime overload mismatch (reachable through dyn) this way.
-      failure = /^(found no matching overload|no such overload|no matching overload)/.test(err.message) ? 'no such overload' : err.message;
+      failure = celGoMessage(err.message);
       cost = err.cost;
     }
     if (cost > st.budget) {
