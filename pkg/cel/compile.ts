@@ -97,7 +97,12 @@ function chargeIterations(root: Expr): void {
   });
 }
 
-export class EvaluationError extends Error {}
+export class EvaluationError extends Error {
+  /** Cost spent before the failure, when known. */
+  constructor(message: string, readonly cost = 0) {
+    super(message);
+  }
+}
 
 export interface AuthorizerBinding {
   session: AuthzSession;
@@ -115,6 +120,23 @@ export interface EvaluateOptions {
 export interface Evaluation {
   value: CelValue;
   cost: number;
+}
+
+/**
+ * Evaluates without an authorizer, synchronously (CRD validation rules, whose callers
+ * validate synchronously); throws EvaluationError for runtime errors and for a spent
+ * cost budget. The cost is reported on the error too, as upstream charges it.
+ */
+export function evaluateSync(c: Compiled, activation: Record<string, CelInput>, opts: { costLimit?: number } = {}): Evaluation {
+  const meter = new CostMeter(opts.costLimit ?? perCallLimit);
+  let result: unknown;
+  try {
+    result = metered(meter, () => c.run({ ...activation }));
+  } catch (err) {
+    throw new EvaluationError((err as Error).message, meter.used);
+  }
+  if (isCelError(result)) throw new EvaluationError(unwrapMessage(result), meter.used);
+  return { value: result as CelValue, cost: meter.used };
 }
 
 /** Evaluates; throws EvaluationError for runtime errors and for a spent cost budget. */

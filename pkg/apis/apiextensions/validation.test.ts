@@ -98,6 +98,16 @@ const cases: Array<[string, (spec: Record<string, any>, obj: KubeObject) => void
   ]],
   ['a protected group without approval', (s, o) => { s.group = 'widgets.k8s.io'; o.metadata.name = 'widgets.widgets.k8s.io'; },
     ['metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111']],
+  ['a validation rule that does not compile', (s) => { s.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [{ rule: 'self.sise > 1' }]; }, [
+    'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.sise > 1", Message:"", '
+      + 'MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: compilation failed: ERROR: <input>:1:5: undefined field \'sise\'\n | self.sise > 1\n | ....^',
+  ]],
+  ['a transition rule in per-version schemas below a list', (s) => {
+    s.versions.push({ name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: {
+      ports: { type: 'array', maxItems: 4, items: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } } } } } } });
+  }, ['spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[ports].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": '
+    + 'oldSelf cannot be used on the uncorrelatable portion of the schema within spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[ports]']],
+  ['valid validation rules', (s) => { s.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [{ rule: 'self.size >= 0', message: 'size must not be negative' }]; }, []],
   ['per-version schemas that differ keep per-version paths', (s) => {
     s.versions.push({ name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', properties: { a: {} } } } });
   }, ['spec.versions[1].schema.openAPIV3Schema.properties[a].type: Required value: must not be empty for specified object fields']],

@@ -9,6 +9,7 @@ import { deepEqual, validateImmutableField, validateObjectMeta, validateObjectMe
 import { child, forbidden, index, invalid, key, notSupported, required } from '../validation/field.js';
 import { isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain } from '../validation/names.js';
 import { validateWebhookService, validateWebhookURL } from '../admissionregistration/webhook-validation.js';
+import { validateRuleDefinitions } from './celrules/index.js';
 import { goStrings, goVersions } from './gofmt.js';
 import { validateOpenAPISchema } from './openapi.js';
 import { unsupportedFields, validateStructural } from './structural.js';
@@ -276,9 +277,12 @@ function validateSchema(schema: JSONSchemaProps, path: string, statusEnabled: bo
   const errs: FieldError[] = [];
   if (statusEnabled) errs.push(...rootFieldErrors(schema, path));
   if (schema.nullable === true) errs.push(forbidden(child(path, 'openAPIV3Schema.nullable'), 'nullable cannot be true at the root'));
-  if (structural && !unsupportedFields(schema)) errs.push(...validateStructural(sp, schema));
-  errs.push(...validateOpenAPISchema(schema, sp, true));
-  return errs;
+  const schemaErrs: FieldError[] = [];
+  if (structural && !unsupportedFields(schema)) schemaErrs.push(...validateStructural(sp, schema));
+  schemaErrs.push(...validateOpenAPISchema(schema, sp, true));
+  // As upstream, rules are compiled only against a valid structural schema.
+  if (structural && !unsupportedFields(schema) && schemaErrs.length === 0) schemaErrs.push(...validateRuleDefinitions(schema, sp));
+  return [...errs, ...schemaErrs];
 }
 
 function rootFieldErrors(schema: JSONSchemaProps, path: string): FieldError[] {
