@@ -98,6 +98,54 @@ describe('custom resources: schema and conversion', function () {
     });
   });
 
+  describe('x-kubernetes-validations rules', () => {
+    const group = 'rules.example.com';
+    const base = `/apis/${group}/v1/namespaces/default/ranges`;
+    before(async () => {
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `ranges.${group}` },
+        spec: {
+          group, scope: 'Namespaced', names: { plural: 'ranges', kind: 'Range' },
+          versions: [{
+            name: 'v1', served: true, storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    'x-kubernetes-validations': [{ rule: 'self.min <= self.max', message: 'min must not exceed max' }],
+                    properties: {
+                      min: { type: 'integer' },
+                      max: { type: 'integer' },
+                      owner: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'owner is immutable' }] },
+                    },
+                  },
+                },
+              },
+            },
+          }],
+        },
+      };
+      const res = await call(0, 'POST', crdBase, crd);
+      expect(res.status, res.text).to.equal(201);
+      await served(1, base);
+    });
+
+    it('refuses objects that break a rule, and changes that break a transition rule', async () => {
+      const bad = await call<Status>(1, 'POST', base, { apiVersion: `${group}/v1`, kind: 'Range', metadata: { name: 'r' }, spec: { min: 5, max: 1 } });
+      expect([bad.status, bad.body.message]).to.deep.equal([422, 'Range.rules.example.com "r" is invalid: spec: Invalid value: "object": min must not exceed max']);
+      const good = await call<KubeObject>(1, 'POST', base, { apiVersion: `${group}/v1`, kind: 'Range', metadata: { name: 'r' }, spec: { min: 1, max: 5, owner: 'ann' } });
+      expect(good.status, good.text).to.equal(201);
+      const changed = await call<Status>(0, 'PATCH', `${base}/r`, { spec: { owner: 'bob' } }, { 'Content-Type': 'application/merge-patch+json' });
+      expect([changed.status, changed.body.message]).to.deep.equal([422, 'Range.rules.example.com "r" is invalid: spec.owner: Invalid value: "string": owner is immutable']);
+      const typed = await call<Status>(0, 'PATCH', `${base}/r`, { spec: { min: 'one' } }, { 'Content-Type': 'application/merge-patch+json' });
+      expect([typed.status, typed.body.message]).to.deep.equal([422, 'Range.rules.example.com "r" is invalid: ['
+        + 'spec.min: Invalid value: "string": spec.min in body must be of type integer: "string", '
+        + '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]']);
+    });
+  });
+
   describe('conversion webhook', () => {
     const group = 'conv.example.com';
     const base = (v: string) => `/apis/${group}/${v}/namespaces/default/endpoints2`;
