@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RequestHeaderAuthenticator } from '../../pkg/authentication/requestheader/index.js';
@@ -142,27 +143,44 @@ export async function startExtensionServer(opts: ExtensionServerOptions): Promis
     send(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
   };
 
+  /** Records the request and reads its identity; undefined (with the reason) when refused. */
+  const admit = async (req: IncomingMessage): Promise<{ url: URL; refused?: string }> => {
+    const url = new URL(req.url ?? '/', 'https://extension');
+    const socket = req.socket as TLSSocket;
+    const peer = socket.getPeerCertificate(true);
+    const recorded: ExtensionRequest = {
+      method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers,
+      clientCN: socket.authorized ? String(peer?.subject?.CN ?? '') : '',
+    };
+    requests.push(recorded);
+    const result = await authenticator.authenticate({
+      headers: req.headers, rawHeaders: req.rawHeaders, peerCertificate: peer && Object.keys(peer).length > 0 ? peer : undefined,
+    });
+    if (result.decision !== 'authenticated') return { url, refused: result.decision === 'error' ? result.message : 'Unauthorized' };
+    recorded.user = result.user;
+    return { url };
+  };
+
   const server: Server = createServer({
     cert: pki.serving.cert, key: pki.serving.key, ca: opts.frontProxy.ca.cert, requestCert: true, rejectUnauthorized: false,
   }, (req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'https://extension');
-      const socket = req.socket as TLSSocket;
-      const peer = socket.getPeerCertificate(true);
-      const recorded: ExtensionRequest = {
-        method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers,
-        clientCN: socket.authorized ? String(peer?.subject?.CN ?? '') : '',
-      };
-      requests.push(recorded);
-      const result = await authenticator.authenticate({
-        headers: req.headers, rawHeaders: req.rawHeaders, peerCertificate: peer && Object.keys(peer).length > 0 ? peer : undefined,
-      });
-      if (result.decision !== 'authenticated') {
-        return send(res, 401, status(401, 'Unauthorized', result.decision === 'error' ? result.message : 'Unauthorized'));
+    void admit(req).then(({ url, refused }) => {
+      if (refused) send(res, 401, status(401, 'Unauthorized', refused));
+      else route(req, res, url);
+    });
+  });
+  // Any upgrade from the aggregator is accepted and then every byte is echoed.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    void admit(req).then(({ refused }) => {
+      if (refused) {
+        socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+        return;
       }
-      recorded.user = result.user;
-      route(req, res, url);
-    })();
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${req.headers.upgrade}\r\nX-Extension-Server: upgraded\r\n\r\n`);
+      if (head.length > 0) socket.write(head);
+      socket.pipe(socket);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

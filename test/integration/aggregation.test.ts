@@ -4,7 +4,9 @@
 // identity through either replica; unauthorized callers stop at the replica; watches
 // stream through; unavailable APIServices answer 503 and their condition says why.
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect as tlsConnect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -183,6 +185,41 @@ describe('aggregation layer (kube-aggregator)', function () {
       expect(second?.object.metadata.name).to.equal('second');
     } finally {
       w.close();
+    }
+  });
+
+  it('passes connection upgrades through and joins the two sockets', async () => {
+    const creds = cluster.credentialsFor();
+    const u = new URL(cluster.urls[1]!);
+    const socket = tlsConnect({ host: u.hostname, port: Number(u.port), ca: creds.ca, cert: creds.cert, key: creds.key });
+    try {
+      await new Promise<void>((resolve, reject) => { socket.once('secureConnect', resolve); socket.once('error', reject); });
+      socket.write([
+        `GET ${flunders}/first/attach?stdout=true HTTP/1.1`, `Host: ${u.host}`, 'Connection: Upgrade', 'Upgrade: SPDY/3.1', 'Content-Length: 0', '', '',
+      ].join('\r\n'));
+      const payload = randomBytes(64 * 1024);
+      let buf = Buffer.alloc(0);
+      let sent = false;
+      const received = await new Promise<{ head: string; body: Buffer }>((resolve, reject) => {
+        socket.on('data', (d: Buffer) => {
+          buf = Buffer.concat([buf, d]);
+          const end = buf.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          if (!sent) { sent = true; socket.write(payload); }
+          if (buf.length - end - 4 >= payload.length) resolve({ head: buf.subarray(0, end).toString('latin1'), body: buf.subarray(end + 4) });
+        });
+        socket.once('error', reject);
+        setTimeout(() => reject(new Error(`no upgrade answer: ${buf.subarray(0, 300).toString('latin1')}`)), 10_000);
+      });
+      expect(received.head.split('\r\n')[0]).to.equal('HTTP/1.1 101 Switching Protocols');
+      expect(received.head).to.include('X-Extension-Server: upgraded');
+      expect(received.body.equals(payload)).to.equal(true);
+      const seen = ext.requestsTo(`${flunders}/first/attach`).at(-1);
+      expect(seen?.user?.name).to.equal('admin');
+      expect(seen?.user?.groups).to.deep.equal(['system:masters', 'system:authenticated']);
+      expect(seen?.headers.upgrade).to.equal('SPDY/3.1');
+    } finally {
+      socket.destroy();
     }
   });
 
