@@ -1,7 +1,8 @@
-// Each replica's copy of the discovery of the available service-backed APIServices,
-// fetched from the services themselves: on every change of an APIService (an event of
-// the replica's own informer, so every replica follows what is in etcd) and
-// periodically, since a service's API can change without any APIService event.
+// Each replica's copy of the discovery of the service-backed APIServices, fetched from
+// the services themselves (upstream's discovery manager): on every change of an
+// APIService (an event of the replica's own informer, so every replica follows what is
+// in etcd) and every minute, since a service's API can change without any APIService
+// event. A version whose fetch fails stays listed, marked Stale.
 import type { Logger } from 'pino';
 import type { Informer } from '../client/informer.js';
 import type { APIVersionDiscovery } from '../endpoints/discovery/types.js';
@@ -48,7 +49,7 @@ export class RemoteDiscovery {
     clearInterval(this.timer);
   }
 
-  /** The fetched versions, one per available service-backed APIService. */
+  /** One version per service-backed APIService: Current when its fetch succeeded, Stale otherwise. */
   versions(): RemoteVersion[] {
     return [...this.docs.values()];
   }
@@ -72,16 +73,18 @@ export class RemoteDiscovery {
   private async fetch(name: string): Promise<void> {
     const o = this.d.apiServices.get('', name);
     const spec = o && apiServiceSpec(o);
-    if (!o || !spec?.service || !isAvailable(o)) { this.docs.delete(name); return; }
+    if (!o || !spec?.service) { this.docs.delete(name); return; }
     try {
+      // Upstream fetches through its proxy, which refuses an unavailable APIService.
+      if (!isAvailable(o)) throw new Error('service unavailable');
       const base = this.d.resolver.resolve(spec.service.namespace, spec.service.name, spec.service.port);
       const discovery = await fetchVersionDiscovery(base, serviceTransport(spec, this.d.clientCert), spec.group, spec.version);
       this.docs.set(name, { spec, discovery });
     } catch (err) {
-      this.d.log.warn({ apiservice: name, err: (err as Error).message }, 'failed to fetch discovery of an aggregated API');
-      // What was known stays served, marked stale, until a fetch succeeds.
-      const known = this.docs.get(name);
-      if (known) this.docs.set(name, { spec, discovery: { ...known.discovery, freshness: 'Stale' } });
+      this.d.log.debug({ apiservice: name, err: (err as Error).message }, 'failed to fetch discovery of an aggregated API');
+      // Still listed: what was known (or just the version), marked stale until a fetch succeeds.
+      const known = this.docs.get(name)?.discovery ?? { version: spec.version };
+      this.docs.set(name, { spec, discovery: { ...known, freshness: 'Stale' } });
     }
   }
 }

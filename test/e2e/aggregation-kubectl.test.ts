@@ -67,7 +67,14 @@ spec:
     expect(table).to.match(/^NAME\s+SERVICE\s+AVAILABLE\s+AGE\n/);
     expect(table).to.match(new RegExp(`v1alpha1\\.wardle\\.example\\.com\\s+${ns}/api\\s+True\\s+`));
 
-    const resources = await ok(['api-resources', '--api-group=wardle.example.com'], undefined, 1);
+    // Replica 1 fetches the extension server's discovery once it sees the APIService Available.
+    let resources = '';
+    for (const deadline = Date.now() + 5000; ;) {
+      const r = await k(['api-resources', '--api-group=wardle.example.com'], undefined, 1);
+      resources = r.stdout;
+      if ((r.code === 0 && resources.includes('flunders')) || Date.now() > deadline) break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
     expect(resources.trim().split('\n').map((l) => l.trim().split(/\s+/))).to.deep.equal([
       ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'],
       ['flunders', 'fl', 'wardle.example.com/v1alpha1', 'true', 'Flunder'],

@@ -45,10 +45,11 @@ describe('aggregator discovery fetch', function () {
       expect(got).to.deep.equal(expected);
       const paths = ext.requests.map((r) => r.path);
       expect(paths).to.deep.equal(aggregatedDiscovery ? ['/apis'] : ['/apis', '/apis/wardle.example.com/v1alpha1']);
-      for (const r of ext.requests) {
-        expect(r.user).to.deep.equal({ name: 'system:kube-aggregator', groups: ['system:masters'] });
-        expect(r.clientCN).to.equal('front-proxy-client');
-      }
+      // The aggregated document is asked for as system:kube-aggregator, the legacy list as system:aggregator.
+      expect(ext.requests.map((r) => r.user)).to.deep.equal(aggregatedDiscovery
+        ? [{ name: 'system:kube-aggregator', groups: ['system:masters'] }]
+        : [{ name: 'system:kube-aggregator', groups: ['system:masters'] }, { name: 'system:aggregator', groups: [] }]);
+      for (const r of ext.requests) expect(r.clientCN).to.equal('front-proxy-client');
     });
   }
 

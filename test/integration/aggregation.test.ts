@@ -113,7 +113,8 @@ describe('aggregation layer (kube-aggregator)', function () {
 
     const aggregated = await eventually('aggregated discovery lists wardle', async () => {
       const res = await call(1, 'GET', '/apis', undefined, { Accept: aggregatedAccept });
-      return res.body.items?.find((g: any) => g.metadata?.name === 'wardle.example.com');
+      const g = res.body.items?.find((x: any) => x.metadata?.name === 'wardle.example.com');
+      return g?.versions?.[0]?.freshness === 'Current' ? g : undefined;
     });
     expect(Date.now() - started).to.be.below(10_000);
     expect(aggregated.versions).to.have.length(1);
@@ -236,6 +237,12 @@ describe('aggregation layer (kube-aggregator)', function () {
     });
     expect(res.text).to.equal('service unavailable\n');
     expect(res.headers['content-type']).to.equal('text/plain; charset=utf-8');
+    // Aggregated discovery still lists its version, with no resources and marked stale.
+    const stale = await eventually('a stale entry', async () => {
+      const r = await call(1, 'GET', '/apis', undefined, { Accept: aggregatedAccept });
+      return r.body.items.find((g: any) => g.metadata.name === 'missing.example.com');
+    });
+    expect(stale.versions).to.deep.equal([{ version: 'v1alpha1', freshness: 'Stale' }]);
 
     // A ClusterIP Service without Endpoints.
     await create(`/api/v1/namespaces/${ns}/services`, { metadata: { name: 'noeps' }, spec: { ports: [{ name: 'https', port: 443 }] } });
