@@ -28,6 +28,8 @@ export interface TransportConfig {
   ca?: string;
   rejectUnauthorized: boolean;
   connectTimeoutMs: number;
+  /** TLS server name (SNI and the name verified); default the URL's host unless it is an IP. */
+  serverName?: string;
 }
 
 export interface ConnectionInfo {

@@ -7,6 +7,7 @@ import type { TlsOptions } from 'node:tls';
 import { parseSNICertKey, parseTLSCipherSuites, parseTLSMinVersion, type SNICertKey } from './tls-options.js';
 import { enabledAdmissionPlugins, isKnownAdmissionPlugin } from '../admission/ordered.js';
 import { auditFlagSpecs, parseAuditOptions, type AuditOptions } from '../audit/options.js';
+import { aggregatorFlagSpecs, parseAggregatorOptions, type AggregatorOptions } from '../aggregator/options.js';
 import type { ClusterSigningOptions } from '../controller/certificates/options.js';
 import { clusterSigningFlagSpecs, parseClusterSigning } from './cluster-signing.js';
 import { parseBoolFlag, parseDurationFlag, parseFlags, parseIntFlag, type FlagSpec } from './flags.js';
@@ -134,6 +135,8 @@ export interface ServerOptions {
   embeddedEtcdDataDir: string;
   /** --kubelet-*: how the server reaches kubelets for logs, exec, attach, port-forward and proxy. */
   kubelet: KubeletClientOptions;
+  /** --proxy-client-cert-file, --proxy-client-key-file, --enable-aggregator-routing. */
+  aggregator: AggregatorOptions;
   /** Accepted flags we do not act on yet (warned about at start). */
   ignoredFlags: string[];
 }
@@ -181,6 +184,7 @@ const flagSpecs: Record<string, FlagSpec> = {
   'controllers': { type: 'stringList' },
   ...clusterSigningFlagSpecs,
   ...auditFlagSpecs,
+  ...aggregatorFlagSpecs,
   'csr-cleaner-durations': { type: 'string' },
   'oidc-issuer-url': { type: 'string' },
   'oidc-client-id': { type: 'string' },
@@ -362,6 +366,7 @@ export function parseOptions(argv: string[]): ServerOptions {
     writeAdminKubeconfig: one('write-admin-kubeconfig'),
     embeddedEtcdDataDir: one('embedded-etcd-data-dir') ?? '_output/etcd',
     kubelet: kubeletOptions(one, list),
+    aggregator: parseAggregatorOptions(one, bool),
     ignoredFlags: parsed.unknown,
   };
 }

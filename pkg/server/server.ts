@@ -55,6 +55,7 @@ import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
 import { KubeletClient } from '../kubelet/client.js';
 import { upgradeListener } from '../util/proxy/hijack.js';
+import { buildAggregator } from '../aggregator/index.js';
 
 export interface RunningServer {
   url: string;
@@ -157,6 +158,11 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   }, serviceAllocators, log), log));
   // Upstream's APF configuration post-start hook.
   if (o.enablePriorityAndFairness) apiserverLoops.register(apfConfigController({ informers, log, client: apiserverClient }));
+  // kube-aggregator: proxy and discovery in every replica, the availability controller elected.
+  let selfURL: URL | undefined;
+  const aggregator = buildAggregator({ options: o.aggregator, informers, client: apiserverClient, log, self: () => selfURL });
+  apiserverLoops.register(aggregator.availability);
+  aggregator.start();
 
   const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);
   if (!o.advertiseAddress) log.info({ address: publicIP }, 'external host was not specified, using this address');
@@ -166,7 +172,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     leaseTTLMs: o.endpointReconcilerLeaseTTLMs, intervalMs: o.endpointReconcilerIntervalMs,
   });
 
-  const pathHandlers: PathHandler[] = [...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), createDiscoveryHandler(scheme)];
+  const pathHandlers: PathHandler[] = [
+    ...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), aggregator.proxy, aggregator.discovery(createDiscoveryHandler(scheme)),
+  ];
   const connect = { kubelet: new KubeletClient(o.kubelet), readStored: (key: string) => storage.get(`${o.etcdPrefix}/${key}`) };
   const auditor = buildAuditor(o.audit, apiserverMetrics().registry, log);
   // APF estimates list work from the stored object counts, counted once bootstrap is done.
@@ -210,6 +218,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const host = local.includes(':') ? `[${local}]` : local;
   const url = `https://${host}:${port}`;
   log.info({ url }, 'serving securely');
+  selfURL = new URL(url);
   await hooked('bootstrap-controller', () => kubernetesService.start(port));
   if (o.writeAdminKubeconfig) {
     const servingCA = certs.caFile ? readFileSync(certs.caFile, 'utf8') : certs.cert;
@@ -241,6 +250,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       server.closeAllConnections();
       await controllers.stop();
       await apiserverLoops.stop();
+      aggregator.stop();
       informers.stop();
       extra.stop();
       compactor.stop();

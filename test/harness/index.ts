@@ -3,7 +3,7 @@ export { startTestEtcd, testEtcdEndpoint, testEtcdClient, type TestEtcd } from '
 export { uniquePrefix } from './prefix.js';
 export { freePort, freePorts } from './ports.js';
 export { startReplicas, type Cluster, type Replica, type ReplicaOptions } from './apiserver.js';
-export { createTestPki, admin, type TestPki, type TestPkiOptions, type ClientUser, type TokenUser, type IssuedCert } from './pki.js';
+export { createTestPki, createFrontProxyPki, frontProxyArgs, admin, type FrontProxyPki, type TestPki, type TestPkiOptions, type ClientUser, type TokenUser, type IssuedCert } from './pki.js';
 export { kubeconfigYaml, writeKubeconfig, type KubeconfigSpec, type KubeconfigUser } from './kubeconfig.js';
 export { kubectl, kubectlBinary, kubectlOn, kubectlStream, kubectlVersions, type KubectlProcess, type KubectlOptions, type KubectlResult, type KubectlVersion } from './kubectl.js';
 export { request, watch, HttpError, type RequestOptions, type HttpResponse, type TlsCredentials, type WatchEvent, type WatchStream } from './http.js';
@@ -12,3 +12,4 @@ export { spawnTracked, type Tracked } from './processes.js';
 export { startHAProxy, type HAProxy } from './haproxy.js';
 export { startWebhookServer, type WebhookServer, type WebhookServerOptions, type WebhookReply, type WebhookHandler, type RecordedReview, type AdmissionRequestBody } from './webhook-server.js';
 export { startConversionWebhook, convertHostPort, type ConversionWebhook, type ConversionWebhookOptions, type ConversionFault } from './conversion-webhook.js';
+export { startExtensionServer, wardleGroup, wardleVersion, type ExtensionServer, type ExtensionServerOptions, type ExtensionRequest } from './extension-server.js';

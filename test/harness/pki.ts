@@ -90,3 +90,37 @@ function tokenLine(t: TokenUser): string {
 function fileSafe(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '_');
 }
+
+/**
+ * The front-proxy PKI of an aggregated cluster: a CA the extension servers (and the
+ * replicas' requestheader authenticator) trust, and the client certificate the replicas
+ * present when they proxy (--proxy-client-cert-file).
+ */
+export interface FrontProxyPki {
+  ca: IssuedCert;
+  client: IssuedCert;
+  /** The proxy client certificate's CN (for --requestheader-allowed-names). */
+  clientName: string;
+}
+
+export async function createFrontProxyPki(dir: string, clientName = 'front-proxy-client'): Promise<FrontProxyPki> {
+  await mkdir(dir, { recursive: true });
+  const caPair = await generateCA('front-proxy-ca');
+  const ca = { ...caPair, ...(await writeKeyPair(dir, 'front-proxy-ca', caPair)) };
+  const pair = await issueCertificate(caPair, { cn: clientName, usage: 'client' });
+  const client = { ...pair, ...(await writeKeyPair(dir, 'front-proxy-client', pair)) };
+  return { ca, client, clientName };
+}
+
+/** kube-apiserver's aggregator flags for that PKI, as kubeadm sets them. */
+export function frontProxyArgs(fp: FrontProxyPki): string[] {
+  return [
+    `--requestheader-client-ca-file=${fp.ca.certFile}`,
+    `--requestheader-allowed-names=${fp.clientName}`,
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Remote-Group',
+    '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+    `--proxy-client-cert-file=${fp.client.certFile}`,
+    `--proxy-client-key-file=${fp.client.keyFile}`,
+  ];
+}

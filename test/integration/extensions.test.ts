@@ -8,6 +8,19 @@ import type { KubeObject } from '../../pkg/runtime/object.js';
 interface Status { code: number; reason: string; message: string; details?: { causes?: Array<{ reason: string; message: string; field: string }> } }
 interface Table { columnDefinitions: { name: string; type: string; format: string; priority: number }[]; rows: { cells: unknown[]; object: { metadata: { name: string } } }[] }
 
+const availableReason = (o: KubeObject): unknown =>
+  ((o.status as { conditions?: Array<{ type: string; reason?: string }> } | undefined)?.conditions ?? []).find((c) => c.type === 'Available')?.reason;
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('extension groups over HTTP', function () {
   this.timeout(60_000);
   let cluster: Cluster;
@@ -134,16 +147,27 @@ describe('extension groups over HTTP', function () {
     };
     const got = strip(res.body);
     expect(got).to.deep.equal(strip(fixtureObject(agv, 'APIService', name, 'response')));
-    const body = structuredClone(res.body);
+    // The availability controller judges it first: its service does not exist.
+    const judged = await eventually(async () => {
+      const r = await call<KubeObject>(1, 'GET', `${path}/${name}`);
+      return availableReason(r.body) === 'ServiceNotFound' ? r.body : undefined;
+    });
+    const body = structuredClone(judged);
     body.status = { conditions: [{ type: 'Available', status: 'False', reason: 'ServicePortError', message: 'm', lastTransitionTime: '2026-11-23T20:28:59Z' }] };
     const main = await call<KubeObject>(1, 'PUT', `${path}/${name}`, body);
-    expect(main.body.status).to.deep.equal({});
+    expect(main.status, main.text).to.equal(200);
+    expect(main.body.status).to.deep.equal(judged.status);
     body.metadata.resourceVersion = main.body.metadata.resourceVersion;
     const st = await call<KubeObject>(1, 'PUT', `${path}/${name}/status`, body);
     expect(st.status, st.text).to.equal(200);
-    const table = await call<Table>(0, 'GET', path, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
-    const row = table.body.rows.find((r) => r.cells[0] === name)!;
-    expect(row.cells.slice(0, 3)).to.deep.equal([name, 'fixtures/svc', 'False (ServicePortError)']);
+    expect(availableReason(st.body)).to.equal('ServicePortError');
+    // ...and puts its own verdict back.
+    const row = await eventually(async () => {
+      const table = await call<Table>(0, 'GET', path, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+      const r = table.body.rows.find((x) => x.cells[0] === name)!;
+      return r.cells[2] === 'False (ServiceNotFound)' ? r : undefined;
+    });
+    expect(row.cells.slice(0, 3)).to.deep.equal([name, 'fixtures/svc', 'False (ServiceNotFound)']);
     const bad = await call<Status>(0, 'POST', path, { metadata: { name: 'v1.x' }, spec: { group: 'y.example.com', version: 'v1', groupPriorityMinimum: 1, versionPriority: 1 } });
     expect(bad.status).to.equal(422);
     expect(bad.body.message).to.equal('APIService.apiregistration.k8s.io "v1.x" is invalid: metadata.name: Invalid value: "v1.x": must be `spec.version+"."+spec.group`: "v1.y.example.com"');

@@ -28,14 +28,14 @@ function localServerAddress(ctx: Context): string {
   return `${host}:${socket.localPort ?? 0}`;
 }
 
-function sendJSON(ctx: Context, body: unknown): void {
+export function sendJSON(ctx: Context, body: unknown): void {
   ctx.status = 200;
   // Upstream's JSON encoder terminates every document with a newline.
   ctx.body = `${JSON.stringify(body)}\n`;
   ctx.set('Content-Type', 'application/json');
 }
 
-function sendAggregated(ctx: Context, body: unknown): void {
+export function sendAggregated(ctx: Context, body: unknown): void {
   const json = JSON.stringify(body);
   const etag = `"${createHash('sha512').update(json).digest('hex').toUpperCase()}"`;
   ctx.set('ETag', etag);

@@ -8,9 +8,10 @@ import type { KubeObject } from '../../runtime/object.js';
 import { errors, StatusError } from '../../runtime/errors.js';
 import type { ConnectContext, ConnectDef, ConnectTarget } from '../../runtime/scheme.js';
 import type { GenericStore } from '../../registry/generic/store.js';
-import { backendRequest, endToEndHeaders, hostPort } from '../../util/proxy/backend.js';
+import { backendRequest, hostPort } from '../../util/proxy/backend.js';
+import { awaitResponse, forwardedHeaders, forwardRequest, pipeUntilClosed, relayUpgrade as relayUpgradeTo, upgradeHeaders } from '../../util/proxy/forward.js';
 import { genericServerResponse, goDialError, plainError, unreachable } from '../../util/proxy/errors.js';
-import { isUpgradeRequest, takeUpgradeSocket } from '../../util/proxy/hijack.js';
+import { isUpgradeRequest } from '../../util/proxy/hijack.js';
 import type { HandlerScope } from './scope.js';
 
 export interface ConnectDeps {
@@ -66,13 +67,6 @@ export function connectHandler(def: ConnectDef, deps: ConnectDeps, stores: Store
 type StreamTarget = Extract<ConnectTarget, { kind: 'stream' }>;
 type ProxyTarget = Extract<ConnectTarget, { kind: 'proxy' }>;
 
-function awaitResponse(req: ReturnType<typeof backendRequest>): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    req.once('response', resolve);
-    req.once('error', reject);
-  });
-}
-
 /** pods/log: the kubelet's body, unbuffered (follow streams as the kubelet writes). */
 async function stream(ctx: Koa.Context, t: StreamTarget): Promise<void> {
   if (!t.url || !t.transport) {
@@ -114,79 +108,12 @@ async function checkerError(res: IncomingMessage, code: number, t: StreamTarget)
   return genericServerResponse(code, t.resource, t.name, text);
 }
 
-function pipeUntilClosed(res: IncomingMessage, ctx: Koa.Context): void {
-  res.pipe(ctx.res);
-  res.on('error', () => ctx.res.destroy());
-  ctx.res.on('close', () => res.destroy());
-}
-
-const corsHeaders = /^access-control-/i;
-
-/** A plain request to a proxy backend: method, path, query, body and end-to-end headers. */
-async function forward(ctx: Koa.Context, url: URL, transport: ProxyTarget['transport']): Promise<void> {
+/** A plain request to a proxy backend; an unreachable one is the proxy transport's 503. */
+function forward(ctx: Koa.Context, url: URL, transport: ProxyTarget['transport']): Promise<void> {
   url.search = ctx.querystring ? `?${ctx.querystring}` : '';
-  const headers = endToEndHeaders(ctx.req.headers);
-  headers.host = url.host;
-  const prior = ctx.req.headers['x-forwarded-for'];
-  headers['x-forwarded-for'] = prior ? `${prior}, ${ctx.req.socket.remoteAddress}` : ctx.req.socket.remoteAddress;
-  headers['x-forwarded-uri'] = ctx.path;
-  if (ctx.req.headers.host) headers['x-forwarded-host'] = ctx.req.headers.host;
-  headers['x-forwarded-proto'] = 'https';
-  const req = backendRequest(url, transport, ctx.method, headers);
-  ctx.req.pipe(req);
-  let res: IncomingMessage;
-  try {
-    res = await awaitResponse(req);
-  } catch (err) {
-    throw unreachable(err, hostPort(url));
-  }
-  relayResponse(ctx, res);
+  return forwardRequest(ctx, url, transport, forwardedHeaders(ctx, url), (err, host) => { throw unreachable(err, host); });
 }
 
-function relayResponse(ctx: Koa.Context, res: IncomingMessage): void {
-  const out = endToEndHeaders(res.headers);
-  for (const k of Object.keys(out)) if (corsHeaders.test(k)) delete out[k];
-  ctx.status = res.statusCode ?? 502;
-  ctx.respond = false;
-  ctx.res.writeHead(res.statusCode ?? 502, res.statusMessage, out);
-  pipeUntilClosed(res, ctx);
-}
-
-/**
- * The upgrade goes to the backend as it came (with its Connection and Upgrade headers);
- * on 101 the backend's response head is written to the client and from then on the two
- * sockets are joined byte for byte. Any other answer is relayed as a response.
- */
-async function relayUpgrade(ctx: Koa.Context, url: URL, transport: ProxyTarget['transport']): Promise<void> {
-  const headers = endToEndHeaders(ctx.req.headers, true);
-  delete headers['content-length'];
-  headers.host = url.host;
-  const req = backendRequest(url, transport, ctx.method, headers);
-  const outcome = await new Promise<{ res: IncomingMessage; socket?: import('node:stream').Duplex; head?: Buffer } | { err: unknown }>((resolve) => {
-    req.once('upgrade', (res, socket, head) => resolve({ res, socket, head }));
-    req.once('response', (res) => resolve({ res }));
-    req.once('error', (err) => resolve({ err }));
-    req.end();
-  });
-  if ('err' in outcome) throw plainError(goDialError(outcome.err, hostPort(url)));
-  const { res, socket: backend, head: backendHead } = outcome;
-  if (!backend) return relayResponse(ctx, res);
-  const client = takeUpgradeSocket(ctx.req);
-  if (!client) {
-    backend.destroy();
-    throw errors.badRequest('Upgrade request required');
-  }
-  ctx.respond = false;
-  let head = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n`;
-  for (let i = 0; i < res.rawHeaders.length; i += 2) head += `${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}\r\n`;
-  client.socket.write(`${head}\r\n`);
-  if (backendHead && backendHead.length > 0) client.socket.write(backendHead);
-  if (client.head.length > 0) backend.write(client.head);
-  backend.pipe(client.socket);
-  client.socket.pipe(backend);
-  const close = () => { backend.destroy(); client.socket.destroy(); };
-  backend.on('error', close);
-  client.socket.on('error', close);
-  backend.on('close', () => client.socket.end());
-  client.socket.on('close', () => backend.destroy());
+function relayUpgrade(ctx: Koa.Context, url: URL, transport: ProxyTarget['transport']): Promise<void> {
+  return relayUpgradeTo(ctx, url, transport, upgradeHeaders(ctx, url));
 }

@@ -17,7 +17,7 @@ export function backendRequest(url: URL, transport: TransportConfig, method: str
     ? httpsRequest({
       ...common, cert: transport.cert, key: transport.key, ca: transport.ca,
       rejectUnauthorized: transport.rejectUnauthorized,
-      servername: isIP(hostname) ? undefined : hostname,
+      servername: transport.serverName ?? (isIP(hostname) ? undefined : hostname),
     })
     : httpRequest(common);
   req.on('socket', (socket) => {
