@@ -11,6 +11,7 @@ import type { FieldLabelConversion } from '../apis/meta/fields.js';
 import type { KubeletClient, TransportConfig } from '../kubelet/client.js';
 import type { GroupResource } from './errors.js';
 import type { Storage } from '../storage/interfaces.js';
+import type { PatchSchema } from '../apis/meta/patch-schema.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -166,6 +167,8 @@ export interface ResourceDef {
   /** Served from a CustomResourceDefinition: JSON only, its schema published as written. */
   customResource?: {
     openAPISchema?: Record<string, unknown>;
+    /** The schema's list and map types, for server-side apply. */
+    patchSchema?: PatchSchema;
     /** Unknown fields are what the schema prunes (reported per fieldValidation, then dropped). */
     pruning?: { unknownFields(obj: unknown): string[]; prune(obj: unknown): void };
   };

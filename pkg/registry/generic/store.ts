@@ -103,7 +103,7 @@ export class GenericStore {
     if (!fm) {
       fm = new FieldManager({
         group: this.def.group, version: this.def.version, kind: this.def.kind, subresource,
-        ignored: this.resetPaths(subresource),
+        ignored: this.resetPaths(subresource), schema: this.def.customResource?.patchSchema,
       });
       this.fieldManagers.set(subresource, fm);
     }

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../../runtime/object.js';
 import { crdSpec, crdStatus, crdVersions, storageVersion, type CRDVersion } from '../../../apis/apiextensions/types.js';
 import { CustomResourceStrategy } from './strategy.js';
 import { customResourceTable } from './table.js';
+import { customResourcePatchSchema } from './patch-schema.js';
 import { ConvertingStorage, type Converter } from './converting-storage.js';
 import type { CustomResourceSchema } from './validation.js';
 
@@ -67,6 +68,7 @@ export function customResourceDefs(crd: KubeObject, deps: CustomResourceDeps): R
       listKind,
       customResource: {
         openAPISchema: v.schema?.openAPIV3Schema,
+        patchSchema: customResourcePatchSchema(v.schema?.openAPIV3Schema),
         pruning: { unknownFields: (obj) => schema.prune(structuredClone(obj)), prune: (obj) => { schema.prune(obj); } },
       },
       wrapStorage: (storage) => new ConvertingStorage(storage, deps.converter, `${group}/${version}`, `${group}/${stored ?? version}`, listKind),

@@ -41,6 +41,8 @@ export interface FieldManagerScope {
   subresource: string;
   /** Fields the strategy resets on this endpoint (status on the main resource, ...). */
   ignored: Path[];
+  /** The kind's structure when it is not a built-in one (a custom resource's schema). */
+  schema?: PatchSchema;
 }
 
 type Obj = Record<string, unknown>;
@@ -51,7 +53,7 @@ export class FieldManager {
   private readonly ignored: FieldSet;
 
   constructor(private readonly scope: FieldManagerScope) {
-    this.schema = patchSchemaFor(scope.group, scope.version, scope.kind);
+    this.schema = scope.schema ?? patchSchemaFor(scope.group, scope.version, scope.kind);
     this.apiVersion = apiVersionOf(scope.group, scope.version);
     this.ignored = FieldSet.of(...scope.ignored);
   }
