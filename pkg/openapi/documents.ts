@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { Scheme } from '../runtime/scheme.js';
 import { canonicalJSON } from './builder/canonical-json.js';
-import { buildPaths } from './builder/operations.js';
+import { schemeDefinitions } from './builder/definition-source.js';
+import { buildPaths, docKeyOf } from './builder/operations.js';
 import { buildV2, type DocInfo } from './builder/v2.js';
 import { buildV3 } from './builder/v3.js';
 import { encodeSwaggerProto } from './proto/gnostic-v2.js';
@@ -40,8 +41,10 @@ export class OpenAPIDocuments {
 
   constructor(scheme: Scheme, info: DocInfo) {
     const lastModified = new Date();
-    const paths = lazy(() => buildPaths(scheme));
-    const v2 = lazy(() => buildV2(paths(), info));
+    // One definitions source per document set: the Scheme's custom resources as they are now.
+    const defs = lazy(() => schemeDefinitions(scheme));
+    const paths = lazy(() => buildPaths(scheme, defs()));
+    const v2 = lazy(() => buildV2(paths(), info, defs()));
     this.v2JSON = lazy(() => {
       const data = Buffer.from(canonicalJSON(v2()));
       return { data, etag: computeETag(data), lastModified };
@@ -53,7 +56,7 @@ export class OpenAPIDocuments {
     }));
     this.v3 = lazy(() => {
       const out = new Map<string, Served>();
-      for (const [key, doc] of buildV3(paths(), info)) {
+      for (const [key, doc] of buildV3(paths(), info, defs(), customResourceDocKeys(scheme))) {
         const data = Buffer.from(canonicalJSON(doc));
         out.set(key, { data, etag: computeETag(data), lastModified });
       }
@@ -70,6 +73,17 @@ export class OpenAPIDocuments {
   v3Doc(key: string): Served | undefined {
     return this.v3().get(key);
   }
+}
+
+/** The v3 keys of group-versions that only custom resources serve. */
+function customResourceDocKeys(scheme: Scheme): Set<string> {
+  const keys = new Set<string>();
+  for (const group of scheme.groups()) {
+    for (const version of scheme.versionsOf(group)) {
+      if (scheme.resourcesOf(group, version).every((d) => d.customResource)) keys.add(docKeyOf(group, version));
+    }
+  }
+  return keys;
 }
 
 export function v3URL(key: string, etag: string): string {

@@ -28,10 +28,27 @@ const V3_OFFERS = [JSON_TYPE] as const;
 /** Bodies smaller than this go out uncompressed. */
 const GZIP_MIN = 1024;
 
+/**
+ * Serial numbers of custom resource declarations: a CRD change replaces its declaration
+ * in the Scheme with a new object, so a new serial is a new schema to publish.
+ */
+const serials = new WeakMap<object, number>();
+let nextSerial = 0;
+
+function serialOf(def: object): number {
+  let n = serials.get(def);
+  if (n === undefined) {
+    n = ++nextSerial;
+    serials.set(def, n);
+  }
+  return n;
+}
+
 function fingerprint(scheme: Scheme): string {
   return scheme.resources().map((r) => [
     r.group, r.version, r.plural, r.kind, r.namespaced, r.verbs.join(','), r.returnDeletedObject ?? '',
     (r.subresources ?? []).map((s) => `${s.name}:${s.group ?? ''}:${s.version ?? ''}:${s.kind}:${s.verbs.join(',')}`).join(';'),
+    r.customResource ? `cr${serialOf(r.customResource)}` : '',
   ].join('/')).join('|');
 }
 

@@ -1,33 +1,32 @@
 // Renders generated schema nodes as OpenAPI v2 or v3 schemas, and computes which
 // definitions a set of operations needs (the transitive closure of their `$ref`s).
-import { definition } from '../schema.js';
 import type { SchemaNode } from '../types.js';
+import type { DefinitionSource } from './definition-source.js';
 
 export type JSONObject = { [key: string]: unknown };
 
 /** Names reachable from `roots` through `$ref`, sorted. */
-export function referencedDefinitions(roots: Iterable<string>): string[] {
+export function referencedDefinitions(roots: Iterable<string>, source: DefinitionSource, v3: boolean): string[] {
   const seen = new Set<string>();
   const stack = [...roots];
   while (stack.length) {
     const name = stack.pop() as string;
     if (seen.has(name)) continue;
-    const def = definition(name);
-    if (!def) continue;
+    if (!source.has(name)) continue;
     seen.add(name);
-    collectRefs(def, stack);
+    stack.push(...source.refs(name, v3));
   }
   return [...seen].sort();
 }
 
-function collectRefs(node: SchemaNode, out: string[]): void {
+export function collectRefs(node: SchemaNode, out: string[]): void {
   if (node.$ref) out.push(node.$ref);
   for (const p of Object.values(node.properties ?? {})) collectRefs(p, out);
   if (node.items) collectRefs(node.items, out);
   if (node.additionalProperties && typeof node.additionalProperties === 'object') collectRefs(node.additionalProperties, out);
 }
 
-function convert(node: SchemaNode, v3: boolean): JSONObject {
+export function convert(node: SchemaNode, v3: boolean): JSONObject {
   const out: JSONObject = {};
   for (const [key, value] of Object.entries(node)) {
     switch (key) {
@@ -72,11 +71,11 @@ export function toV3Schema(node: SchemaNode): JSONObject {
   return convert(node, true);
 }
 
-export function definitionsFor(names: string[], v3: boolean): JSONObject {
+export function definitionsFor(names: string[], v3: boolean, source: DefinitionSource): JSONObject {
   const out: JSONObject = {};
   for (const name of names) {
-    const def = definition(name);
-    if (def) out[name] = convert(def, v3);
+    const def = source.render(name, v3);
+    if (def) out[name] = def;
   }
   return out;
 }

@@ -1,59 +1,25 @@
 // The operations the server serves, derived from the Scheme the way upstream's route
 // installer names and shapes them (operationId, action, parameters, responses). Both
-// the v2 and the v3 documents are rendered from this one model.
+// the v2 and the v3 documents are rendered from this one model. Custom resources have
+// their own shapes, from upstream's CRD builder (custom-resource-paths.ts).
 import type { ResourceDef, Scheme, SubresourceDef, Verb } from '../../runtime/scheme.js';
-import { definitionNameForGVK } from '../schema.js';
 import type { GVKRef } from '../types.js';
-import type { JSONObject } from './definitions.js';
+import { addCustomResource } from './custom-resource-paths.js';
+import { builtinDefinitions, type DefinitionSource } from './definition-source.js';
+import {
+  ACCEPTED, capitalize, CREATED, DELETE_PARAMS, docKeyOf, groupCamel, LIST_PARAMS, OK, PATCH, PathCollector, pathParam,
+  prefixOf, q, responses, STATUS, tagOf, WRITE_PARAMS,
+  type Method, type OperationSpec, type ParamSpec, type PathSpec, type ResponseSpec,
+} from './paths.js';
 
-export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
-
-export interface ParamSpec {
-  name: string;
-  in: 'query' | 'path' | 'body';
-  type?: 'string' | 'integer' | 'boolean';
-  required?: boolean;
-  /** Body parameters: the definition the body decodes into. */
-  ref?: string;
-}
-
-export interface ResponseSpec {
-  code: string;
-  description: string;
-  /** Definition name of the response body; `string` for plain text bodies. */
-  ref?: string;
-  plain?: boolean;
-}
-
-export interface OperationSpec {
-  method: Method;
-  operationId: string;
-  tag: string;
-  action?: string;
-  gvk?: GVKRef;
-  params: ParamSpec[];
-  consumes: string[];
-  produces: string[];
-  responses: ResponseSpec[];
-}
-
-export interface PathSpec {
-  path: string;
-  /** The /openapi/v3/<key> document the path belongs to, e.g. "api/v1" or "apis/apps/v1". */
-  docKey: string;
-  /** Parameters every operation of the path shares (hoisted as upstream does). */
-  params: ParamSpec[];
-  ops: OperationSpec[];
-}
+export { docKeyOf, groupCamel, renderPaths, tagOf } from './paths.js';
+export type { Method, OperationSpec, ParamSpec, PathSpec, ResponseSpec } from './paths.js';
 
 const OBJECT_MEDIA = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 const LIST_MEDIA = [...OBJECT_MEDIA, 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'];
 const PATCH_MEDIA = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 const ANY_MEDIA = ['*/*'];
 
-const STATUS = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
-const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
-const PATCH = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
 const WATCH_EVENT = 'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent';
 
 /**
@@ -78,19 +44,6 @@ const FOREIGN_SUBRESOURCE_KINDS: Record<string, GVKRef> = {
 /** Streaming subresources have no body schema; upstream documents them as connect actions. */
 const CONNECT_SUBRESOURCES = new Set(['exec', 'attach', 'portforward', 'proxy']);
 
-const q = (name: string, type: ParamSpec['type'] = 'string'): ParamSpec => ({ name, in: 'query', type });
-const pathParam = (name: string): ParamSpec => ({ name, in: 'path', type: 'string', required: true });
-
-const LIST_PARAMS: ParamSpec[] = [
-  q('allowWatchBookmarks', 'boolean'), q('continue'), q('fieldSelector'), q('labelSelector'), q('limit', 'integer'),
-  q('resourceVersion'), q('resourceVersionMatch'), q('sendInitialEvents', 'boolean'), q('timeoutSeconds', 'integer'),
-  q('watch', 'boolean'),
-];
-const WRITE_PARAMS: ParamSpec[] = [q('dryRun'), q('fieldManager'), q('fieldValidation')];
-const DELETE_PARAMS: ParamSpec[] = [
-  { name: 'body', in: 'body', ref: DELETE_OPTIONS }, q('dryRun'), q('gracePeriodSeconds', 'integer'),
-  q('orphanDependents', 'boolean'), q('propagationPolicy'),
-];
 const DELETECOLLECTION_PARAMS: ParamSpec[] = [
   ...DELETE_PARAMS, q('continue'), q('fieldSelector'), q('labelSelector'), q('limit', 'integer'),
   q('resourceVersion'), q('resourceVersionMatch'), q('sendInitialEvents', 'boolean'), q('timeoutSeconds', 'integer'),
@@ -100,88 +53,21 @@ const LOG_PARAMS: ParamSpec[] = [
   q('previous', 'boolean'), q('sinceSeconds', 'integer'), q('tailLines', 'integer'), q('timestamps', 'boolean'),
 ];
 
-const capitalize = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
-
-/** "rbac.authorization.k8s.io" -> "RbacAuthorization"; "" -> "Core". */
-export function groupCamel(group: string): string {
-  if (!group) return 'Core';
-  const trimmed = group.endsWith('.k8s.io') ? group.slice(0, -'.k8s.io'.length) : group;
-  return trimmed.split(/[.-]/).map(capitalize).join('');
-}
-
-/** Operation tag: "core_v1", "rbacAuthorization_v1"; group-level tags omit the version. */
-export function tagOf(group: string, version?: string): string {
-  const camel = groupCamel(group);
-  const base = camel[0].toLowerCase() + camel.slice(1);
-  return version ? `${base}_${version}` : base;
-}
-
-export function docKeyOf(group: string, version: string): string {
-  return group ? `apis/${group}/${version}` : `api/${version}`;
-}
-
-function prefixOf(group: string, version: string): string {
-  return `/${docKeyOf(group, version)}`;
-}
-
-function byName(a: ParamSpec, b: ParamSpec): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-class PathCollector {
-  private paths = new Map<string, { docKey: string; ops: OperationSpec[]; shared: ParamSpec[] }>();
-
-  add(path: string, docKey: string, shared: ParamSpec[], op: OperationSpec): void {
-    let entry = this.paths.get(path);
-    if (!entry) {
-      entry = { docKey, ops: [], shared };
-      this.paths.set(path, entry);
-    }
-    if (entry.ops.some((o) => o.method === op.method)) return;
-    entry.ops.push(op);
-  }
-
-  /** Applies upstream's hoisting: non-body parameters present on every operation move to the path. */
-  result(): PathSpec[] {
-    const out: PathSpec[] = [];
-    for (const [path, { docKey, ops, shared }] of this.paths) {
-      const full = ops.map((o) => [...shared, ...o.params]);
-      const key = (p: ParamSpec) => `${p.in}/${p.name}`;
-      const common = full[0].filter((p) => p.in !== 'body' && full.every((list) => list.some((x) => key(x) === key(p))));
-      const commonKeys = new Set(common.map(key));
-      out.push({
-        path, docKey,
-        params: [...common].sort(byName),
-        ops: ops.map((o, i) => ({ ...o, params: full[i].filter((p) => !commonKeys.has(key(p))).sort(byName) })),
-      });
-    }
-    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  }
-}
-
-function responses(codes: [string, string][], ref?: string, plain?: boolean): ResponseSpec[] {
-  return [...codes.map(([code, description]) => ({ code, description, ref, plain })), { code: '401', description: 'Unauthorized' }];
-}
-
-const OK: [string, string] = ['200', 'OK'];
-const CREATED: [string, string] = ['201', 'Created'];
-const ACCEPTED: [string, string] = ['202', 'Accepted'];
-
-function subresourceGVK(def: ResourceDef, sub: SubresourceDef): GVKRef | undefined {
+function subresourceGVK(defs: DefinitionSource, def: ResourceDef, sub: SubresourceDef): GVKRef | undefined {
   if (sub.group !== undefined || sub.version !== undefined) {
     const declared = { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind };
-    return definitionNameForGVK(declared.group, declared.version, declared.kind) ? declared : undefined;
+    return defs.nameForGVK(declared.group, declared.version, declared.kind) ? declared : undefined;
   }
-  if (definitionNameForGVK(def.group, def.version, sub.kind)) return { group: def.group, version: def.version, kind: sub.kind };
+  if (defs.nameForGVK(def.group, def.version, sub.kind)) return { group: def.group, version: def.version, kind: sub.kind };
   const foreign = FOREIGN_SUBRESOURCE_KINDS[sub.kind];
-  return foreign && definitionNameForGVK(foreign.group, foreign.version, foreign.kind) ? foreign : undefined;
+  return foreign && defs.nameForGVK(foreign.group, foreign.version, foreign.kind) ? foreign : undefined;
 }
 
-function addResource(c: PathCollector, def: ResourceDef): void {
+function addResource(c: PathCollector, def: ResourceDef, defs: DefinitionSource): void {
   const { group, version, kind, plural } = def;
-  const kindRef = definitionNameForGVK(group, version, kind);
+  const kindRef = defs.nameForGVK(group, version, kind);
   if (!kindRef) return;
-  const listRef = definitionNameForGVK(group, version, `${kind}List`);
+  const listRef = defs.nameForGVK(group, version, def.listKind ?? `${kind}List`);
   const gvk: GVKRef = { group, version, kind };
   const docKey = docKeyOf(group, version);
   const prefix = prefixOf(group, version);
@@ -237,14 +123,14 @@ function addResource(c: PathCollector, def: ResourceDef): void {
     c.add(`${wprefix}/{name}`, docKey, itemShared, watchOp(`watch${gv}${ns}${kind}`, 'watch'));
     if (def.namespaced) c.add(`${prefix}/watch/${plural}`, docKey, [pretty], watchOp(`watch${gv}${kind}ListForAllNamespaces`, 'watchlist'));
   }
-  for (const sub of def.subresources ?? []) addSubresource(c, def, sub, { docKey, gv, tag, ns, item, itemShared, kindRef });
+  for (const sub of def.subresources ?? []) addSubresource(c, defs, def, sub, { docKey, gv, tag, ns, item, itemShared, kindRef });
 }
 
 interface ParentInfo {
   docKey: string; gv: string; tag: string; ns: string; item: string; itemShared: ParamSpec[]; kindRef: string;
 }
 
-function addSubresource(c: PathCollector, def: ResourceDef, sub: SubresourceDef, p: ParentInfo): void {
+function addSubresource(c: PathCollector, defs: DefinitionSource, def: ResourceDef, sub: SubresourceDef, p: ParentInfo): void {
   if (CONNECT_SUBRESOURCES.has(sub.name)) return;
   const path = `${p.item}/${sub.name}`;
   const base = `${p.gv}${p.ns}${def.kind}${capitalize(sub.name)}`;
@@ -258,9 +144,9 @@ function addSubresource(c: PathCollector, def: ResourceDef, sub: SubresourceDef,
     }
     return;
   }
-  const gvk = subresourceGVK(def, sub);
+  const gvk = subresourceGVK(defs, def, sub);
   if (!gvk) return;
-  const ref = definitionNameForGVK(gvk.group, gvk.version, gvk.kind) as string;
+  const ref = defs.nameForGVK(gvk.group, gvk.version, gvk.kind) as string;
   const op = (method: Method, id: string, action: string, params: ParamSpec[], resp: ResponseSpec[], consumes = ANY_MEDIA): OperationSpec => ({
     method, operationId: id, tag: p.tag, action, gvk, params, consumes, produces: OBJECT_MEDIA, responses: resp,
   });
@@ -284,12 +170,13 @@ function discoveryOp(operationId: string, tag: string, ref: string, media = DISC
   return { method: 'get', operationId, tag, params: [], consumes: media, produces: media, responses: responses([OK], ref) };
 }
 
-function addDiscovery(c: PathCollector, scheme: Scheme): void {
+function addDiscovery(c: PathCollector, scheme: Scheme, defs: DefinitionSource): void {
   const meta = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
   // Only group-versions with at least one documented kind get documents; clients read a
-  // present document as the complete list of that group-version's operations.
-  const documented = (group: string, version: string) =>
-    scheme.resourcesOf(group, version).some((d) => definitionNameForGVK(group, version, d.kind) !== undefined);
+  // present document as the complete list of that group-version's operations. Custom
+  // resources' discovery is not documented (upstream serves it outside its route tables).
+  const documented = (group: string, version: string) => scheme.resourcesOf(group, version)
+    .some((d) => !d.customResource && defs.nameForGVK(group, version, d.kind) !== undefined);
   const versions = (group: string) => scheme.versionsOf(group).filter((v) => documented(group, v));
   const groups = scheme.groups().filter((g) => versions(g).length > 0);
   if (groups.includes('')) {
@@ -307,22 +194,12 @@ function addDiscovery(c: PathCollector, scheme: Scheme): void {
 }
 
 /** Every path the server documents for this scheme, sorted by path. */
-export function buildPaths(scheme: Scheme): PathSpec[] {
+export function buildPaths(scheme: Scheme, defs: DefinitionSource = builtinDefinitions): PathSpec[] {
   const c = new PathCollector();
-  addDiscovery(c, scheme);
-  for (const def of scheme.resources()) addResource(c, def);
-  return c.result();
-}
-
-/** The `paths` object of a document, with the version's own operation and parameter shapes. */
-export function renderPaths(paths: PathSpec[], operation: (op: OperationSpec) => JSONObject,
-  param: (p: ParamSpec) => JSONObject): JSONObject {
-  const out: JSONObject = {};
-  for (const p of paths) {
-    const item: JSONObject = {};
-    for (const op of p.ops) item[op.method] = operation(op);
-    if (p.params.length) item.parameters = p.params.map(param);
-    out[p.path] = item;
+  addDiscovery(c, scheme, defs);
+  for (const def of scheme.resources()) {
+    if (def.customResource) addCustomResource(c, def, defs);
+    else addResource(c, def, defs);
   }
-  return out;
+  return c.result();
 }

@@ -1,7 +1,7 @@
 // The Swagger 2.0 document served at /openapi/v2.
-import { definition } from '../schema.js';
+import type { DefinitionSource } from './definition-source.js';
 import { definitionsFor, referencedDefinitions, type JSONObject } from './definitions.js';
-import { renderPaths, type OperationSpec, type ParamSpec, type PathSpec } from './operations.js';
+import { renderPaths, type OperationSpec, type ParamSpec, type PathSpec } from './paths.js';
 
 export interface DocInfo {
   title: string;
@@ -36,7 +36,7 @@ function operation(op: OperationSpec): JSONObject {
 }
 
 /** Definition names every operation of `paths` refers to. */
-export function rootRefs(paths: PathSpec[]): string[] {
+export function rootRefs(paths: PathSpec[], defs: DefinitionSource): string[] {
   const refs: string[] = [];
   for (const p of paths) {
     for (const op of p.ops) {
@@ -44,13 +44,13 @@ export function rootRefs(paths: PathSpec[]): string[] {
       for (const r of op.responses) if (r.ref) refs.push(r.ref);
     }
   }
-  return refs.filter((r) => definition(r) !== undefined);
+  return refs.filter((r) => defs.has(r));
 }
 
-export function buildV2(paths: PathSpec[], info: DocInfo): JSONObject {
+export function buildV2(paths: PathSpec[], info: DocInfo, defs: DefinitionSource): JSONObject {
   const outPaths = renderPaths(paths, operation, param);
   return {
-    definitions: definitionsFor(referencedDefinitions(rootRefs(paths)), false),
+    definitions: definitionsFor(referencedDefinitions(rootRefs(paths, defs), defs, false), false, defs),
     info: { title: info.title, version: info.version },
     paths: outPaths,
     security: [{ BearerToken: [] }],

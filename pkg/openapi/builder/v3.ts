@@ -1,8 +1,12 @@
 // The OpenAPI 3.0 documents served at /openapi/v3/<key>, one per group-version (and one
 // each for /api, /apis, /apis/<group> and /version), as upstream splits them.
+import type { DefinitionSource } from './definition-source.js';
 import { definitionsFor, referencedDefinitions, type JSONObject } from './definitions.js';
-import { renderPaths, type OperationSpec, type ParamSpec, type PathSpec } from './operations.js';
+import { renderPaths, type OperationSpec, type ParamSpec, type PathSpec } from './paths.js';
 import { rootRefs, type DocInfo } from './v2.js';
+
+/** `info` of the documents of group-versions served only by custom resources, as upstream's CRD builder titles them. */
+export const CRD_DOC_INFO: DocInfo = { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -32,11 +36,14 @@ function operation(op: OperationSpec): JSONObject {
   return out;
 }
 
-function buildDoc(paths: PathSpec[], info: DocInfo): JSONObject {
+function buildDoc(paths: PathSpec[], info: DocInfo, defs: DefinitionSource, custom: boolean): JSONObject {
   const outPaths = renderPaths(paths, operation, param);
+  const schemas = definitionsFor(referencedDefinitions(rootRefs(paths, defs), defs, true), true, defs);
+  if (custom) info = CRD_DOC_INFO;
   return {
-    components: {
-      schemas: definitionsFor(referencedDefinitions(rootRefs(paths)), true),
+    // Upstream's CRD documents declare no security schemes.
+    components: custom ? { schemas } : {
+      schemas,
       securitySchemes: {
         BearerToken: { description: 'Bearer token in the Authorization header', in: 'header', name: 'authorization', type: 'apiKey' },
       },
@@ -47,8 +54,11 @@ function buildDoc(paths: PathSpec[], info: DocInfo): JSONObject {
   };
 }
 
-/** One document per v3 key ("api/v1", "apis/apps/v1", "apis", "version", ...). */
-export function buildV3(paths: PathSpec[], info: DocInfo): Map<string, JSONObject> {
+/**
+ * One document per v3 key ("api/v1", "apis/apps/v1", "apis", "version", ...);
+ * `customKeys` are those served only by custom resources.
+ */
+export function buildV3(paths: PathSpec[], info: DocInfo, defs: DefinitionSource, customKeys: ReadonlySet<string> = new Set()): Map<string, JSONObject> {
   const byKey = new Map<string, PathSpec[]>();
   for (const p of paths) {
     const list = byKey.get(p.docKey) ?? [];
@@ -56,6 +66,6 @@ export function buildV3(paths: PathSpec[], info: DocInfo): Map<string, JSONObjec
     byKey.set(p.docKey, list);
   }
   const out = new Map<string, JSONObject>();
-  for (const key of [...byKey.keys()].sort()) out.set(key, buildDoc(byKey.get(key) as PathSpec[], info));
+  for (const key of [...byKey.keys()].sort()) out.set(key, buildDoc(byKey.get(key) as PathSpec[], info, defs, customKeys.has(key)));
   return out;
 }

@@ -11,6 +11,8 @@ const strs = (id: number) => ({ id, type: 'string', rule: 'repeated' as const })
 const msg = (id: number, type: string) => ({ id, type });
 const msgs = (id: number, type: string) => ({ id, type, rule: 'repeated' as const });
 const bool = (id: number) => ({ id, type: 'bool' });
+const double = (id: number) => ({ id, type: 'double' });
+const int64 = (id: number) => ({ id, type: 'int64' });
 
 function named(valueType: string): { fields: Fields } {
   return { fields: { name: str(1), value: msg(2, valueType) } };
@@ -71,7 +73,11 @@ export const gnosticV2Descriptor: INamespace = {
             Schema: {
               fields: {
                 ref: str(1), format: str(2), title: str(3), description: str(4), default: msg(5, 'Any'),
-                required: strs(19), enum: msgs(20, 'Any'), additionalProperties: msg(21, 'AdditionalPropertiesItem'),
+                // Value validations: only custom resources' schemas carry them.
+                multipleOf: double(6), maximum: double(7), exclusiveMaximum: bool(8), minimum: double(9),
+                exclusiveMinimum: bool(10), maxLength: int64(11), minLength: int64(12), pattern: str(13),
+                maxItems: int64(14), minItems: int64(15), uniqueItems: bool(16), maxProperties: int64(17),
+                minProperties: int64(18), required: strs(19), enum: msgs(20, 'Any'), additionalProperties: msg(21, 'AdditionalPropertiesItem'),
                 type: msg(22, 'TypeItem'), items: msg(23, 'ItemsItem'), allOf: msgs(24, 'Schema'),
                 properties: msg(25, 'Properties'), vendorExtension: msgs(31, 'NamedAny'),
               },

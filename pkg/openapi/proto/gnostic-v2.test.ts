@@ -29,4 +29,14 @@ describe('encodeSwaggerProto', () => {
     // Responses.response_code (1) = NamedResponseValue{name "200", value = ResponseValue{response = Response{description}}}.
     expect(out).to.contain(bytes([0x0a, 13, 0x0a, 3], '200', [0x12, 6, 0x0a, 4, 0x0a, 2], 'OK'));
   });
+
+  it('carries the value validations of custom resource schemas', () => {
+    const cr = hex(encodeSwaggerProto({ ...doc, definitions: { 'c.D': { title: 'T', maximum: 10, maxLength: 3, pattern: '^a', uniqueItems: true } } }));
+    // Schema.title (3), maximum (7, double), max_length (11, varint), pattern (13), unique_items (16).
+    expect(cr).to.contain(bytes([0x1a, 1], 'T'));
+    expect(cr).to.contain(bytes([0x39, 0, 0, 0, 0, 0, 0, 0x24, 0x40]));
+    expect(cr).to.contain(bytes([0x58, 3]));
+    expect(cr).to.contain(bytes([0x6a, 2], '^a'));
+    expect(cr).to.contain(bytes([0x80, 0x01, 1]));
+  });
 });

@@ -17,11 +17,17 @@ function extensions(o: Obj): Obj[] {
   return Object.keys(o).filter((k) => k.startsWith('x-')).map((k) => ({ name: k, value: { yaml: `${JSON.stringify(o[k])}\n` } }));
 }
 
+/** Value validations carried as they are (numbers, flags, the pattern). */
+const VALIDATIONS = ['multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength',
+  'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties'];
+
 function schema(s: Obj): Obj {
   const out: Obj = {};
   if (typeof s.$ref === 'string') out.ref = s.$ref;
   if (typeof s.format === 'string') out.format = s.format;
+  if (typeof s.title === 'string') out.title = s.title;
   if (typeof s.description === 'string') out.description = s.description;
+  for (const key of VALIDATIONS) if (typeof s[key] === 'number' || typeof s[key] === 'boolean' || typeof s[key] === 'string') out[key] = s[key];
   if (s.default !== undefined) out.default = { yaml: `${JSON.stringify(s.default)}\n` };
   if (Array.isArray(s.required)) out.required = s.required;
   if (Array.isArray(s.enum)) out.enum = s.enum.map((e) => ({ yaml: `${JSON.stringify(e)}\n` }));
