@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { KubeObject } from '../runtime/object.js';
-import type { Scheme } from '../runtime/scheme.js';
+import { storageSegment, type ResourceDef, type Scheme } from '../runtime/scheme.js';
 import type { StoreRegistry } from '../registry/generic/registry.js';
 import type { InformerFactory } from '../client/factory.js';
 import { CustomResourceServing } from '../registry/apiextensions/customresources/serving.js';
@@ -20,6 +20,9 @@ export interface CustomResourceServingDeps {
   log: Logger;
   /** Where the conversion webhook metrics go. */
   metricsRegistry?: Registry;
+  /** The watch cache, when on: custom resources are cached like built-in ones. */
+  cache?: { addRoot(root: string): void; removeRoot(root: string): void };
+  etcdPrefix: string;
 }
 
 export function serveCustomResources(d: CustomResourceServingDeps): CustomResourceServing | undefined {
@@ -29,8 +32,13 @@ export function serveCustomResources(d: CustomResourceServingDeps): CustomResour
     const converter = converterFor(crd, { services, metricsRegistry: d.metricsRegistry });
     return { converter, schemaFor: versionSchema, close: () => converter.close() };
   };
+  const root = (def: ResourceDef) => `${d.etcdPrefix}/${storageSegment(def)}/`;
   const serving = new CustomResourceServing(d.scheme, depsFor, ({ added, removed }) => {
     for (const def of removed) d.registry.forget(def);
+    for (const def of added) d.cache?.addRoot(root(def));
+    // A version dropped from a CRD that still serves others keeps the shared storage cached.
+    const stillServed = new Set(d.scheme.resources().map(root));
+    for (const def of removed) if (!stillServed.has(root(def))) d.cache?.removeRoot(root(def));
     if (added.length || removed.length) {
       d.log.info({ added: added.map((r) => `${r.plural}.${r.group}/${r.version}`), removed: removed.map((r) => `${r.plural}.${r.group}/${r.version}`) },
         'custom resources served');

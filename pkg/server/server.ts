@@ -116,7 +116,10 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
-  serveCustomResources({ scheme, registry, informers, log, metricsRegistry: apiserverMetrics().registry });
+  serveCustomResources({
+    scheme, registry, informers, log, metricsRegistry: apiserverMetrics().registry, etcdPrefix: o.etcdPrefix,
+    cache: storage instanceof CachedStorage ? storage : undefined,
+  });
   await hooked('generic-apiserver-start-informers', () => informers.start());
   const crdSynced = extra.health.addPostStartHook('crd-informer-synced');
   void informers.informerFor('apiextensions.k8s.io', 'customresourcedefinitions').waitForSync().then(() => crdSynced.done());

@@ -104,7 +104,6 @@ function invalidCases(): string[] {
  * as pending, not passed. Remove an entry when its feature lands.
  */
 const notYet: Record<string, string> = {
-  'tables/apiregistration.k8s.io_v1.APIService': 'needs the CRD group (v1.fixtures.example.com) and the availability controller (ServicePortError)',
   'invalid/pod-update-spec-forbidden': 'upstream appends a go-cmp diff of its internal PodSpec; ours lists changed JSON paths',
 };
 

@@ -20,6 +20,8 @@ const consistentReadWaitMs = 250;
 export class CachedStorage implements Storage {
   private caches = new Map<string, WatchCache>();
   private readonly rootOf: (key: string) => string | undefined;
+  /** Key prefixes served from a cache, longest first (so `services/specs/` wins over a shorter root). */
+  private roots: string[] = [];
 
   /**
    * `roots`: the resources' key prefixes (the server's, from the scheme), or a function
@@ -30,9 +32,8 @@ export class CachedStorage implements Storage {
     if (typeof roots === 'function') {
       this.rootOf = roots;
     } else {
-      // Longest first, so `services/specs/` wins over a shorter root.
-      const sorted = [...new Set(roots.map((r) => (r.endsWith('/') ? r : `${r}/`)))].sort((a, b) => b.length - a.length);
-      this.rootOf = (key) => { const k = key.endsWith('/') ? key : `${key}/`; return sorted.find((r) => k.startsWith(r)); };
+      for (const r of roots) this.addRoot(r);
+      this.rootOf = (key) => { const k = key.endsWith('/') ? key : `${key}/`; return this.roots.find((r) => k.startsWith(r)); };
     }
   }
 
@@ -96,6 +97,21 @@ export class CachedStorage implements Storage {
 
   stop(): void {
     for (const c of this.caches.values()) c.stop();
+  }
+
+  /** Caches a resource that is served from now on (a custom resource). */
+  addRoot(root: string): void {
+    const r = root.endsWith('/') ? root : `${root}/`;
+    if (this.roots.includes(r)) return;
+    this.roots = [...this.roots, r].sort((a, b) => b.length - a.length);
+  }
+
+  /** Drops the cache of a resource no longer served; its watchers end and re-list. */
+  removeRoot(root: string): void {
+    const r = root.endsWith('/') ? root : `${root}/`;
+    this.roots = this.roots.filter((x) => x !== r);
+    this.caches.get(r)?.stop();
+    this.caches.delete(r);
   }
 
   private cacheFor(key: string): WatchCache | undefined {
