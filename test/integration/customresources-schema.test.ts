@@ -4,7 +4,7 @@
 // by a conversion webhook (ConversionReview over TLS), including its failure answered
 // with upstream's 500.
 import { expect } from 'chai';
-import { request, startReplicas, testEtcdClient, type Cluster, type HttpResponse } from '../harness/index.js';
+import { request, startReplicas, testEtcdClient, watch, type Cluster, type HttpResponse } from '../harness/index.js';
 import { startConversionWebhook, type ConversionWebhook } from '../harness/conversion-webhook.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 
@@ -185,14 +185,21 @@ describe('custom resources: schema and conversion', function () {
       expect(webhook.reviews().length).to.be.greaterThan(0);
     });
 
-    it('answers 500 with upstream\'s message when the webhook fails', async () => {
+    it('answers 500 with upstream\'s message when the webhook fails, and ends a watch with that Status', async () => {
+      const list = await call<{ metadata: { resourceVersion: string } }>(1, 'GET', base('v2'));
+      const w = await watch<Status>(`${cluster.urls[1]}${base('v2')}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`, cluster.credentialsFor());
       webhook.fault = 'badUID';
       try {
         const res = await call<Status>(1, 'GET', `${base('v2')}/e1`);
         expect(res.status).to.equal(500);
         expect(res.body.message).to.match(/^conversion webhook for conv\.example\.com\/v1, Kind=Endpoint2 failed: /);
+        await call(0, 'PATCH', `${base('v1')}/e1`, { metadata: { labels: { a: 'b' } } }, { 'Content-Type': 'application/merge-patch+json' });
+        const ev = await w.next(5000);
+        expect([ev.type, ev.object.code, ev.object.message.startsWith('conversion webhook for conv.example.com/v1, Kind=Endpoint2 failed: ')])
+          .to.deep.equal(['ERROR', 500, true]);
       } finally {
         webhook.fault = undefined;
+        w.close();
       }
     });
   });

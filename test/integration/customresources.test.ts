@@ -151,6 +151,11 @@ describe('custom resources over HTTP', function () {
     ]);
     const groupDoc = await call<{ preferredVersion: { version: string }; versions: Array<{ version: string }> }>(1, 'GET', `/apis/${group}`);
     expect([groupDoc.body.preferredVersion.version, groupDoc.body.versions.map((v) => v.version)]).to.deep.equal(['v1', ['v1', 'v2beta1']]);
+    const aggregated = await call<{ items: Array<{ metadata: { name: string }; versions: Array<{ version: string; resources: Array<Record<string, unknown>> }> }> }>(
+      1, 'GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList' });
+    const entry = aggregated.body.items.find((g) => g.metadata.name === group);
+    expect(entry?.versions.map((v) => v.version)).to.deep.equal(['v1', 'v2beta1']);
+    expect(entry?.versions[0]!.resources.map((r) => [r.resource, r.shortNames, r.categories])).to.deep.equal([['gadgets', ['gd'], ['all', 'toys']]]);
     const proto = await call<Status>(1, 'GET', base(), undefined, { Accept: 'application/vnd.kubernetes.protobuf' });
     expect(proto.status).to.equal(406);
     const smp = await call<Status>(0, 'PATCH', `${base()}/split`, { spec: { replicas: 1 } }, { 'Content-Type': 'application/strategic-merge-patch+json' });

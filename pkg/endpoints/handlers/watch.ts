@@ -17,7 +17,7 @@ import type { ServerLifecycle } from '../request/lifecycle.js';
 import { apiserverMetrics } from '../../server/metrics.js';
 import { selectionFor } from './selectors.js';
 import { partialObjectMetadata, toTable } from './table.js';
-import { errors, type FieldError } from '../../runtime/errors.js';
+import { errors, isStatusError, type FieldError } from '../../runtime/errors.js';
 
 /** Upstream's --min-request-timeout default: watches end after 1x to 2x this. */
 let minRequestTimeoutSeconds = 1800;
@@ -218,7 +218,8 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
           if (ev.type === 'ERROR') break;
         }
       } catch (err) {
-        send('ERROR', errors.internal(err).toStatus());
+        // A typed failure (a custom resource's conversion webhook) keeps its own Status.
+        send('ERROR', (isStatusError(err) ? err : errors.internal(err)).toStatus());
       }
       finish();
     })();
