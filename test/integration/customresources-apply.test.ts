@@ -3,7 +3,7 @@
 // their item (keyed as upstream records it), while an untyped list stays atomic and
 // changes hands as a whole.
 import { expect } from 'chai';
-import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+import { request, startReplicas, until, type Cluster, type HttpResponse } from '../harness/index.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 
 const group = 'ssa.example.com';
@@ -46,11 +46,7 @@ describe('custom resources: server-side apply with list types', function () {
       },
     };
     expect((await call(0, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).to.equal(201);
-    const deadline = Date.now() + 5000;
-    while ((await call(1, 'GET', base)).status !== 200) {
-      if (Date.now() > deadline) throw new Error('not served');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until('served', async () => (await call(1, 'GET', base)).status === 200, 5000);
   });
   after(async () => { await cluster?.stop(); });
 

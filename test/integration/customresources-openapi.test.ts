@@ -4,7 +4,7 @@
 // the CRD's descriptions, a change of the schema is published, and the CRD's deletion
 // takes it all away.
 import { expect } from 'chai';
-import { kubectl, request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+import { kubectl, request, startReplicas, until, type Cluster, type HttpResponse } from '../harness/index.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 
 // Documents are deep JSON; the assertions, not the types, check their shape.
@@ -53,15 +53,6 @@ describe('custom resources in OpenAPI', function () {
   const call = <T>(replica: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse<T>> =>
     request<T>(`${cluster.urls[replica]}${path}`, { ...cluster.credentialsFor(), method, body, headers });
 
-  async function until<T>(what: string, probe: () => Promise<T | undefined>, ms: number): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`${what}: not reached in ${ms}ms`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
 
   /** The v3 group-version document as replica `i` lists it, or undefined while it does not. */
   async function v3Doc(i: number): Promise<Doc | undefined> {

@@ -4,7 +4,7 @@
 // by a conversion webhook (ConversionReview over TLS), including its failure answered
 // with upstream's 500.
 import { expect } from 'chai';
-import { request, startReplicas, testEtcdClient, watch, type Cluster, type HttpResponse } from '../harness/index.js';
+import { request, startReplicas, testEtcdClient, until, watch, type Cluster, type HttpResponse } from '../harness/index.js';
 import { startConversionWebhook, type ConversionWebhook } from '../harness/conversion-webhook.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 
@@ -19,13 +19,7 @@ describe('custom resources: schema and conversion', function () {
   const call = <T>(replica: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse<T>> =>
     request<T>(`${cluster.urls[replica]}${path}`, { ...cluster.credentialsFor(), method, body, headers });
 
-  async function served(replica: number, path: string): Promise<void> {
-    const deadline = Date.now() + 5000;
-    while ((await call(replica, 'GET', path)).status !== 200) {
-      if (Date.now() > deadline) throw new Error(`${path} not served`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
+  const served = (replica: number, path: string) => until(`${path} served`, async () => (await call(replica, 'GET', path)).status === 200, 5000);
 
   before(async () => {
     cluster = await startReplicas(2);

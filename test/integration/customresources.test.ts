@@ -4,7 +4,7 @@
 // in discovery, 406 for protobuf, 415 for strategic merge patch, versions converted
 // (strategy None), and a CRD's deletion deleting its objects first.
 import { expect } from 'chai';
-import { request, startReplicas, testEtcdClient, watch, type Cluster, type HttpResponse } from '../harness/index.js';
+import { request, startReplicas, testEtcdClient, until, watch, type Cluster, type HttpResponse } from '../harness/index.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 
 interface Status { code: number; reason: string; message: string }
@@ -45,15 +45,6 @@ describe('custom resources over HTTP', function () {
   const call = <T>(replica: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse<T>> =>
     request<T>(`${cluster.urls[replica]}${path}`, { ...cluster.credentialsFor(), method, body, headers });
 
-  async function until<T>(what: string, probe: () => Promise<T | undefined>, ms: number): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`${what}: not reached in ${ms}ms`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 
   before(async () => {
     cluster = await startReplicas(2);
