@@ -90,6 +90,18 @@ describe('custom resources: schema and conversion', function () {
       const read = await call<KubeObject>(1, 'GET', `${base}/pruned`);
       expect(read.body.spec).to.deep.equal({ size: 2, color: 'red', extra: { kept: true } });
     });
+
+    it('defaults objects on read with defaults added to the schema after they were stored', async () => {
+      const crd = await call<KubeObject>(0, 'GET', `${crdBase}/boxes.${group}`);
+      const versions = (crd.body.spec as { versions: Array<{ schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }> }).versions;
+      versions[0]!.schema.openAPIV3Schema.properties.spec.properties.shape = { type: 'string', default: 'cube' };
+      expect((await call(0, 'PUT', `${crdBase}/boxes.${group}`, crd.body)).status).to.equal(200);
+      const read = await until('default applied on replica 1', async () => {
+        const r = await call<KubeObject>(1, 'GET', `${base}/pruned`);
+        return (r.body.spec as Record<string, unknown>).shape === 'cube' ? r.body : undefined;
+      }, 5000);
+      expect(read.spec).to.deep.equal({ size: 2, color: 'red', extra: { kept: true }, shape: 'cube' });
+    });
   });
 
   describe('x-kubernetes-validations rules', () => {
