@@ -91,6 +91,15 @@ describe('custom resources: schema and conversion', function () {
       expect(read.body.spec).to.deep.equal({ size: 2, color: 'red', extra: { kept: true } });
     });
 
+    it('reports duplicate fields of a JSON body per fieldValidation', async () => {
+      const raw = `{"apiVersion":"${group}/v1","kind":"Box","metadata":{"name":"dup"},"spec":{"size":1,"size":2}}`;
+      const strict = await call<Status>(0, 'POST', `${base}?fieldValidation=Strict`, raw, { 'Content-Type': 'application/json' });
+      expect([strict.status, strict.body.message]).to.deep.equal([400,
+        'Box in version "v1" cannot be handled as a Box: strict decoding error: duplicate field "spec.size"']);
+      const warned = await call<KubeObject>(1, 'POST', `${base}?fieldValidation=Warn`, raw, { 'Content-Type': 'application/json' });
+      expect([warned.status, warned.headers['warning'], warned.body.spec]).to.deep.equal([201, '299 - "duplicate field \\"spec.size\\""', { size: 2, color: 'red' }]);
+    });
+
     it('defaults objects on read with defaults added to the schema after they were stored', async () => {
       const crd = await call<KubeObject>(0, 'GET', `${crdBase}/boxes.${group}`);
       const versions = (crd.body.spec as { versions: Array<{ schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }> }).versions;
