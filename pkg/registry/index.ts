@@ -1,7 +1,7 @@
 // Every built-in resource this server serves. Groups are registered in upstream's
 // /apis order (events.k8s.io, rbac..., coordination...), resources alphabetically.
 // Routing, discovery, OpenAPI and storage all start from the Scheme built here.
-import { Scheme } from '../runtime/scheme.js';
+import { Scheme, type ResourceDef } from '../runtime/scheme.js';
 import { componentstatuses } from './core/componentstatuses/index.js';
 import { configmaps } from './core/configmaps/index.js';
 import { endpoints } from './core/endpoints/index.js';
@@ -49,6 +49,8 @@ import { volumeattachments } from './storage/volumeattachments/index.js';
 import { runtimeclasses } from './node/runtimeclasses/index.js';
 import { endpointslices } from './discovery/endpointslices/index.js';
 import { certificatesigningrequests } from './certificates/certificatesigningrequests/index.js';
+import { clusterTrustBundleFeatureGate, clustertrustbundles } from './certificates/clustertrustbundles/index.js';
+import { featureGates } from '../features/gates.js';
 import { apiservices } from './apiregistration/apiservices/index.js';
 import {
   flowschemasV1beta2, flowschemasV1beta3, prioritylevelconfigurationsV1beta2, prioritylevelconfigurationsV1beta3,
@@ -63,7 +65,12 @@ import { customresourcedefinitions } from './apiextensions/customresourcedefinit
 export interface SchemeOptions {
   /** --runtime-config: turns group versions that upstream serves only on request on or off. */
   runtimeConfig?: Record<string, string>;
+  /** Feature gates; default: the process's --feature-gates. */
+  featureEnabled?: (gate: string) => boolean;
 }
+
+/** Resources upstream serves only while a feature gate is on, besides their version's enablement. */
+const featureGated = new Map<ResourceDef, string>([[clustertrustbundles, clusterTrustBundleFeatureGate]]);
 
 export function buildScheme(opts: SchemeOptions = {}): Scheme {
   const scheme = new Scheme();
@@ -77,7 +84,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     ...accessReviews,
     horizontalpodautoscalersV2, horizontalpodautoscalersV1,
     cronjobs, jobs,
-    certificatesigningrequests,
+    certificatesigningrequests, clustertrustbundles,
     ingressclasses, ingresses, networkpolicies,
     poddisruptionbudgets,
     clusterrolebindings, clusterroles, rolebindings, roles,
@@ -93,6 +100,8 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     flowschemasV1beta3, prioritylevelconfigurationsV1beta3, flowschemasV1beta2, prioritylevelconfigurationsV1beta2,
   ]) {
     if (!versionEnabled(def.group, def.version, opts.runtimeConfig ?? {})) continue;
+    const gate = featureGated.get(def);
+    if (gate && !(opts.featureEnabled ?? ((g) => featureGates().enabled(g)))(gate)) continue;
     scheme.register(def);
   }
   return scheme;

@@ -7,7 +7,7 @@ import { readAdmissionConfiguration, type PluginConfig } from '../admission/conf
 import { enabledAdmissionPlugins, type AdmissionPluginName } from '../admission/ordered.js';
 import { NamespaceLifecycle, type NamespaceSource } from '../admission/plugins/namespacelifecycle/index.js';
 import { NodeRestriction } from '../admission/plugins/noderestriction/index.js';
-import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from '../admission/plugins/certificates/index.js';
+import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction, ClusterTrustBundleAttest } from '../admission/plugins/certificates/index.js';
 import { AlwaysAdmit } from '../admission/plugins/alwaysadmit/index.js';
 import { AlwaysDeny } from '../admission/plugins/alwaysdeny/index.js';
 import { AlwaysPullImages } from '../admission/plugins/alwayspullimages/index.js';
@@ -61,6 +61,7 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   CertificateApproval: (d) => new CertificateApproval(authorizerOf(d)),
   CertificateSigning: (d) => new CertificateSigning(authorizerOf(d)),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
+  ClusterTrustBundleAttest: (d) => new ClusterTrustBundleAttest(authorizerOf(d), featureGates().enabled('ClusterTrustBundle')),
   AlwaysAdmit: () => new AlwaysAdmit(),
   AlwaysDeny: () => new AlwaysDeny(),
   AlwaysPullImages: () => new AlwaysPullImages(),

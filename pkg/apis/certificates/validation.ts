@@ -3,7 +3,7 @@
 import type { FieldError } from '../../runtime/errors.js';
 import { GoLiteral } from '../../runtime/gofmt.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
-import { child, duplicate, forbidden, index, invalid, notSupported, required, tooLong } from '../validation/field.js';
+import { byteLength, child, duplicate, forbidden, index, invalid, notSupported, required, tooLong } from '../validation/field.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../validation/names.js';
 import { certificateError, csrRequestError, goBytes } from './pem.js';
 
@@ -159,7 +159,7 @@ export function validateSignerName(path: string, signerName: string): FieldError
     return [invalid(path, signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
   }
   const errs: FieldError[] = [];
-  if (segments[0].length > 253) errs.push(tooLong(path, 253));
+  if (byteLength(segments[0]) > 253) errs.push(tooLong(path, 253));
   const domainLabels = segments[0].split('.');
   for (const lbl of domainLabels) {
     const e = isDNS1123Label(lbl);
@@ -176,6 +176,9 @@ export function validateSignerName(path: string, signerName: string): FieldError
       break;
     }
   }
-  if (signerName.length > 253) errs.push(tooLong(path, 253));
+  // The path may hold a DNS label and a subdomain joined by '.', so the whole name may
+  // reach 253 (domain) + 1 + 317 (path) = 571 characters.
+  const maxSignerNameLength = 253 + (253 + 63 + 1) + 1;
+  if (byteLength(signerName) > maxSignerNameLength) errs.push(tooLong(path, maxSignerNameLength));
   return errs;
 }

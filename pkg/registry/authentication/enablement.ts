@@ -5,6 +5,7 @@
 const disabledByDefault = new Set([
   'authentication.k8s.io/v1beta1', 'authentication.k8s.io/v1alpha1',
   'admissionregistration.k8s.io/v1beta1', 'admissionregistration.k8s.io/v1alpha1',
+  'certificates.k8s.io/v1alpha1',
 ]);
 
 function stability(version: string): 'alpha' | 'beta' | 'ga' {

@@ -8,6 +8,7 @@ import type { Admission, AdmissionAttributes, Operation } from '../../admission/
 import type { UserInfo } from '../../authentication/user.js';
 import { errors, StatusError, type FieldError } from '../../runtime/errors.js';
 import type { KubeList, KubeObject } from '../../runtime/object.js';
+import { GoLiteral } from '../../runtime/gofmt.js';
 import { apiVersionOf, storageSegment, type ResourceDef } from '../../runtime/scheme.js';
 import {
   StorageError, type ListOptions, type Preconditions, type ResourceVersionMatch, type Storage, type WriteOptions, type WatchStream,
@@ -313,8 +314,9 @@ export class GenericStore {
     const oldMeta = old.metadata;
     if (!meta.resourceVersion) {
       if (!this.def.strategy.allowUnconditionalUpdate) {
-        throw errors.invalid(this.def.group, this.def.kind, meta.name ?? '', [{
-          type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: 0, detail: 'must be specified for an update',
+        // Upstream names the resource (not the kind) here and prints the uint64 zero as %#v does.
+        throw errors.invalid(this.def.group, this.def.plural, meta.name ?? '', [{
+          type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: new GoLiteral('0x0'), detail: 'must be specified for an update',
         }]);
       }
     } else if (meta.resourceVersion !== oldMeta.resourceVersion) {
