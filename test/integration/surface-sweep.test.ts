@@ -104,7 +104,6 @@ function invalidCases(): string[] {
  * as pending, not passed. Remove an entry when its feature lands.
  */
 const notYet: Record<string, string> = {
-  'invalid/pod-update-spec-forbidden': 'upstream appends a go-cmp diff of its internal PodSpec; ours lists changed JSON paths',
 };
 
 /** Upstream recorded no managedFields for this create; why is not understood yet. */

@@ -1,28 +1,30 @@
-// The change list appended to "pod updates may not change fields other than ...".
-// Upstream prints a go-cmp diff of its internal Go structs; we print each changed
-// field by its JSON path, old value with "-" and new value with "+", so the reader
-// sees the same information (the exact go-cmp layout is not reproduced).
+// The difference appended to "pod updates may not change fields other than ...":
+// upstream prints cmp.Diff (github.com/google/go-cmp) of its internal core.PodSpec
+// values; we build the same Go values from the JSON specs and print them the same way.
+import { goType } from './gotype.js';
+import { fromJSON } from './gocmp-value.js';
+import { compare } from './gocmp-compare.js';
+import { reportDiff } from './gocmp-report.js';
 import { isPlainObject } from '../../runtime/object.js';
-import { deepEqual } from '../validation/objectmeta.js';
 
-export function podSpecDiff(old: unknown, cur: unknown): string {
-  const lines: string[] = [];
-  walk('spec', old, cur, lines);
-  return lines.map((l) => `${l}\n`).join('');
+/** The v1 host namespace switches, which the internal type keeps in its security context. */
+const hostFields = ['hostNetwork', 'hostPID', 'hostIPC', 'shareProcessNamespace', 'hostUsers'];
+
+/** v1 PodSpec JSON in the internal type's shape (Convert_v1_PodSpec_To_core_PodSpec). */
+function internalPodSpec(spec: unknown): Record<string, unknown> {
+  const s = { ...(isPlainObject(spec) ? spec as Record<string, unknown> : {}) };
+  const sc = { ...(isPlainObject(s.securityContext) ? s.securityContext as Record<string, unknown> : {}) };
+  for (const f of hostFields) {
+    if (s[f] !== undefined) sc[f] = s[f];
+    delete s[f];
+  }
+  delete s.serviceAccount;
+  s.securityContext = sc; // conversion always allocates it
+  return s;
 }
 
-function walk(path: string, a: unknown, b: unknown, out: string[]): void {
-  if (deepEqual(a, b)) return;
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const ao = a as Record<string, unknown>;
-    const bo = b as Record<string, unknown>;
-    for (const k of [...new Set([...Object.keys(ao), ...Object.keys(bo)])].sort()) walk(`${path}.${k}`, ao[k], bo[k], out);
-    return;
-  }
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    a.forEach((x, i) => walk(`${path}[${i}]`, x, b[i], out));
-    return;
-  }
-  if (a !== undefined) out.push(`- ${path}: ${JSON.stringify(a)}`);
-  if (b !== undefined) out.push(`+ ${path}: ${JSON.stringify(b)}`);
+/** cmp.Diff(old, cur) over core.PodSpec: "" when they are equal. */
+export function podSpecDiff(old: unknown, cur: unknown): string {
+  const t = goType('PodSpec');
+  return reportDiff(compare(t, fromJSON(t, internalPodSpec(old)), fromJSON(t, internalPodSpec(cur))));
 }

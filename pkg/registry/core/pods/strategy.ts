@@ -144,7 +144,10 @@ export function validatePodSpecUpdate(spec: Obj, old: Obj): FieldError[] {
       const oldList = arr(old[list]);
       arr(forDiff[list]).forEach((c, i) => { c.image = oldList[i]?.image; });
     }
-    for (const f of ['activeDeadlineSeconds', 'tolerations', 'terminationGracePeriodSeconds']) copyField(forDiff, old, f);
+    // ValidatePodUpdate's munging: these come from the old spec; the grace period only
+    // in the negative-to-1 case it allows.
+    for (const f of ['activeDeadlineSeconds', 'tolerations', 'schedulingGates']) copyField(forDiff, old, f);
+    if (typeof oldGrace === 'number' && oldGrace < 0 && spec.terminationGracePeriodSeconds === 1) copyField(forDiff, old, 'terminationGracePeriodSeconds');
     errs.push(forbidden('spec', `${podUpdateForbiddenMessage}\n${podSpecDiff(old, forDiff)}`));
   }
   return errs;
