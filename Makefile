@@ -71,10 +71,12 @@ bench: build etcd
 
 # Fault injection and linearizability: 3 etcd members, 3 replicas behind a load balancer, a
 # workload with faults one at a time, then the checks (test/chaos/run.ts). A few minutes;
-# CHAOS_DURATION_S, CHAOS_CLIENTS, CHAOS_FAULTS... tune it. Last line:
-# "chaos: N operations, N faults, N violations"; non-zero exit on any violation.
-chaos: build etcd
-	ETCD_BIN="$$(bash hack/install-etcd.sh)" node dist/test/chaos/run.js
+# CHAOS_DURATION_S, CHAOS_CLIENTS, CHAOS_FAULTS, CHAOS_LB=haproxy... tune it. Last line:
+# "chaos: N operations, N faults, N violations"; non-zero exit on any violation. Network
+# faults use network namespaces (root); clock skew uses Debian's libfaketime.
+chaos: build etcd haproxy
+	ETCD_BIN="$$(bash hack/install-etcd.sh)" HAPROXY_BIN="$$(bash hack/install-haproxy.sh)" \
+	  FAKETIME_LIB="$$(bash hack/install-faketime.sh)" node dist/test/chaos/run.js
 
 # Keeps node_modules and the extracted kubectl (_output/bin).
 clean:

@@ -4,20 +4,33 @@
 // keeps the history files of a failing run.
 //
 // Environment: CHAOS_DURATION_S (default 180), CHAOS_CLIENTS (30), CHAOS_KEYS (200),
-// CHAOS_WATCHES (4), CHAOS_FAULTS (comma list of kill-replica, stop-replica,
-// kill-etcd-leader, compact; default all), CHAOS_OUT (directory for the history files).
+// CHAOS_WATCHES (4), CHAOS_FAULTS (comma list of allFaults below; default all), CHAOS_LB
+// (node or haproxy), CHAOS_OUT (directory for the history files).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import { request } from '../harness/index.js';
-import { startChaosCluster, type ChaosCluster } from './cluster.js';
+import { startChaosCluster, type ChaosCluster, type LoadBalancerKind } from './cluster.js';
 import { runChecks, type Findings } from './checks.js';
 import { EtcdHistory, NAMESPACE, runWorkload, type WorkloadResult } from './workload.js';
 
-export type FaultName = 'kill-replica' | 'stop-replica' | 'kill-etcd-leader' | 'compact';
-export const allFaults: FaultName[] = ['kill-replica', 'stop-replica', 'kill-etcd-leader', 'compact'];
+export const allFaults = [
+  'kill-replica', 'stop-replica', 'kill-etcd-leader', 'compact', 'stop-etcd-follower', 'partition-etcd-member',
+  'partition-replica', 'delay-replica-etcd', 'loss-replica-etcd', 'clock-skew-replica',
+] as const;
+export type FaultName = typeof allFaults[number];
+
+/** Who takes which fault: kept apart so that each fault starts from a healthy process. */
+const killedReplica = 1;
+const stoppedReplica = 2;
+/** In its own network namespace (partition, delay, loss). */
+const netReplica = 0;
+const skewedReplica = 1;
+/** In its own network namespace (partition). */
+const netMember = 2;
+const needsReplicaNs: FaultName[] = ['partition-replica', 'delay-replica-etcd', 'loss-replica-etcd'];
 
 export interface ChaosOptions {
   durationMs: number;
@@ -25,6 +38,7 @@ export interface ChaosOptions {
   keys?: number;
   watches?: number;
   faults: FaultName[];
+  lb?: LoadBalancerKind;
   log?: (line: string) => void;
   /**
    * Where the workload sends its calls; default: the load balancer and the replicas.
@@ -51,21 +65,21 @@ async function currentRevision(client: Etcd3): Promise<string> {
 async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: string) => void, state: { compacted: string }): Promise<string> {
   switch (fault) {
     case 'kill-replica': {
-      await c.killReplica(1);
-      log('fault: replica 1 killed (SIGKILL)');
+      await c.killReplica(killedReplica);
+      log(`fault: replica ${killedReplica} killed (SIGKILL)`);
       await sleep(3000);
-      await c.replicas.startReplica(1);
-      log('fault: replica 1 restarted');
-      return 'kill -9 replica 1, restart';
+      await c.replicas.startReplica(killedReplica);
+      log(`fault: replica ${killedReplica} restarted`);
+      return `kill -9 replica ${killedReplica}, restart`;
     }
     case 'stop-replica': {
-      const pid = c.replicas.replicas[2]!.pid!;
+      const pid = c.replicas.replicas[stoppedReplica]!.pid!;
       process.kill(pid, 'SIGSTOP');
-      log('fault: replica 2 stopped (SIGSTOP)');
+      log(`fault: replica ${stoppedReplica} stopped (SIGSTOP)`);
       await sleep(5000);
       process.kill(pid, 'SIGCONT');
-      log('fault: replica 2 continued (SIGCONT)');
-      return 'SIGSTOP/SIGCONT replica 2 (5 s)';
+      log(`fault: replica ${stoppedReplica} continued (SIGCONT)`);
+      return `SIGSTOP/SIGCONT replica ${stoppedReplica} (5 s)`;
     }
     case 'kill-etcd-leader': {
       const leader = await c.etcd.leader();
@@ -83,12 +97,72 @@ async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: s
       log(`fault: etcd compacted at revision ${rev}`);
       return `compaction at revision ${rev}`;
     }
+    case 'stop-etcd-follower': {
+      const leader = await c.etcd.leader();
+      const follower = (leader + 1) % c.etcd.members.length;
+      const pid = c.etcd.members[follower]!.child!.pid!;
+      process.kill(pid, 'SIGSTOP');
+      log(`fault: etcd member ${follower} (a follower) stopped (SIGSTOP)`);
+      await sleep(5000);
+      process.kill(pid, 'SIGCONT');
+      log(`fault: etcd member ${follower} continued (SIGCONT)`);
+      return `SIGSTOP/SIGCONT etcd follower m${follower} (5 s)`;
+    }
+    case 'partition-etcd-member': {
+      const ns = c.memberNs!;
+      const wasLeader = (await c.etcd.leader()) === netMember;
+      ns.set({ outbound: { partitioned: true }, inbound: { partitioned: true } });
+      log(`fault: etcd member ${netMember}${wasLeader ? ' (the leader)' : ''} partitioned from peers and clients`);
+      await sleep(8000);
+      ns.set({ outbound: {}, inbound: {} });
+      log(`fault: etcd member ${netMember} partition healed`);
+      return `partition etcd m${netMember}${wasLeader ? ' (leader)' : ''} (8 s)`;
+    }
+    case 'partition-replica': {
+      const ns = c.replicaNs!;
+      ns.set({ outbound: { partitioned: true }, inbound: { partitioned: true } });
+      log(`fault: replica ${netReplica} partitioned from etcd and clients`);
+      await sleep(8000);
+      ns.set({ outbound: {}, inbound: {} });
+      log(`fault: replica ${netReplica} partition healed`);
+      return `partition replica ${netReplica} (8 s)`;
+    }
+    case 'delay-replica-etcd': {
+      c.replicaNs!.set({ outbound: { delayMs: [100, 500] } });
+      log(`fault: replica ${netReplica} -> etcd delayed 100-500 ms`);
+      await sleep(10_000);
+      c.replicaNs!.set({ outbound: {} });
+      log(`fault: replica ${netReplica} -> etcd delay removed`);
+      return `delay 100-500 ms replica ${netReplica} -> etcd (10 s)`;
+    }
+    case 'loss-replica-etcd': {
+      c.replicaNs!.set({ outbound: { loss: 0.05 } });
+      log(`fault: replica ${netReplica} <-> etcd 5% loss`);
+      await sleep(10_000);
+      c.replicaNs!.set({ outbound: {} });
+      log(`fault: replica ${netReplica} <-> etcd loss removed`);
+      return `5% loss replica ${netReplica} <-> etcd (10 s)`;
+    }
+    case 'clock-skew-replica': {
+      await c.skewClock(skewedReplica, '+30s');
+      // The replica's own Date header shows the skew took: a preload that silently did not
+      // apply would make this fault a plain restart.
+      const res = await request(`${c.replicas.urls[skewedReplica]}/version`, { ...c.replicas.credentialsFor('admin'), timeoutMs: 5000 });
+      const ahead = Math.round((Date.parse(String(res.headers.date)) - Date.now()) / 1000);
+      if (!(ahead >= 28 && ahead <= 32)) throw new Error(`replica ${skewedReplica} under libfaketime: its clock is ${ahead} s ahead, want 30 (Date: ${res.headers.date})`);
+      log(`fault: replica ${skewedReplica} restarted with its clock 30 s ahead (libfaketime; its Date header: ${ahead} s ahead)`);
+      return `clock +30 s on replica ${skewedReplica} (restarted under libfaketime, to the end)`;
+    }
   }
 }
 
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const log = o.log ?? ((l: string) => console.log(l));
-  const c = await startChaosCluster();
+  const c = await startChaosCluster({
+    lb: o.lb,
+    namespacedReplica: o.faults.some((f) => needsReplicaNs.includes(f)) ? netReplica : undefined,
+    namespacedMember: o.faults.includes('partition-etcd-member') ? netMember : undefined,
+  });
   const etcd = new Etcd3({ hosts: c.etcd.endpoints });
   const history = new EtcdHistory(etcd, c.replicas.etcdPrefix);
   const route = o.route ? await o.route(c) : undefined;
@@ -183,9 +257,12 @@ export function writeHistory(r: ChaosReport, dir: string): void {
 async function main(): Promise<void> {
   const durationMs = Number(process.env['CHAOS_DURATION_S'] ?? 180) * 1000;
   const faults = (process.env['CHAOS_FAULTS'] ?? allFaults.join(',')).split(',').filter(Boolean) as FaultName[];
+  console.log(`chaos: faults ${faults.join(', ')}; load balancer ${process.env['CHAOS_LB'] ?? 'node'}`);
   for (const f of faults) if (!allFaults.includes(f)) throw new Error(`unknown fault ${f}; known: ${allFaults.join(', ')}`);
+  const lb = (process.env['CHAOS_LB'] ?? 'node') as LoadBalancerKind;
+  if (lb !== 'node' && lb !== 'haproxy') throw new Error(`CHAOS_LB=${lb}: want node or haproxy`);
   const num = (k: string): number | undefined => (process.env[k] ? Number(process.env[k]) : undefined);
-  const r = await runChaos({ durationMs, faults, clients: num('CHAOS_CLIENTS'), keys: num('CHAOS_KEYS'), watches: num('CHAOS_WATCHES') });
+  const r = await runChaos({ durationMs, faults, lb, clients: num('CHAOS_CLIENTS'), keys: num('CHAOS_KEYS'), watches: num('CHAOS_WATCHES') });
   console.log(table(r));
   const d = details(r);
   if (d) console.log(d);

@@ -35,6 +35,13 @@ export interface ReplicaOptions {
   nodeArgs?: string[];
   /** Per replica; default 60 s. */
   readyTimeoutMs?: number;
+  /**
+   * Asked before every start of a replica (restarts too), once its port is chosen: a
+   * command prefix that must exec the server in place (e.g. `ip netns exec <ns>`, so the
+   * pid stays the server's) and extra environment (e.g. LD_PRELOAD). The chaos suite uses
+   * it for network namespaces and clock skew.
+   */
+  wrap?: (index: number, port: number) => Promise<{ prefix?: string[]; env?: Record<string, string> }>;
 }
 
 export interface Replica {
@@ -121,12 +128,14 @@ async function startCluster(dir: string, n: number, opts: ReplicaOptions): Promi
     for (let attempt = 1; ; attempt++) {
       if (!keepPort || r.port === 0) r.port = await freePort();
       r.url = `https://127.0.0.1:${r.port}`;
+      const wrapped = (await opts.wrap?.(r.index, r.port)) ?? {};
+      const [command, ...args] = [...(wrapped.prefix ?? []), process.execPath, ...(opts.nodeArgs ?? []), serverEntry, ...argsFor(r)];
       const fd = openSync(r.logFile, 'a');
       let p: Tracked;
       try {
-        p = spawnTracked(process.execPath, [...(opts.nodeArgs ?? []), serverEntry, ...argsFor(r)], {
+        p = spawnTracked(command!, args, {
           stdio: ['ignore', fd, fd],
-          env: { ...process.env, ...(opts.env ?? {}) },
+          env: { ...process.env, ...(opts.env ?? {}), ...(wrapped.env ?? {}) },
         });
       } finally {
         closeSync(fd);

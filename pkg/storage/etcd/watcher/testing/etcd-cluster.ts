@@ -34,7 +34,18 @@ export interface TestCluster {
 const live = new Set<ChildProcess>();
 process.once('exit', () => { for (const c of live) c.kill('SIGKILL'); });
 
-export async function startTestCluster(size: 1 | 3, opts: { progressNotifyInterval?: string } = {}): Promise<TestCluster> {
+export interface TestClusterOptions {
+  progressNotifyInterval?: string;
+  /**
+   * Command prefix per member that execs etcd in place (the chaos suite runs one member
+   * under `ip netns exec <ns>`); asked at every start.
+   */
+  prefix?: (i: number) => string[];
+  /** Called with the chosen ports before any member starts (to set up what the prefix needs). */
+  beforeStart?: (members: Member[]) => Promise<void>;
+}
+
+export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {}): Promise<TestCluster> {
   const binary = findEtcdBinary();
   const root = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'etcd-cluster-'));
   const ports = await freePorts(size * 2);
@@ -45,7 +56,7 @@ export async function startTestCluster(size: 1 | 3, opts: { progressNotifyInterv
     dataDir: join(root, `m${i}`),
   }));
   const initialCluster = members.map((m) => `${m.name}=${m.peerUrl}`).join(',');
-  const launch = (m: Member) => {
+  const launch = (m: Member, i: number) => {
     const args = [
       `--name=${m.name}`, `--data-dir=${m.dataDir}`,
       `--listen-client-urls=${m.clientUrl}`, `--advertise-client-urls=${m.clientUrl}`,
@@ -56,12 +67,14 @@ export async function startTestCluster(size: 1 | 3, opts: { progressNotifyInterv
       '--heartbeat-interval=50', '--election-timeout=500',
     ];
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ETCD_')));
-    const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'ignore'], env });
+    const [command, ...rest] = [...(opts.prefix?.(i) ?? []), binary, ...args];
+    const child = spawn(command!, rest, { stdio: ['ignore', 'ignore', 'ignore'], env });
     live.add(child);
     child.once('exit', () => live.delete(child));
     m.child = child;
   };
-  for (const m of members) launch(m);
+  await opts.beforeStart?.(members);
+  members.forEach(launch);
   const cluster: TestCluster = {
     members,
     endpoints: members.map((m) => m.clientUrl),
@@ -73,7 +86,7 @@ export async function startTestCluster(size: 1 | 3, opts: { progressNotifyInterv
       await exited;
     },
     async start(i) {
-      launch(members[i]);
+      launch(members[i], i);
       await waitHealthy([members[i].clientUrl]);
     },
     async leader() {
