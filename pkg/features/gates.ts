@@ -2,7 +2,7 @@
 // unknown name, a value that is not a bool, or a locked gate set away from its default is
 // a start-up error with upstream's words. This package sits at the bottom of the import
 // graph so that every layer reads the same gates.
-import { knownFeatures } from './known.js';
+import { allAlphaGate, allBetaGate, knownFeatures } from './known.js';
 
 export class FeatureGates {
   private readonly values = new Map<string, boolean>();
@@ -24,8 +24,14 @@ export class FeatureGates {
     }
   }
 
+  /** An explicit setting wins; then AllAlpha (AllBeta) for an alpha (beta) gate; then the default. */
   enabled(name: string): boolean {
-    return this.values.get(name) ?? knownFeatures[name]?.default ?? false;
+    const explicit = this.values.get(name);
+    if (explicit !== undefined) return explicit;
+    const spec = knownFeatures[name];
+    if (!spec) return false;
+    const all = spec.stage === 'ALPHA' ? this.values.get(allAlphaGate) : spec.stage === 'BETA' ? this.values.get(allBetaGate) : undefined;
+    return all ?? spec.default;
   }
 
   /** Gates set explicitly to a GA or deprecated gate: upstream warns that they will go away. */

@@ -4,7 +4,7 @@
 // with upstream's codes and messages, and applies the chunking feature gates.
 import { errors, type FieldError } from '../../runtime/errors.js';
 import { parseListQuery, type ListQuery } from './query.js';
-import { writeObject } from './response.js';
+import { writeList } from './response.js';
 import type { HandlerScope } from './scope.js';
 import { selectionFor } from './selectors.js';
 import { featureGates } from '../../features/gates.js';
@@ -64,5 +64,5 @@ export async function listHandler(h: HandlerScope): Promise<void> {
     resourceVersion: q.resourceVersion, resourceVersionMatch: q.resourceVersionMatch,
   });
   if (!gates.enabled('RemainingItemCount')) delete list.metadata.remainingItemCount;
-  writeObject(h, 200, list);
+  await writeList(h, 200, list);
 }

@@ -1,4 +1,5 @@
 // Writes an API object in the negotiated representation.
+import { Readable } from 'node:stream';
 import { recordResponseObject } from '../filters/audit-context.js';
 import { stringify } from 'yaml';
 import { errors } from '../../runtime/errors.js';
@@ -8,6 +9,7 @@ import { apiVersionOf } from '../../runtime/scheme.js';
 import { canEncode, encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import type { HandlerScope } from './scope.js';
 import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
+import { collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, writeSized } from './list-encoder.js';
 
 export function chooseMedia(h: HandlerScope): MediaChoice {
   return negotiateResponse(h.ctx.get('accept'), {
@@ -60,6 +62,36 @@ export function writeObject(h: HandlerScope, code: number, body: KubeObject | Ku
   const out = transform(h, media, body);
   recordResponseObject(h.ctx, out);
   h.ctx.body = serialize(media, out);
+}
+
+/**
+ * writeObject for a collection: a large one (list items, Table rows) is encoded a batch at
+ * a time, yielding between batches, and sent as a stream the socket drains at its own pace
+ * (Content-Length still declared), so other requests run while it is being written.
+ */
+export async function writeList(h: HandlerScope, code: number, body: KubeList): Promise<void> {
+  const media = chooseMedia(h);
+  const out = transform(h, media, body);
+  const field = collectionField(out);
+  let chunks: Buffer[] | undefined;
+  if (field && media.format === 'json') {
+    chunks = await encodeJsonCooperatively(out as Record<string, unknown>, field, media.pretty);
+  } else if (field === 'items' && media.format === 'protobuf') {
+    chunks = await encodeProtobufCooperatively(out as Record<string, unknown>);
+  }
+  h.ctx.status = code;
+  h.ctx.type = media.contentType;
+  recordResponseObject(h.ctx, out);
+  if (!chunks) {
+    const whole = serialize(media, out);
+    if (!field) {
+      h.ctx.body = whole;
+      return;
+    }
+    chunks = [typeof whole === 'string' ? Buffer.from(whole) : whole];
+  }
+  h.ctx.body = Readable.from(writeSized(chunks));
+  h.ctx.length = chunks.reduce((n, c) => n + c.length, 0);
 }
 
 export function successStatus(h: HandlerScope, obj: KubeObject): Record<string, unknown> {

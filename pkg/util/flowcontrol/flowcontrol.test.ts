@@ -70,7 +70,7 @@ describe('APF queue set', () => {
     expect(order.filter((o) => o !== 'x3')).to.deep.equal(['a0', 'a1', 'a2']);
   });
 
-  it('gives free seats to the least-served queue: a light flow is not kept behind a heavy flow\'s wide requests', async () => {
+  it('gives free seats to the queue whose head finishes first: a light flow is not kept behind a heavy flow\'s wide requests', async () => {
     const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
     const heavy = names.find((n) => dealHand(n, 2, 1)[0] === 0)!;
     const light = names.find((n) => dealHand(n, 2, 1)[0] === 1)!;
@@ -82,8 +82,10 @@ describe('APF queue set', () => {
     const all = [wait(heavy, 10, 'wide1'), wait(heavy, 10, 'wide2'), wait(light, 1, 'light1'), wait(light, 1, 'light2')];
     first();
     await Promise.all(all);
-    // Round robin would interleave (wide1, light1, wide2, light2); the heavy queue has been served 10 seats by then.
-    expect(order).to.deep.equal(['wide1', 'light1', 'light2', 'wide2']);
+    // Both queues start level; by finish time (served + head's seats: 1 and 2 against 10)
+    // the light flow's one-seat requests go before the heavy flow's ten-seat ones, where
+    // round robin would interleave them (wide1, light1, wide2, light2).
+    expect(order).to.deep.equal(['light1', 'light2', 'wide1', 'wide2']);
   });
 
   it('rejects at the queue length limit, after the wait limit, and at once without queues', async () => {

@@ -2,9 +2,10 @@
 // estimate (a large LIST several, most requests one) and runs at once when they are free
 // and nobody waits; otherwise it is rejected (limitResponse Reject) or queued: shuffle
 // sharding deals the flow a hand of queues and it joins the shortest, so one heavy flow
-// fills only its own queues. Free seats go first to the queue that has been served the
-// fewest seats so far (upstream orders queues by virtual finish time; seats served is
-// the same idea without a clock), so a light flow is not kept behind a heavy one; when
+// fills only its own queues. Free seats go first to the queue whose head would finish
+// first: seats served so far plus the head's seats (upstream orders queues by virtual
+// finish time; seats served is the same idea without a clock), so a light flow is not
+// kept behind a heavy one; when
 // that queue's head needs more seats than are free, nothing overtakes it, so wide
 // requests are never starved.
 import { createHash } from 'node:crypto';
@@ -105,9 +106,13 @@ export class QueueSet {
   private dispatch(): void {
     while (this.seatsUsed < this.limit && this.inQueue > 0) {
       let head: { idx: number; w: Waiter } | undefined;
+      // The head that would finish first goes first: a queue's served seats plus the seats
+      // its head takes (upstream: the head's virtual finish time). Comparing served seats
+      // alone tied a newly active light queue with a heavy flow's queue, and the lower index
+      // won: a one-seat GET then waited for a ten-seat LIST to finish.
       for (let idx = 0; idx < this.queues.length; idx++) {
         const w = this.queues[idx]![0];
-        if (w && (!head || this.served[idx]! < this.served[head.idx]!)) head = { idx, w };
+        if (w && (!head || this.served[idx]! + w.seats < this.served[head.idx]! + head.w.seats)) head = { idx, w };
       }
       if (!head || this.seatsUsed + head.w.seats > this.limit) return;
       this.queues[head.idx]!.shift();

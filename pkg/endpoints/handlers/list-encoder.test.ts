@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
+import { batchBytes, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, writeSized } from './list-encoder.js';
+
+function configMapList(n: number, payload = 900): Record<string, unknown> {
+  return {
+    kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '42', continue: 'tok"en' },
+    items: Array.from({ length: n }, (_, i) => ({
+      apiVersion: 'v1', kind: 'ConfigMap',
+      metadata: { name: `cm-${i}`, namespace: 'ns', uid: `u-${i}`, labels: { app: 'é\u2028"x' }, creationTimestamp: '2024-01-01T00:00:00Z' },
+      data: { payload: 'x'.repeat(payload), nested: `line\n${i}` },
+    })),
+  };
+}
+
+describe('list-encoder (cooperative encoding of large collections)', () => {
+  it('streams only collections of at least 100 items or rows', () => {
+    expect(collectionField(configMapList(99))).to.equal(undefined);
+    expect(collectionField(configMapList(100))).to.equal('items');
+    expect(collectionField({ kind: 'Table', rows: new Array(150).fill({ cells: [] }) })).to.equal('rows');
+    expect(collectionField('text')).to.equal(undefined);
+  });
+
+  it('writes the bytes of JSON.stringify, compact and pretty, in several chunks', async () => {
+    const list = configMapList(300);
+    const compact = await encodeJsonCooperatively(list, 'items', false);
+    expect(compact.length).to.be.greaterThan(3);
+    expect(Buffer.concat(compact).toString()).to.equal(`${JSON.stringify(list)}\n`);
+    const pretty = await encodeJsonCooperatively(list, 'items', true);
+    expect(Buffer.concat(pretty).toString()).to.equal(`${JSON.stringify(list, null, 2)}\n`);
+  });
+
+  it('keeps the member order of the body when the array is not last, and empty arrays', async () => {
+    const table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, rows: [1, null, { cells: ['a', 2] }], columnDefinitions: [{ name: 'Name' }] };
+    expect(Buffer.concat(await encodeJsonCooperatively(table, 'rows', false)).toString()).to.equal(`${JSON.stringify(table)}\n`);
+    expect(Buffer.concat(await encodeJsonCooperatively(table, 'rows', true)).toString()).to.equal(`${JSON.stringify(table, null, 2)}\n`);
+    const empty = { ...table, rows: [] };
+    expect(Buffer.concat(await encodeJsonCooperatively(empty, 'rows', true)).toString()).to.equal(`${JSON.stringify(empty, null, 2)}\n`);
+  });
+
+  it('writes the bytes of the one-shot protobuf envelope, in several chunks', async () => {
+    const list = configMapList(400);
+    const chunks = await encodeProtobufCooperatively(list);
+    expect(chunks).to.not.equal(undefined);
+    expect(chunks!.length).to.be.greaterThan(3);
+    expect(Buffer.concat(chunks!).equals(encodeObject(list))).to.equal(true);
+    const small = configMapList(120, 10);
+    expect(Buffer.concat((await encodeProtobufCooperatively(small))!).equals(encodeObject(small))).to.equal(true);
+  });
+
+  it('gives the event loop back between batches', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => { ticks++; }, 0);
+    const t = setImmediate(() => { ticks++; });
+    await encodeJsonCooperatively(configMapList(2000), 'items', false);
+    clearInterval(timer);
+    clearImmediate(t);
+    expect(ticks).to.be.greaterThan(1);
+  });
+
+  it('cuts writes to at most batchBytes', () => {
+    const sizes = [...writeSized([Buffer.alloc(batchBytes * 2 + 5), Buffer.alloc(3)])].map((b) => b.length);
+    expect(sizes).to.deep.equal([batchBytes, batchBytes, 5, 3]);
+  });
+});
