@@ -67,16 +67,16 @@ export function openAPIV2(): Record<string, unknown> {
 }
 
 export function openAPIV3Document(): Record<string, unknown> {
-  const op = (id: string, def: string) => ({
-    operationId: id,
+  const op = (id: string, def: string, action: string) => ({
+    operationId: id, 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk[0],
     responses: { 200: { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${def}` } } } } },
   });
   return {
     openapi: '3.0.0',
     info: { title: 'Wardle', version: 'v0' },
     paths: {
-      [listPath]: { get: op('listWardleExampleComV1alpha1NamespacedFlunder', 'com.example.wardle.v1alpha1.FlunderList') },
-      [`${listPath}/{name}`]: { get: op('readWardleExampleComV1alpha1NamespacedFlunder', flunderDefinition) },
+      [listPath]: { get: op('listWardleExampleComV1alpha1NamespacedFlunder', 'com.example.wardle.v1alpha1.FlunderList', 'list') },
+      [`${listPath}/{name}`]: { get: op('readWardleExampleComV1alpha1NamespacedFlunder', flunderDefinition, 'get') },
     },
     components: { schemas: definitions('#/components/schemas/') },
   };
