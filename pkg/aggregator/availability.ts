@@ -33,7 +33,7 @@ export interface AvailabilityDeps {
   /** Recheck of a failing one; default 5 s. */
   retryMs?: number;
   /** Called when a write turned an available APIService unavailable (upstream's counter). */
-  onUnavailable?: (name: string, reason: string) => void;
+  onUnavailable?: (name: string, reason: string | undefined) => void;
 }
 
 type Rec = Record<string, unknown>;
@@ -94,7 +94,7 @@ export class AvailabilityController implements Controller {
       return;
     }
     if (remote) this.d.log.info({ name, status: condition.status, reason: condition.reason, message: condition.message }, 'changing APIService availability');
-    if (isAvailable(cached) && condition.status !== 'True') this.d.onUnavailable?.(name, condition.reason ?? '');
+    if (isAvailable(cached) && condition.status !== 'True') this.d.onUnavailable?.(name, condition.reason);
   }
 
   /** The Available condition the APIService should have now. */

@@ -11,8 +11,8 @@ import type { KubeObject } from '../runtime/object.js';
 import { isAvailable } from './apiservice.js';
 
 export interface AggregatorMetrics {
-  /** An APIService was just marked unavailable with `reason`. */
-  markedUnavailable(name: string, reason: string): void;
+  /** An APIService was just marked unavailable with `reason` (upstream's UnknownReason without a condition). */
+  markedUnavailable(name: string, reason: string | undefined): void;
 }
 
 const gaugeName = 'aggregator_unavailable_apiservice';
@@ -38,5 +38,5 @@ export function registerAggregatorMetrics(registry: Registry, apiServices: () =>
     labelNames: ['name', 'reason'],
     registers: [registry],
   });
-  return { markedUnavailable: (name, reason) => counter.inc({ name, reason: reason || 'UnknownReason' }) };
+  return { markedUnavailable: (name, reason) => counter.inc({ name, reason: reason ?? 'UnknownReason' }) };
 }
