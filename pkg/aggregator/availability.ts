@@ -13,7 +13,7 @@ import type { Controller } from '../controller/manager.js';
 import { KeyedQueue } from '../controller/workqueue.js';
 import { nowTimestamp } from '../registry/generic/names.js';
 import { isPlainObject, type KubeObject } from '../runtime/object.js';
-import { apiServiceSpec, setCondition, type APIServiceCondition } from './apiservice.js';
+import { apiServiceSpec, isAvailable, setCondition, type APIServiceCondition } from './apiservice.js';
 import { discoveryCheck } from './discovery-check.js';
 import type { ServiceResolver } from './resolver.js';
 import type { TransportConfig } from '../kubelet/client.js';
@@ -32,6 +32,8 @@ export interface AvailabilityDeps {
   resyncMs?: number;
   /** Recheck of a failing one; default 5 s. */
   retryMs?: number;
+  /** Called when a write turned an available APIService unavailable (upstream's counter). */
+  onUnavailable?: (name: string, reason: string | undefined) => void;
 }
 
 type Rec = Record<string, unknown>;
@@ -92,6 +94,7 @@ export class AvailabilityController implements Controller {
       return;
     }
     if (remote) this.d.log.info({ name, status: condition.status, reason: condition.reason, message: condition.message }, 'changing APIService availability');
+    if (isAvailable(cached) && condition.status !== 'True') this.d.onUnavailable?.(name, condition.reason);
   }
 
   /** The Available condition the APIService should have now. */

@@ -2,35 +2,17 @@
 // discovery manager does: its aggregated document (/apis with the v2beta1 Accept, asked
 // as system:kube-aggregator) when it serves one, else its legacy resource list
 // (/apis/<group>/<version>) converted; with the proxy transport of the APIService.
-import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '../authentication/user.js';
 import type { TransportConfig } from '../kubelet/client.js';
 import { aggregatedContentType, toResourceDiscovery } from '../endpoints/discovery/index.js';
 import type { APIGroupDiscoveryList, APIResourceList, APIVersionDiscovery } from '../endpoints/discovery/types.js';
-import { backendRequest } from '../util/proxy/backend.js';
 import { aggregatorUser } from './discovery-check.js';
-import { withAuthProxyHeaders } from './auth-headers.js';
+import { fetchAs, type Fetched } from './fetch.js';
 
 const fetchTimeoutMs = 5_000;
 
-interface Fetched { status: number; contentType: string; body: string }
-
 function get(url: URL, transport: TransportConfig, accept: string, user: UserInfo): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    const req = backendRequest(url, transport, 'GET', withAuthProxyHeaders({ accept }, user));
-    const timer = setTimeout(() => req.destroy(new Error(`timed out fetching ${url.href}`)), fetchTimeoutMs);
-    req.once('response', (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.once('end', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.once('error', (err) => { clearTimeout(timer); reject(err); });
-    });
-    req.once('error', (err) => { clearTimeout(timer); reject(err); });
-    req.end();
-  });
+  return fetchAs(url, transport, user, { accept }, fetchTimeoutMs);
 }
 
 const isAggregated = (contentType: string) => /g=apidiscovery\.k8s\.io/.test(contentType) && /as=APIGroupDiscoveryList/.test(contentType);

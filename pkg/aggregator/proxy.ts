@@ -10,6 +10,7 @@ import type { UserInfo } from '../authentication/user.js';
 import { forwardedHeaders, forwardRequest, relayUpgrade, upgradeHeaders } from '../util/proxy/forward.js';
 import { goDialError } from '../util/proxy/errors.js';
 import { isUpgradeRequest } from '../util/proxy/hijack.js';
+import type { KubeObject } from '../runtime/object.js';
 import { apiServiceSpec, isAvailable } from './apiservice.js';
 import { withAuthProxyHeaders } from './auth-headers.js';
 import type { APIServiceLookup } from './apiservices.js';
@@ -46,39 +47,47 @@ export function proxyHandler(deps: ProxyDeps): (ctx: Koa.Context) => Promise<boo
     const m = groupVersionPath.exec(ctx.path);
     if (!m) return false;
     const apiService = deps.apiServices.get(m[1]!, m[2]!);
-    if (!apiService) return false;
-    const spec = apiServiceSpec(apiService);
-    if (!spec.service) return false;
-    if (!isAvailable(apiService)) {
-      plainTextError(ctx, 503, 'service unavailable');
-      return true;
-    }
-    const user = ctx.state.user as UserInfo | undefined;
-    if (!user) {
-      plainTextError(ctx, 500, 'missing user');
-      return true;
-    }
-    let location: URL;
-    try {
-      location = deps.resolver.resolve(spec.service.namespace, spec.service.name, spec.service.port);
-    } catch (err) {
-      deps.log.error({ service: `${spec.service.namespace}/${spec.service.name}`, err: (err as Error).message }, 'error resolving service');
-      plainTextError(ctx, 503, 'service unavailable');
-      return true;
-    }
-    location.pathname = ctx.path;
-    location.search = encodedQuery(ctx.querystring);
-    const transport = serviceTransport(spec, deps.clientCert);
-    const unreachable = (err: unknown, host: string) => {
-      const message = goDialError(err, host);
-      deps.log.error({ err: message }, 'Error while proxying request');
-      plainTextError(ctx, 503, message);
-    };
-    if (isUpgradeRequest(ctx.req)) {
-      await relayUpgrade(ctx, location, transport, withAuthProxyHeaders(upgradeHeaders(ctx, location), user), unreachable);
-    } else {
-      await forwardRequest(ctx, location, transport, withAuthProxyHeaders(forwardedHeaders(ctx, location), user), unreachable);
-    }
+    if (!apiService || !apiServiceSpec(apiService).service) return false;
+    await proxyToService(deps, ctx, apiService, ctx.path);
     return true;
   };
+}
+
+/**
+ * Relays the request to `path` on the service of the service-backed `apiService`, as the
+ * caller; also how the OpenAPI v3 documents of extension servers are served.
+ */
+export async function proxyToService(deps: Omit<ProxyDeps, 'apiServices'>, ctx: Koa.Context, apiService: KubeObject, path: string): Promise<void> {
+  const spec = apiServiceSpec(apiService);
+  if (!spec.service) throw new Error(`APIService ${apiService.metadata.name ?? ''} is local`);
+  if (!isAvailable(apiService)) {
+    plainTextError(ctx, 503, 'service unavailable');
+    return;
+  }
+  const user = ctx.state.user as UserInfo | undefined;
+  if (!user) {
+    plainTextError(ctx, 500, 'missing user');
+    return;
+  }
+  let location: URL;
+  try {
+    location = deps.resolver.resolve(spec.service.namespace, spec.service.name, spec.service.port);
+  } catch (err) {
+    deps.log.error({ service: `${spec.service.namespace}/${spec.service.name}`, err: (err as Error).message }, 'error resolving service');
+    plainTextError(ctx, 503, 'service unavailable');
+    return;
+  }
+  location.pathname = path;
+  location.search = encodedQuery(ctx.querystring);
+  const transport = serviceTransport(spec, deps.clientCert);
+  const unreachable = (err: unknown, host: string) => {
+    const message = goDialError(err, host);
+    deps.log.error({ err: message }, 'Error while proxying request');
+    plainTextError(ctx, 503, message);
+  };
+  if (isUpgradeRequest(ctx.req)) {
+    await relayUpgrade(ctx, location, transport, withAuthProxyHeaders(upgradeHeaders(ctx, location), user), unreachable);
+  } else {
+    await forwardRequest(ctx, location, transport, withAuthProxyHeaders(forwardedHeaders(ctx, location), user), unreachable);
+  }
 }

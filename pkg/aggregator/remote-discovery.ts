@@ -1,14 +1,13 @@
 // Each replica's copy of the discovery of the service-backed APIServices, fetched from
-// the services themselves (upstream's discovery manager): on every change of an
-// APIService (an event of the replica's own informer, so every replica follows what is
-// in etcd) and every minute, since a service's API can change without any APIService
-// event. A version whose fetch fails stays listed, marked Stale.
+// the services themselves (upstream's discovery manager) on every change of an
+// APIService and every minute (APIServiceRefresher). A version whose fetch fails stays
+// listed, marked Stale.
 import type { Logger } from 'pino';
 import type { Informer } from '../client/informer.js';
 import type { APIVersionDiscovery } from '../endpoints/discovery/types.js';
-import type { KubeObject } from '../runtime/object.js';
 import { apiServiceSpec, isAvailable, type APIServiceSpec } from './apiservice.js';
 import { fetchVersionDiscovery } from './discovery-fetch.js';
+import { APIServiceRefresher } from './refresher.js';
 import type { ServiceResolver } from './resolver.js';
 import { serviceTransport, type ProxyClientCert } from './transport.js';
 
@@ -28,25 +27,18 @@ export interface RemoteDiscoveryDeps {
 
 export class RemoteDiscovery {
   private docs = new Map<string, RemoteVersion>();
-  private running = new Map<string, Promise<void>>();
-  private again = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private readonly refresher: APIServiceRefresher;
 
-  constructor(private readonly d: RemoteDiscoveryDeps) {}
+  constructor(private readonly d: RemoteDiscoveryDeps) {
+    this.refresher = new APIServiceRefresher(d.apiServices, (name) => this.fetch(name), d.refreshMs ?? 60_000);
+  }
 
   start(): void {
-    const changed = (o: KubeObject) => this.refresh(o.metadata.name ?? '');
-    this.d.apiServices.addHandlers({ add: changed, update: changed, delete: changed });
-    this.timer = setInterval(() => {
-      for (const o of this.d.apiServices.list()) if (apiServiceSpec(o).service) this.refresh(o.metadata.name ?? '');
-    }, this.d.refreshMs ?? 60_000);
-    this.timer.unref();
+    this.refresher.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    clearInterval(this.timer);
+    this.refresher.stop();
   }
 
   /** One version per service-backed APIService: Current when its fetch succeeded, Stale otherwise. */
@@ -55,19 +47,8 @@ export class RemoteDiscovery {
   }
 
   /** Resolves once no fetch is running (tests). */
-  async settled(): Promise<void> {
-    while (this.running.size > 0) await Promise.all(this.running.values());
-  }
-
-  /** Fetches `name` again; a change during a fetch fetches once more after it. */
-  private refresh(name: string): void {
-    if (this.stopped) return;
-    if (this.running.has(name)) { this.again.add(name); return; }
-    const run = this.fetch(name).finally(() => {
-      this.running.delete(name);
-      if (this.again.delete(name)) this.refresh(name);
-    });
-    this.running.set(name, run);
+  settled(): Promise<void> {
+    return this.refresher.settled();
   }
 
   private async fetch(name: string): Promise<void> {

@@ -1,6 +1,8 @@
 // The OpenAPI documents for one Scheme, built on first use and kept: the Swagger 2.0
 // document (JSON and gnostic protobuf), one OpenAPI 3.0 document per v3 key, and the v3
-// root that lists them with content hashes.
+// root that lists them with content hashes. With extension servers (the aggregator), the
+// Swagger document is ours merged with theirs, ours first so our names win, and the v3
+// root also lists their documents (ours win a key both publish).
 import { createHash } from 'node:crypto';
 import type { Scheme } from '../runtime/scheme.js';
 import { canonicalJSON } from './builder/canonical-json.js';
@@ -8,6 +10,8 @@ import { schemeDefinitions } from './builder/definition-source.js';
 import { buildPaths, docKeyOf } from './builder/operations.js';
 import { buildV2, type DocInfo } from './builder/v2.js';
 import { buildV3 } from './builder/v3.js';
+import type { OpenAPIExtensions } from './extensions.js';
+import { mergeSpecs, type JSONObject } from './merge/swagger-merge.js';
 import { encodeSwaggerProto } from './proto/gnostic-v2.js';
 
 export interface Served {
@@ -39,12 +43,12 @@ export class OpenAPIDocuments {
   readonly v3Root: () => Served;
   private readonly v3: () => Map<string, Served>;
 
-  constructor(scheme: Scheme, info: DocInfo) {
+  constructor(scheme: Scheme, info: DocInfo, extensions?: OpenAPIExtensions) {
     const lastModified = new Date();
     // One definitions source per document set: the Scheme's custom resources as they are now.
     const defs = lazy(() => schemeDefinitions(scheme));
     const paths = lazy(() => buildPaths(scheme, defs()));
-    const v2 = lazy(() => buildV2(paths(), info, defs()));
+    const v2 = lazy(() => (extensions?.v2Specs() ?? []).reduce<JSONObject>(mergeSpecs, buildV2(paths(), info, defs())));
     this.v2JSON = lazy(() => {
       const data = Buffer.from(canonicalJSON(v2()));
       return { data, etag: computeETag(data), lastModified };
@@ -64,6 +68,7 @@ export class OpenAPIDocuments {
     });
     this.v3Root = lazy(() => {
       const rootPaths: Record<string, { serverRelativeURL: string }> = {};
+      for (const [key, url] of extensions?.v3Paths() ?? []) rootPaths[key] = { serverRelativeURL: url };
       for (const [key, doc] of this.v3()) rootPaths[key] = { serverRelativeURL: v3URL(key, doc.etag) };
       const data = Buffer.from(canonicalJSON({ paths: rootPaths }));
       return { data, etag: computeETag(data), lastModified };

@@ -3,17 +3,20 @@
 // nothing matches), ETag (upper-case SHA-512 of the JSON) with 304 on If-None-Match,
 // `?hash=` on v3 documents answered with immutable caching headers when it matches and a
 // 301 to the current hash when it does not. Documents are rebuilt only when the set of
-// registered resources changes.
+// registered resources, or what the extension servers publish, changes.
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'koa';
 import type { Scheme } from '../runtime/scheme.js';
 import type { DocInfo } from './builder/v2.js';
 import { OpenAPIDocuments, v3URL, type Served } from './documents.js';
+import type { OpenAPIExtensions } from './extensions.js';
 import { negotiate } from './negotiate.js';
 
 export interface OpenAPIHandlerOptions {
   /** `info` of every document; upstream reports title "Kubernetes". */
   info?: Partial<DocInfo>;
+  /** Extension servers' documents (the aggregator), merged into ours. */
+  extensions?: OpenAPIExtensions;
 }
 
 export type OpenAPIHandler = (ctx: Context) => Promise<boolean>;
@@ -102,8 +105,8 @@ export function createOpenAPIHandler(scheme: Scheme, options: OpenAPIHandlerOpti
   const info: DocInfo = { title: 'Kubernetes', version: 'unversioned', ...options.info };
   let built: { key: string; docs: OpenAPIDocuments } | undefined;
   const documents = (): OpenAPIDocuments => {
-    const key = fingerprint(scheme);
-    if (!built || built.key !== key) built = { key, docs: new OpenAPIDocuments(scheme, info) };
+    const key = `${fingerprint(scheme)}#${options.extensions?.revision() ?? 0}`;
+    if (!built || built.key !== key) built = { key, docs: new OpenAPIDocuments(scheme, info, options.extensions) };
     return built.docs;
   };
 
@@ -129,7 +132,7 @@ export function createOpenAPIHandler(scheme: Scheme, options: OpenAPIHandlerOpti
     if (!path.startsWith('/openapi/v3/')) return false;
     const key = path.slice('/openapi/v3/'.length).replace(/\/$/, '');
     const doc = documents().v3Doc(key);
-    if (!doc) return false;
+    if (!doc) return options.extensions?.serveV3(ctx, key) ?? false;
     ctx.append('Vary', 'Accept');
     if (!negotiate(ctx.get('Accept'), V3_OFFERS)) {
       notAcceptable(ctx);

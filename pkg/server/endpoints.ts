@@ -1,10 +1,10 @@
 // The non-resource endpoints of a replica and the outer filters around everything:
-// request logging, metrics, health (with an etcd check), version, OpenAPI.
+// request logging, metrics, health (with an etcd check), version. (OpenAPI is wired in
+// server.ts, beside the aggregator whose extension servers' documents it merges.)
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { createRequestLogger } from '../endpoints/filters/logging.js';
 import { createMetricsFilter } from '../endpoints/filters/metrics.js';
-import { createOpenAPIHandler } from '../openapi/handler.js';
 import type { Scheme } from '../runtime/scheme.js';
 import type { Storage } from '../storage/interfaces.js';
 import { createVersionHandler } from '../version/index.js';
@@ -42,7 +42,6 @@ export function extraEndpoints(deps: { scheme: Scheme; storage: Storage; log: Lo
       createHealthHandler(health, { onCheckFailed: (endpoint, name, err) => deps.log.warn({ endpoint, check: name, err: err.message }, 'health check failed') }),
       createVersionHandler(),
       createMetricsHandler(metrics),
-      createOpenAPIHandler(deps.scheme),
     ],
     beginShutdown: () => shutdown.markShuttingDown(),
     stop: () => undefined,

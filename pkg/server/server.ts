@@ -56,6 +56,7 @@ import type { ServerDeps } from './deps.js';
 import { KubeletClient } from '../kubelet/client.js';
 import { upgradeListener } from '../util/proxy/hijack.js';
 import { buildAggregator } from '../aggregator/index.js';
+import { createOpenAPIHandler } from '../openapi/handler.js';
 
 export interface RunningServer {
   url: string;
@@ -163,7 +164,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   if (o.enablePriorityAndFairness) apiserverLoops.register(apfConfigController({ informers, log, client: apiserverClient }));
   // kube-aggregator: proxy and discovery in every replica, the availability controller elected.
   let selfURL: URL | undefined;
-  const aggregator = buildAggregator({ options: o.aggregator, informers, client: apiserverClient, log, self: () => selfURL });
+  const aggregator = buildAggregator({
+    options: o.aggregator, informers, client: apiserverClient, log, self: () => selfURL, metricsRegistry: apiserverMetrics().registry,
+  });
   apiserverLoops.register(aggregator.availability);
   aggregator.start();
 
@@ -176,7 +179,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   });
 
   const pathHandlers: PathHandler[] = [
-    ...extra.pathHandlers, ...serviceAccountIssuerDiscovery(deps), aggregator.proxy, aggregator.discovery(createDiscoveryHandler(scheme)),
+    ...extra.pathHandlers, createOpenAPIHandler(scheme, { extensions: aggregator.openapi }), ...serviceAccountIssuerDiscovery(deps),
+    aggregator.proxy, aggregator.discovery(createDiscoveryHandler(scheme)),
   ];
   const connect = { kubelet: new KubeletClient(o.kubelet), readStored: (key: string) => storage.get(`${o.etcdPrefix}/${key}`) };
   const auditor = buildAuditor(o.audit, apiserverMetrics().registry, log);

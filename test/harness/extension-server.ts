@@ -4,7 +4,9 @@
 // the front-proxy CA with an allowed CN; the caller's identity is read from the
 // X-Remote-* headers by this repository's requestheader authenticator. It serves
 // discovery (aggregated and legacy) for wardle.example.com/v1alpha1 and a namespaced
-// `flunders` resource (get, list, watch), and records every request with its identity.
+// `flunders` resource (get, list, watch), its OpenAPI (/openapi/v2, /openapi/v3 and the
+// group version's v3 document, see extension-openapi.ts), and records every request with
+// its identity.
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RequestHeaderAuthenticator } from '../../pkg/authentication/requestheader/index.js';
 import type { UserInfo } from '../../pkg/authentication/user.js';
+import { etagOf, openAPIV2, openAPIV3Document, v3Key } from './extension-openapi.js';
 import { createTestPki, type FrontProxyPki, type TestPki } from './pki.js';
 
 export const wardleGroup = 'wardle.example.com';
@@ -41,6 +44,8 @@ export interface ExtensionServerOptions {
   allowedNames?: string[];
   /** Serve the aggregated discovery document on /apis (default true). */
   aggregatedDiscovery?: boolean;
+  /** Serve /openapi/v2 and /openapi/v3 (default true; 404 otherwise). */
+  openapi?: boolean;
 }
 
 export interface ExtensionServer {
@@ -116,9 +121,34 @@ export async function startExtensionServer(opts: ExtensionServerOptions): Promis
     res.on('close', () => watchers.delete(w));
   };
 
+  const v2Body = JSON.stringify(openAPIV2());
+  const v3Body = JSON.stringify(openAPIV3Document());
+  /** A document with its ETag, 304 when If-None-Match names it. */
+  const sendDocument = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    const etag = `"${etagOf(body)}"`;
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { ETag: etag });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json', ETag: etag });
+    res.end(body);
+  };
+  const serveOpenAPI = (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
+    if (opts.openapi === false) return false;
+    if (path === '/openapi/v2') sendDocument(req, res, v2Body);
+    else if (path === '/openapi/v3') {
+      const url = (key: string, body: string) => ({ serverRelativeURL: `/openapi/v3/${key}?hash=${etagOf(body)}` });
+      send(res, 200, { paths: { [v3Key]: url(v3Key, v3Body), version: url('version', '{}') } });
+    } else if (path === `/openapi/v3/${v3Key}`) sendDocument(req, res, v3Body);
+    else return false;
+    return true;
+  };
+
   const route = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const path = url.pathname.replace(/\/$/, '') || '/';
     const accept = String(req.headers.accept ?? '');
+    if (serveOpenAPI(req, res, path)) return;
     if (path === '/apis') {
       if ((opts.aggregatedDiscovery ?? true) && accept.includes('g=apidiscovery.k8s.io')) {
         return send(res, 200, aggregatedDocument(), 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
