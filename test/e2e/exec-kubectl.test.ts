@@ -1,8 +1,9 @@
 // The real kubectl exec, attach and port-forward through two replicas to a fake kubelet
 // that speaks the kubelet's streaming protocols: kubectl v1.28 over SPDY/3.1
 // (remotecommand v4.channel.k8s.io, portforward.k8s.io), kubectl v1.34 over WebSocket
-// (v5.channel.k8s.io). Output, stdin, exit codes, RBAC on pods/exec, and the kubelet
-// seeing the apiserver's client certificate.
+// (v5.channel.k8s.io), and port-forward (v1.34 falling back to SPDY when its WebSocket
+// tunnel is refused). Output, stdin, exit codes, RBAC on pods/exec, and the kubelet seeing
+// the apiserver's client certificate.
 import { connect } from 'node:net';
 import { expect } from 'chai';
 import { kubectl, kubectlStream, startReplicas, type Cluster, type KubectlResult, type KubectlVersion } from '../harness/index.js';
@@ -121,23 +122,31 @@ describe('e2e: kubectl exec, attach and port-forward through a kubelet', functio
     expect(spdy.stderr).to.contain('cannot create resource "pods/exec"');
   });
 
-  it('kubectl v1.28 port-forward reaches the pod\'s port over SPDY', async () => {
-    // kubectl forwards only to a running pod.
-    await ok(['patch', 'pod', 'web', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Running"}}']);
-    const pf = kubectlStream(['-n', ns, 'port-forward', 'pod/web', ':8080'], { kubeconfig: cluster.kubeconfigFor(1) });
-    try {
-      await pf.waitFor(/Forwarding from 127\.0\.0\.1:(\d+) -> 8080/);
-      const port = Number(/Forwarding from 127\.0\.0\.1:(\d+) -> 8080/.exec(pf.stdout())![1]);
-      for (const msg of ['first\n', 'second\n']) {
-        const got = await roundTrip(port, msg);
-        expect(got).to.equal(`pod ${ns}/web port 8080\n${msg}`);
+  for (const version of ['1.28', '1.34'] as const) {
+    it(`kubectl v${version} port-forward reaches the pod's port over SPDY`, async () => {
+      // kubectl forwards only to a running pod.
+      await ok(['patch', 'pod', 'web', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Running"}}']);
+      const before = kubelet.requests.length;
+      const pf = kubectlStream(['-n', ns, 'port-forward', 'pod/web', ':8080'], { kubeconfig: cluster.kubeconfigFor(1), version });
+      try {
+        await pf.waitFor(/Forwarding from 127\.0\.0\.1:(\d+) -> 8080/);
+        const port = Number(/Forwarding from 127\.0\.0\.1:(\d+) -> 8080/.exec(pf.stdout())![1]);
+        for (const msg of ['first\n', 'second\n']) {
+          const got = await roundTrip(port, msg);
+          expect(got).to.equal(`pod ${ns}/web port 8080\n${msg}`);
+        }
+        expect(lastSession()).to.deep.include({ kind: 'portForward', transport: 'spdy', protocol: 'portforward.k8s.io', input: 'first\nsecond\n' });
+        expect(lastSession().ports).to.deep.equal([8080, 8080]);
+        const upgrades = kubelet.requests.slice(before).map((r) => [r.method, r.url, r.headers.upgrade, r.clientCN]);
+        // v1.34 first asks for a SPDY tunnel over WebSocket (no ports in the query), which a v1.28
+        // kubelet refuses; it falls back to SPDY.
+        const spdy = ['POST', `/portForward/${ns}/web`, 'SPDY/3.1', 'kube-apiserver-kubelet-client'];
+        expect(upgrades).to.deep.equal(version === '1.28' ? [spdy] : [['GET', `/portForward/${ns}/web`, 'websocket', 'kube-apiserver-kubelet-client'], spdy]);
+      } finally {
+        pf.stop();
       }
-      expect(lastSession()).to.deep.include({ kind: 'portForward', transport: 'spdy', protocol: 'portforward.k8s.io', input: 'first\nsecond\n' });
-      expect(lastSession().ports).to.deep.equal([8080, 8080]);
-    } finally {
-      pf.stop();
-    }
-  });
+    });
+  }
   });
 });
 
