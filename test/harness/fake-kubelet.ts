@@ -1,8 +1,10 @@
 // A stand-in kubelet on 127.0.0.1 for the node-facing subresources: HTTPS with its own
 // CA (from pki.ts) whose own API requires the apiserver's kubelet client certificate. It serves
-// /containerLogs (follow streams a line at a time until released), answers upgrades on
-// /exec, /attach and /portForward with 101 and then echoes every byte, and echoes any
-// other request as JSON. Every request is recorded.
+// /containerLogs (follow streams a line at a time until released) and echoes any other
+// request as JSON. Upgrades on /exec, /attach and /portForward either get a 101 and every
+// byte echoed (`upgrades: 'echo'`, the default: the relay itself under test) or are
+// served as the kubelet does (`upgrades: 'serve'`: remotecommand over SPDY/3.1 or
+// WebSocket, port forwarding over SPDY/3.1; see streaming/). Every request is recorded.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,6 +13,11 @@ import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestPki, type TestPki } from './pki.js';
+import {
+  parseStreamRequest, portForwardProtocol, serveExecOverSpdy, serveExecOverWebSocket, servePortForwardOverSpdy,
+  spdyExecProtocols, webSocketExecProtocols, type StreamSession,
+} from './streaming/remote-command.js';
+import { handshakeResponse, isWebSocketUpgrade, offeredSubprotocols } from './streaming/websocket.js';
 
 export interface KubeletRequest {
   method: string;
@@ -27,6 +34,8 @@ export interface FakeKubelet {
   /** Flags that make an apiserver trust this kubelet and authenticate to it. */
   apiserverArgs: string[];
   requests: KubeletRequest[];
+  /** Streaming sessions served (with `upgrades: 'serve'`), in the order they began. */
+  sessions: StreamSession[];
   /** Ends every following log stream. */
   endFollows(): void;
   /** Follow streams currently open. */
@@ -34,12 +43,19 @@ export interface FakeKubelet {
   stop(): Promise<void>;
 }
 
+export interface FakeKubeletOptions {
+  /** 'echo' (default): 101 and an echo of every byte; 'serve': the kubelet's protocols. */
+  upgrades?: 'echo' | 'serve';
+}
+
 const clientName = 'kube-apiserver-kubelet-client';
 
-export async function startFakeKubelet(): Promise<FakeKubelet> {
+export async function startFakeKubelet(opts: FakeKubeletOptions = {}): Promise<FakeKubelet> {
   const dir = mkdtempSync(join(tmpdir(), 'fake-kubelet-'));
   const pki = await createTestPki(dir, { clientUsers: [{ name: clientName, groups: ['system:masters'] }] });
   const requests: KubeletRequest[] = [];
+  const sessions: StreamSession[] = [];
+  const upgraded = new Set<Duplex>();
   const follows = new Map<ServerResponse, NodeJS.Timeout>();
   const clientCN = (req: IncomingMessage) => String((req.socket as TLSSocket).getPeerCertificate?.()?.subject?.CN ?? '');
 
@@ -85,6 +101,10 @@ export async function startFakeKubelet(): Promise<FakeKubelet> {
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, clientCN: clientCN(req), body: '' });
+    socket.on('error', () => socket.destroy());
+    upgraded.add(socket);
+    socket.on('close', () => upgraded.delete(socket));
+    if (opts.upgrades === 'serve') { serveUpgrade(req, socket, head); return; }
     const protocol = String(req.headers['x-stream-protocol-version'] ?? '').split(',')[0].trim();
     socket.write([
       'HTTP/1.1 101 Switching Protocols',
@@ -95,9 +115,45 @@ export async function startFakeKubelet(): Promise<FakeKubelet> {
       '', '',
     ].join('\r\n'));
     if (head.length > 0) socket.write(head);
-    socket.on('error', () => socket.destroy());
     socket.pipe(socket);
   });
+
+  function refuse(socket: Duplex, status: string, text: string): void {
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  }
+
+  /** The kubelet's httpstream handshake: the first protocol the client offers that we speak. */
+  function negotiate(offered: string[], supported: string[]): string | undefined {
+    return offered.find((p) => supported.includes(p));
+  }
+
+  function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'https://kubelet');
+    if (!(req.socket as TLSSocket).authorized) return refuse(socket, '401 Unauthorized', 'Unauthorized');
+    const ws = isWebSocketUpgrade(req);
+    const spdy = String(req.headers.upgrade ?? '').toLowerCase() === 'spdy/3.1';
+    const offered = ws ? offeredSubprotocols(req) : String(req.headers['x-stream-protocol-version'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+    const streamReq = parseStreamRequest(url);
+    const pf = /^\/portForward\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    const supported = streamReq ? (ws ? webSocketExecProtocols : spdyExecProtocols) : pf && spdy ? [portForwardProtocol] : [];
+    const protocol = negotiate(offered, supported);
+    if ((!ws && !spdy) || (!streamReq && !pf)) return refuse(socket, '400 Bad Request', `unsupported upgrade ${req.headers.upgrade} on ${url.pathname}`);
+    if (!protocol) {
+      return refuse(socket, '403 Forbidden', `unable to upgrade: unable to negotiate protocol: client supports ${JSON.stringify(offered)}, server supports ${JSON.stringify(supported)}`);
+    }
+    const session: StreamSession = { kind: streamReq?.kind ?? 'portForward', transport: ws ? 'websocket' : 'spdy', protocol, request: streamReq, input: '', resizes: [], ports: [] };
+    if (ws) {
+      const response = handshakeResponse(req, protocol);
+      if (!response) return refuse(socket, '400 Bad Request', 'bad websocket handshake');
+      sessions.push(session);
+      socket.write(response);
+      return serveExecOverWebSocket(socket, head, streamReq!, protocol, session);
+    }
+    sessions.push(session);
+    socket.write(['HTTP/1.1 101 Switching Protocols', 'Connection: Upgrade', 'Upgrade: SPDY/3.1', `X-Stream-Protocol-Version: ${protocol}`, '', ''].join('\r\n'));
+    if (streamReq) return serveExecOverSpdy(socket, head, streamReq, session);
+    return servePortForwardOverSpdy(socket, head, `${decodeURIComponent(pf![1])}/${decodeURIComponent(pf![2])}`, session);
+  }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const addr = server.address();
@@ -113,12 +169,14 @@ export async function startFakeKubelet(): Promise<FakeKubelet> {
       '--kubelet-timeout=2s',
     ],
     requests,
+    sessions,
     endFollows: () => {
       for (const [r, timer] of follows) { clearInterval(timer); follows.delete(r); r.end('end of follow\n'); }
     },
     openFollows: () => follows.size,
     async stop() {
       for (const [r, timer] of follows) { clearInterval(timer); r.destroy(); }
+      for (const socket of upgraded) socket.destroy();
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
       rmSync(dir, { recursive: true, force: true });
     },
