@@ -46,4 +46,27 @@ describe('fuzz findings', function () {
     });
   });
 
+  describe('YAML bodies go-yaml refuses are a 400, not a 500', () => {
+    const post = (body: string, contentType = 'application/yaml') =>
+      request<{ reason: string; message: string }>(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'POST', headers: { 'Content-Type': contentType }, body });
+
+    it('an anchor that contains itself', async () => {
+      const res = await post('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cyc}\ndata: &a {k: *a}\n');
+      expect(res.status).to.equal(400);
+      expect(res.body).to.include({ reason: 'BadRequest', message: "error converting YAML to JSON: yaml: anchor 'a' value contains itself" });
+      const applied = await request<{ reason: string }>(`${url}/api/v1/namespaces/ff/configmaps/cyc?fieldManager=t`, {
+        ...admin, method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' }, body: 'apiVersion: v1\nkind: ConfigMap\nmetadata: &m {name: cyc, labels: *m}\n',
+      });
+      expect(applied.status).to.equal(400);
+    });
+
+    it('alias expansion past the guard (billion laughs)', async () => {
+      const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+      for (let i = 1; i <= 6; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+      const res = await post(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\nbinaryData:\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+      expect(res.status).to.equal(400);
+      expect(res.body.message).to.match(/^error converting YAML to JSON: yaml: document contains excessive aliasing/);
+    });
+  });
+
 });

@@ -4,6 +4,7 @@ import { parseDocument } from 'yaml';
 import { errors } from '../../runtime/errors.js';
 import { decodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { protobufMediaType } from './media.js';
+import { yamlDocumentValue } from './yaml-value.js';
 
 /** Upstream's limit for request bodies (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -74,10 +75,9 @@ export function decodeBody(raw: Buffer, mediaType: string): unknown {
   }
   const text = raw.toString('utf8');
   if (isYamlMediaType(mediaType)) {
-    // The yaml package's alias-count guard stops "billion laughs" bodies.
     const doc = parseDocument(text, { uniqueKeys: true });
     if (doc.errors.length > 0) throw errors.badRequest(`error converting YAML to JSON: ${doc.errors[0].message}`);
-    return doc.toJS({ maxAliasCount: 100 });
+    return yamlDocumentValue(doc, 'error converting YAML to JSON: ');
   }
   try {
     return JSON.parse(text);
