@@ -69,4 +69,14 @@ describe('fuzz findings', function () {
     });
   });
 
+  it('a resourceVersion beyond uint64 is a 400 at once, not a 3 s wait for revision 1e+23', async () => {
+    const t0 = Date.now();
+    const res = await request<{ reason: string; message: string }>(`${url}/api/v1/namespaces/ff/configmaps/neg-2?resourceVersion=99999999999999999999999`, admin);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.include({ reason: 'BadRequest', message: 'invalid resource version: 99999999999999999999999' });
+    expect(Date.now() - t0).to.be.lessThan(2000);
+    const list = await request(`${url}/api/v1/namespaces/ff/configmaps?resourceVersion=18446744073709551616`, admin);
+    expect(list.status).to.equal(400);
+  });
+
 });
