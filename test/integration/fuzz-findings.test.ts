@@ -79,4 +79,14 @@ describe('fuzz findings', function () {
     expect(list.status).to.equal(400);
   });
 
+  it('request headers up to 1 MiB are read (Go\'s MaxHeaderBytes), longer ones get a 431', async () => {
+    // A 64 KiB bearer token is past Node's 16 KiB default: it must reach authentication.
+    const long = await request<{ reason: string }>(`${url}/api/v1/namespaces`, { ca: admin.ca, token: 'x'.repeat(64 * 1024) });
+    expect(long.status).to.equal(401);
+    expect(long.body).to.include({ reason: 'Unauthorized' });
+    const longPath = await request<{ reason: string }>(`${url}/api/v1/namespaces/ff/configmaps/${'a'.repeat(40_000)}`, admin);
+    expect(longPath.status).to.equal(404);
+    const tooLong = await request(`${url}/api/v1/namespaces`, { ...admin, headers: { 'X-Big': 'y'.repeat((1 << 20) + 8192) } }).catch((e: Error) => ({ status: 0, text: e.message }));
+    expect(tooLong.status).to.equal(431);
+  });
 });
