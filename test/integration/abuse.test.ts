@@ -83,6 +83,39 @@ describe('abuse stays bounded', function () {
     }
   });
 
+  it('a watcher that never reads is cut off instead of buffered without end', async () => {
+    const w = await stalledWatch(t, '/api/v1/namespaces/abuse/configmaps?watch=true');
+    try {
+      const m = await peakRssDuring(t.pid, async () => {
+        // Events of 1 MiB each, sizes.unreadMiB of them: far more than socket buffers hold.
+        await createConfigMaps(t, 'abuse', 8, 1000 * 1024, 4, 'unread');
+        const big = 'y'.repeat(1000 * 1024);
+        for (let i = 0; i < sizes.unreadMiB - 8; i++) {
+          const res = await request(`${t.url}/api/v1/namespaces/abuse/configmaps/unread-${i % 8}`, {
+            ...t.admin, method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { v: `${i}${big}` } }),
+          });
+          expect(res.status).to.equal(200);
+        }
+        expect(await probeLatencyMs(t)).to.be.lessThan(2000);
+      });
+      bounded(m);
+      // Upstream's cacher closes a watcher that cannot keep up, at the next event it cannot take.
+      await new Promise((r) => setTimeout(r, 5500));
+      const more = await request(`${t.url}/api/v1/namespaces/abuse/configmaps/unread-0`, {
+        ...t.admin, method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { v: 'last' } }),
+      });
+      expect(more.status).to.equal(200);
+      // Reading again, the client finds the stream cut short: a part of what was sent, then the end.
+      await new Promise((r) => setTimeout(r, 500));
+      w.resume();
+      await Promise.race([w.closed, new Promise((r) => setTimeout(r, 5000))]);
+      expect(w.isClosed(), 'the server ended the stalled watch').to.equal(true);
+      expect(w.received()).to.be.lessThan((sizes.unreadMiB - 8) * 1000 * 1024);
+    } finally {
+      w.close();
+    }
+  });
+
   it(`a list of ${sizes.listObjects} objects: answered whole and in pages, others still served`, async () => {
     await createConfigMaps(t, 'abuse-list', sizes.listObjects, 1024, 16);
     const m = await peakRssDuring(t.pid, async () => {
