@@ -89,4 +89,14 @@ describe('fuzz findings', function () {
     const tooLong = await request(`${url}/api/v1/namespaces`, { ...admin, headers: { 'X-Big': 'y'.repeat((1 << 20) + 8192) } }).catch((e: Error) => ({ status: 0, text: e.message }));
     expect(tooLong.status).to.equal(431);
   });
+
+  it('a JSON body nested past Go\'s 10,000 levels is a 400, not a stack overflow', async () => {
+    const depth = 100_000;
+    const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    const res = await request<{ reason: string; message: string }>(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect(res.status).to.equal(400);
+    expect(res.body).to.include({ reason: 'BadRequest', message: "error decoding body: invalid character '{' exceeded max depth" });
+    const put = await request(`${url}/api/v1/namespaces/ff/configmaps/neg-2`, { ...admin, method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: body.replace('"deep"', '"neg-2"') });
+    expect(put.status).to.equal(400);
+  });
 });

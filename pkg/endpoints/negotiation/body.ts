@@ -5,6 +5,7 @@ import { errors } from '../../runtime/errors.js';
 import { decodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { protobufMediaType } from './media.js';
 import { yamlDocumentValue } from './yaml-value.js';
+import { checkJsonSyntax, GoJsonError, maxNestingDepth } from '../patch/go-json.js';
 
 /** Upstream's limit for request bodies (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -82,9 +83,22 @@ export function decodeBody(raw: Buffer, mediaType: string): unknown {
     if (doc.errors.length > 0) throw errors.badRequest(`error converting YAML to JSON: ${doc.errors[0].message}`);
     return yamlDocumentValue(doc, 'error converting YAML to JSON: ');
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw errors.badRequest(`error decoding body: ${(err as Error).message}`);
   }
+  // Go's decoder stops at 10,000 levels of nesting; JSON.parse does not, and deeper values
+  // overflowed the stack of the code that walks them (a 500). Only a body this long can
+  // be that deep, so smaller ones skip the scan.
+  if (raw.length > 2 * maxNestingDepth) {
+    try {
+      checkJsonSyntax(raw);
+    } catch (err) {
+      if (err instanceof GoJsonError) throw errors.badRequest(`error decoding body: ${err.message}`);
+      throw err;
+    }
+  }
+  return value;
 }
