@@ -77,7 +77,13 @@ export function streamBody(t: Target, o: { path: string; total: number; chunk: n
         const n = Math.min(o.chunk, o.total - sent);
         const ok = req.write(n === o.chunk ? piece : piece.subarray(0, n));
         sent += n;
-        if (!ok) await new Promise<void>((r) => { req.once('drain', r); req.once('close', r); });
+        if (!ok) {
+          await new Promise<void>((r) => {
+            const done = (): void => { req.off('drain', done); req.off('close', done); r(); };
+            req.on('drain', done);
+            req.on('close', done);
+          });
+        }
         if (o.intervalMs > 0) await sleep(o.intervalMs);
       }
       if (!answered && !req.destroyed) req.end();

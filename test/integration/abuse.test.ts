@@ -99,14 +99,9 @@ describe('abuse stays bounded', function () {
         expect(await probeLatencyMs(t)).to.be.lessThan(2000);
       });
       bounded(m);
-      // Upstream's cacher closes a watcher that cannot keep up, at the next event it cannot take.
-      await new Promise((r) => setTimeout(r, 5500));
-      const more = await request(`${t.url}/api/v1/namespaces/abuse/configmaps/unread-0`, {
-        ...t.admin, method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { v: 'last' } }),
-      });
-      expect(more.status).to.equal(200);
+      // Upstream's cacher closes a watcher that cannot keep up; here within the 5 s grace period.
+      await new Promise((r) => setTimeout(r, 6000));
       // Reading again, the client finds the stream cut short: a part of what was sent, then the end.
-      await new Promise((r) => setTimeout(r, 500));
       w.resume();
       await Promise.race([w.closed, new Promise((r) => setTimeout(r, 5000))]);
       expect(w.isClosed(), 'the server ended the stalled watch').to.equal(true);

@@ -128,14 +128,23 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   metrics.registeredWatchers.inc(watchLabels);
   let overSince: number | undefined;
   let cutOff = (): void => undefined;
+  const unread = (): number => out.writableLength + out.readableLength + (h.ctx.res.socket?.writableLength ?? 0);
+  // Checked again after the grace period even if no event comes, so the queue is dropped in time.
+  const stillStalled = (): void => {
+    if (overSince === undefined || ended) return;
+    if (unread() <= maxUnreadWatchBytes) overSince = undefined;
+    else if (Date.now() - overSince >= unresponsiveWatcherMs) cutOff();
+    else setTimeout(stillStalled, unresponsiveWatcherMs).unref();
+  };
   const write = (f: string | Buffer) => {
     metrics.watchEvents.inc(watchLabels);
     metrics.watchEventSizes.observe(watchLabels, typeof f === 'string' ? Buffer.byteLength(f) : f.length);
     out.write(f);
-    const unread = out.writableLength + out.readableLength + (h.ctx.res.socket?.writableLength ?? 0);
-    if (unread <= maxUnreadWatchBytes) overSince = undefined;
-    else if (overSince === undefined) overSince = Date.now();
-    else if (Date.now() - overSince > unresponsiveWatcherMs) cutOff();
+    if (unread() <= maxUnreadWatchBytes) overSince = undefined;
+    else if (overSince === undefined) {
+      overSince = Date.now();
+      setTimeout(stillStalled, unresponsiveWatcherMs).unref();
+    } else if (Date.now() - overSince >= unresponsiveWatcherMs) cutOff();
   };
   const frame = (type: string, object: unknown): string | Buffer => (media.format === 'protobuf'
     ? encodeWatchFrame(type, object as Record<string, unknown>)
