@@ -22,7 +22,8 @@ describe('request fuzzing (fast-check): decoders, parsers, headers and paths', f
 
   it('answers every request with no 5xx, no hang, a Status with upstream reason for errors, and no write by a rejected request', async () => {
     const requests = Number(process.env['FUZZ_REQUESTS'] ?? 2000);
-    const seed = process.env['FUZZ_SEED'] ? Number(process.env['FUZZ_SEED']) : undefined;
+    // A fixed seed keeps make test reproducible; make chaos draws a new one each run.
+    const seed = Number(process.env['FUZZ_SEED'] ?? 16);
     const report = await runFuzz({
       baseUrl: cluster.urls[0]!, admin: cluster.credentialsFor('admin'), etcd, etcdPrefix: cluster.etcdPrefix,
       requests, seed, pid: cluster.replicas[0]!.pid, timeoutMs: 30_000,

@@ -84,11 +84,14 @@ function mayHaveWritten(r: FuzzRequest, out: RawOutcome): boolean {
   return !/[?&]dryRun=All(&|$)/.test(r.path);
 }
 
-/** Waits until the server's follow-up writes (controllers, garbage collection) are done. */
+/**
+ * Waits until the server's follow-up writes (controllers, the garbage collector finishing a
+ * foreground deletion...) are done: no change for 300 ms.
+ */
 async function settle(etcd: Etcd3, prefix: string): Promise<Snapshot> {
   let prev = await snapshot(etcd, prefix);
-  for (let i = 0; i < 30; i++) {
-    await sleep(100);
+  for (let i = 0; i < 20; i++) {
+    await sleep(300);
     const next = await snapshot(etcd, prefix);
     if (diff(prev, next).length === 0) return next;
     prev = next;

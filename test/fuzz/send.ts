@@ -35,6 +35,22 @@ export function sendableHeader(v: string): string {
   return v.replace(invalidHeaderChars, '?');
 }
 
+/**
+ * Upstream reads `watch` as Go's Convert_Slice_string_To_bool does: any first value but
+ * "0", "f" or "false" (any case) is true, the empty one and "yes" included.
+ */
+export function asksToWatch(path: string): boolean {
+  const q = path.indexOf('?');
+  if (q < 0) return false;
+  let v: string | null;
+  try {
+    v = new URLSearchParams(path.slice(q + 1)).get('watch');
+  } catch {
+    return false;
+  }
+  return v !== null && !['0', 'f', 'false'].includes(v.toLowerCase());
+}
+
 export interface Sender {
   send(r: RawRequest, timeoutMs: number): Promise<RawOutcome>;
   close(): void;
@@ -75,7 +91,7 @@ export function createSender(baseUrl: string, creds: TlsCredentials, maxSockets 
       req.on('error', (err: NodeJS.ErrnoException) => done({ kind: 'error', code: err.code ?? 'ERR', message: err.message, ms: ms() }));
       req.on('response', (res) => {
         const chunked = res.headers['transfer-encoding'] === 'chunked';
-        const watchy = /[?&]watch=(true|1)\b/i.test(r.path) || /\/watch\//i.test(r.path) || String(res.headers['content-type'] ?? '').includes('watch');
+        const watchy = asksToWatch(r.path) || /\/watch\//i.test(r.path) || String(res.headers['content-type'] ?? '').includes('watch');
         // A watch (or anything streaming 2xx) is answered once its headers are in.
         if (res.statusCode! < 300 && chunked && watchy) {
           done({ kind: 'response', status: res.statusCode!, headers: res.headers, body: Buffer.alloc(0), ms: ms(), streamed: true });
