@@ -90,6 +90,11 @@ function openAPINotAcceptable(req: RawRequest, status: number, body: Buffer): bo
   return status === 406 && body.length === 0 && req.path.startsWith('/openapi/');
 }
 
+/** Upstream's max-in-flight and APF filters answer 429 with http.Error: text and Retry-After. */
+function inflightLimit(status: number, out: { headers: Record<string, unknown>; body: Buffer }): boolean {
+  return status === 429 && out.headers['retry-after'] !== undefined && out.body.toString('utf8').startsWith('Too many requests');
+}
+
 /** The health endpoints answer an unknown check with a text 404 (pkg/server/healthz). */
 function healthCheckNotFound(req: RawRequest, status: number): boolean {
   return status === 404 && /^\/(healthz|livez|readyz)\//.test(req.path);
@@ -118,7 +123,7 @@ export function judge(req: RawRequest, out: RawOutcome): Verdict {
   if (status >= 500 && !(status === 504 && askedShortTimeout(req.path))) {
     return { ok: false, problem: '5xx', detail: `${status} ${out.body.toString('utf8').slice(0, 300)}` };
   }
-  if (status < 400 || req.method === 'HEAD' || healthCheckNotFound(req, status) || openAPINotAcceptable(req, status, out.body)) return { ok: true };
+  if (status < 400 || req.method === 'HEAD' || healthCheckNotFound(req, status) || openAPINotAcceptable(req, status, out.body) || inflightLimit(status, out)) return { ok: true };
   const st = decodeStatus(out.body, String(out.headers['content-type'] ?? ''));
   if (!st || st['kind'] !== 'Status') {
     return { ok: false, problem: 'not-a-status', detail: `${status} ${out.headers['content-type']}: ${out.body.toString('utf8').slice(0, 200)}` };

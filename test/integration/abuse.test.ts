@@ -136,4 +136,25 @@ describe('abuse stays bounded', function () {
     expect(ms).to.be.within(31_000, 36_000);
     expect(headers.received()).to.equal('');
   });
+
+  it('past --max-requests-inflight: upstream\'s 429 with Retry-After, and service once the burst is over', async () => {
+    // Not admin: system:masters is exempt from the limit, as upstream's filter exempts it.
+    const small = await startReplicas(1, {
+      extraArgs: ['--enable-priority-and-fairness=false', '--max-requests-inflight=1', '--max-mutating-requests-inflight=1'],
+      tokens: [{ token: 'burst-token', name: 'burst' }],
+    });
+    try {
+      const u = small.urls[0]!;
+      const creds = small.credentialsFor('burst');
+      const burst = await Promise.all(Array.from({ length: 60 }, () => request(`${u}/api/v1/namespaces/kube-system/configmaps`, { ...creds, timeoutMs: 20_000 })));
+      const limited = burst.filter((r) => r.status === 429);
+      expect(limited.length, 'some requests were over the limit').to.be.greaterThan(0);
+      expect(burst.every((r) => r.status === 200 || r.status === 429)).to.equal(true);
+      expect(limited[0]!.headers['retry-after']).to.equal('1');
+      expect(limited[0]!.text).to.equal('Too many requests, please try again later.\n');
+      expect((await request(`${u}/api/v1/namespaces/default`, creds)).status).to.equal(200);
+    } finally {
+      await small.stop();
+    }
+  });
 });
