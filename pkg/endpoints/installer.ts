@@ -22,6 +22,7 @@ import { scaleHandler } from './handlers/scale.js';
 import { virtualReadHandler } from './handlers/virtual-read.js';
 import { recordDeprecatedRequest } from './deprecation.js';
 import { connectHandler, type ConnectDeps } from './handlers/connect.js';
+import { chooseMedia } from './handlers/response.js';
 
 type Handler = (h: HandlerScope) => Promise<void>;
 
@@ -35,6 +36,18 @@ const handlers: Record<Verb, Handler> = {
   delete: deleteHandler,
   deletecollection: deleteCollectionHandler,
 };
+
+const writes = new Set<Verb>(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/**
+ * Upstream's handlers negotiate the response media type before anything else, so a write
+ * whose answer cannot be rendered (406) never happens; negotiating only when writing the
+ * response would store the change and then report a failure.
+ */
+function runHandler(verb: Verb, h: HandlerScope): Promise<void> {
+  if (writes.has(verb)) chooseMedia(h);
+  return handlers[verb](h);
+}
 
 export interface Registry {
   scheme: Scheme;
@@ -89,14 +102,14 @@ export function resourceHandler(registry: Registry, admission: Admission, connec
       }
       if (sub.kind !== def.kind) throw notFoundResource();
       if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);
-      return handlers[verb](h);
+      return runHandler(verb, h);
     }
     if (!def.verbs.includes(verb) || !(verb in handlers)) {
       throw methodNotAllowed();
     }
     // Item verbs have no route on a collection path (upstream answers 405 there).
     if (!info.name && (verb === 'update' || verb === 'patch')) throw methodNotAllowed();
-    return handlers[verb](h);
+    return runHandler(verb, h);
   };
 }
 

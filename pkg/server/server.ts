@@ -27,6 +27,7 @@ import { apiserverMetrics } from './metrics.js';
 import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { sniCallback } from './tls-options.js';
+import { applyConnectionLimits, connectionOptions } from './connection-limits.js';
 import { etcdRequestObserver, startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from '../features/gates.js';
@@ -210,9 +211,10 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   objectCounter = startStorageObjectCounter(client, stored, apiserverMetrics().storageObjects, log);
   const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
   const server: Server = createServer({
-    ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,
+    ...connectionOptions, ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,
     SNICallback: sniCallback(o.tls.sniCertKeys, { ...tlsBase, requestCert: true, rejectUnauthorized: false }),
   }, handle);
+  applyConnectionLimits(server);
   server.on('upgrade', upgradeListener(handle));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,6 +6,9 @@
 // Environment: CHAOS_DURATION_S (default 180), CHAOS_CLIENTS (30), CHAOS_KEYS (200),
 // CHAOS_WATCHES (4), CHAOS_FAULTS (comma list of allFaults below; default all), CHAOS_LB
 // (node or haproxy), CHAOS_OUT (directory for the history files).
+// Then the request fuzzer and the abuse scenarios at full size (test/fuzz/campaign.ts;
+// CHAOS_FUZZ=0 skips them, FUZZ_REQUESTS and ABUSE_* size them); their requests and
+// violations are counted in the last line too.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +18,7 @@ import { request } from '../harness/index.js';
 import { startChaosCluster, type ChaosCluster, type LoadBalancerKind } from './cluster.js';
 import { runChecks, type Findings } from './checks.js';
 import { EtcdHistory, NAMESPACE, runWorkload, type WorkloadResult } from './workload.js';
+import { runCampaign } from '../fuzz/campaign.js';
 
 export const allFaults = [
   'kill-replica', 'stop-replica', 'kill-etcd-leader', 'compact', 'stop-etcd-follower', 'partition-etcd-member',
@@ -272,8 +276,16 @@ async function main(): Promise<void> {
     writeHistory(r, dir);
     console.log(`history files: ${dir}`);
   }
-  console.log(`chaos: ${r.findings.operations} operations, ${r.faultsInjected.length} faults, ${r.findings.violations} violations`);
-  process.exit(r.findings.violations > 0 ? 1 : 0);
+  let operations = r.findings.operations;
+  let violations = r.findings.violations;
+  if (process.env['CHAOS_FUZZ'] !== '0') {
+    const c = await runCampaign();
+    for (const l of c.lines) console.log(l);
+    operations += c.operations;
+    violations += c.violations;
+  }
+  console.log(`chaos: ${operations} operations, ${r.faultsInjected.length} faults, ${violations} violations`);
+  process.exit(violations > 0 ? 1 : 0);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -3,6 +3,7 @@
 // already set in map"), and the later value wins.
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { errors } from '../../runtime/errors.js';
+import { yamlDocumentValue } from '../negotiation/yaml-value.js';
 
 export interface YamlBody {
   value: unknown;
@@ -34,5 +35,5 @@ export function decodeYamlBody(text: string, errorPrefix = 'error converting YAM
     }
   };
   walk(doc.contents);
-  return { value: doc.toJS({ maxAliasCount: 100 }), duplicateLines };
+  return { value: yamlDocumentValue(doc, errorPrefix), duplicateLines };
 }

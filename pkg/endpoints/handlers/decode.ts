@@ -9,7 +9,7 @@ import { recordRawRequestBody, recordRequestObject } from '../filters/audit-cont
 import type { HandlerScope } from './scope.js';
 
 export async function readRawBody(h: HandlerScope): Promise<{ raw: Buffer; mediaType: string }> {
-  const raw = await readBody(h.ctx.req, h.ctx.state.maxRequestBodyBytes as number | undefined);
+  const raw = await readBody(h.ctx.req, h.ctx.state.maxRequestBodyBytes as number | undefined, h.ctx.res);
   const mediaType = mediaTypeOf(h.ctx.get('content-type')) || 'application/json';
   recordRawRequestBody(h.ctx, raw, mediaType);
   return { raw, mediaType };

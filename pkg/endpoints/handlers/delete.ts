@@ -21,7 +21,7 @@ function queryBool(v: string): boolean {
 export async function readDeleteOptions(h: HandlerScope): Promise<{ options: DeleteOptions; dryRun: boolean }> {
   const options: DeleteOptions = {};
   let dryRun: unknown[] = [];
-  const raw = await readBody(h.ctx.req, h.ctx.state.maxRequestBodyBytes as number | undefined);
+  const raw = await readBody(h.ctx.req, h.ctx.state.maxRequestBodyBytes as number | undefined, h.ctx.res);
   if (raw.length > 0) {
     const body = decodeBody(raw, mediaTypeOf(h.ctx.get('content-type')) || 'application/json');
     if (!isPlainObject(body)) throw errors.badRequest('DeleteOptions must be an object');

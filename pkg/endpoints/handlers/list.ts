@@ -13,9 +13,15 @@ function invalidListOptions(errs: FieldError[]): never {
   throw errors.invalid('meta.k8s.io', 'ListOptions', '', errs);
 }
 
-/** A resourceVersion is opaque to clients, but ours are etcd revisions: digits only. */
+const maxUint64 = (1n << 64n) - 1n;
+
+/**
+ * A resourceVersion is opaque to clients, but ours are etcd revisions: digits only, and
+ * (as upstream parses them) a uint64; a bigger one would otherwise be read as a float
+ * and wait for a revision like 1e+23.
+ */
 export function validateResourceVersionFormat(rv: string | undefined): void {
-  if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) {
+  if (rv !== undefined && rv !== '' && (!/^\d+$/.test(rv) || BigInt(rv) > maxUint64)) {
     throw errors.badRequest(`invalid resource version: ${rv}`);
   }
 }

@@ -32,6 +32,15 @@ export function setBookmarkInterval(ms: number): void {
   bookmarkIntervalMs = ms;
 }
 
+/**
+ * Upstream's cacher closes a watcher that cannot keep up ("Forcing watch close due to
+ * unresponsiveness") instead of queueing for it without end: here, a stream whose unread
+ * output stays above this many bytes for this long is cut off. A client that reads, even a
+ * big initial burst, stays under it or drains it well within the grace period.
+ */
+const maxUnreadWatchBytes = 16 * 1024 * 1024;
+const unresponsiveWatcherMs = 5_000;
+
 const legacyWatchWarning = (item: boolean) => `299 - "${item
   ? "watch of a single object through the /watch/ path is deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter"
   : "the /watch/ path prefix is deprecated: use the 'watch' parameter with a list operation instead"}"`;
@@ -117,10 +126,25 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   const watchLabels = { group: h.def.group, version: h.def.version, kind: h.def.kind };
   const metrics = apiserverMetrics();
   metrics.registeredWatchers.inc(watchLabels);
+  let overSince: number | undefined;
+  let cutOff = (): void => undefined;
+  const unread = (): number => out.writableLength + out.readableLength + (h.ctx.res.socket?.writableLength ?? 0);
+  // Checked again after the grace period even if no event comes, so the queue is dropped in time.
+  const stillStalled = (): void => {
+    if (overSince === undefined || ended) return;
+    if (unread() <= maxUnreadWatchBytes) overSince = undefined;
+    else if (Date.now() - overSince >= unresponsiveWatcherMs) cutOff();
+    else setTimeout(stillStalled, unresponsiveWatcherMs).unref();
+  };
   const write = (f: string | Buffer) => {
     metrics.watchEvents.inc(watchLabels);
     metrics.watchEventSizes.observe(watchLabels, typeof f === 'string' ? Buffer.byteLength(f) : f.length);
     out.write(f);
+    if (unread() <= maxUnreadWatchBytes) overSince = undefined;
+    else if (overSince === undefined) {
+      overSince = Date.now();
+      setTimeout(stillStalled, unresponsiveWatcherMs).unref();
+    } else if (Date.now() - overSince >= unresponsiveWatcherMs) cutOff();
   };
   const frame = (type: string, object: unknown): string | Buffer => (media.format === 'protobuf'
     ? encodeWatchFrame(type, object as Record<string, unknown>)
@@ -210,6 +234,11 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     // soon as the request is read, so it cannot tell).
     h.ctx.res.on('close', finish);
     out.on('close', finish);
+    cutOff = () => {
+      finish();
+      // What is queued for the client is dropped with its connection.
+      h.ctx.res.destroy();
+    };
     void (async () => {
       try {
         for await (const ev of stream) {

@@ -1,36 +1,37 @@
 // Reading and decoding request bodies: size limit, then JSON or YAML by Content-Type.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDocument } from 'yaml';
 import { errors } from '../../runtime/errors.js';
 import { decodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { protobufMediaType } from './media.js';
+import { yamlDocumentValue } from './yaml-value.js';
+import { checkJsonSyntax, GoJsonError, maxNestingDepth } from '../patch/go-json.js';
 
 /** Upstream's limit for request bodies (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
 /**
- * Oversized bodies are read and discarded up to this many bytes before the 413 goes out,
- * so a client still writing its body reads our answer instead of failing with EPIPE;
- * beyond it the connection is cut.
+ * Past the limit the 413 goes out at once, as upstream answers once it has read limit+1
+ * bytes, with Connection: close; the rest of the body is read into nothing meanwhile, so a
+ * client still writing reads the answer instead of a reset, and beyond this many bytes the
+ * connection is cut. (Waiting for the whole body first let a client announcing 100 MB hold
+ * the answer back, and cut the connection before the answer was written.)
  */
 const maxDiscardBytes = 32 * 1024 * 1024;
 
-export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes, res?: ServerResponse): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
-  const tooLarge = () => errors.requestEntityTooLarge(`limit is ${limit}`);
-  if (Number.isFinite(declared) && declared > limit) {
-    if (declared > maxDiscardBytes) req.socket.destroySoon();
-    else await discard(req, 0);
-    throw tooLarge();
-  }
+  const refuse = (seen: number): never => {
+    if (res && !res.headersSent) res.setHeader('Connection', 'close');
+    void discard(req, seen);
+    throw errors.requestEntityTooLarge(`Request entity too large: limit is ${limit}`);
+  };
+  if (Number.isFinite(declared) && declared > limit) refuse(0);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) {
-      await discard(req, size);
-      throw tooLarge();
-    }
+    if (size > limit) refuse(size);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -39,12 +40,16 @@ export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes
 /** Reads the rest of the body into nothing; `alreadySeen` bytes were read before. */
 async function discard(req: IncomingMessage, alreadySeen: number): Promise<void> {
   let seen = alreadySeen;
-  for await (const chunk of req) {
-    seen += (chunk as Buffer).length;
-    if (seen > maxDiscardBytes) {
-      req.socket.destroySoon();
-      return;
+  try {
+    for await (const chunk of req) {
+      seen += (chunk as Buffer).length;
+      if (seen > maxDiscardBytes) {
+        req.socket.destroySoon();
+        return;
+      }
     }
+  } catch {
+    // The client went away: nothing left to discard.
   }
 }
 
@@ -74,14 +79,26 @@ export function decodeBody(raw: Buffer, mediaType: string): unknown {
   }
   const text = raw.toString('utf8');
   if (isYamlMediaType(mediaType)) {
-    // The yaml package's alias-count guard stops "billion laughs" bodies.
     const doc = parseDocument(text, { uniqueKeys: true });
     if (doc.errors.length > 0) throw errors.badRequest(`error converting YAML to JSON: ${doc.errors[0].message}`);
-    return doc.toJS({ maxAliasCount: 100 });
+    return yamlDocumentValue(doc, 'error converting YAML to JSON: ');
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw errors.badRequest(`error decoding body: ${(err as Error).message}`);
   }
+  // Go's decoder stops at 10,000 levels of nesting; JSON.parse does not, and deeper values
+  // overflowed the stack of the code that walks them (a 500). Only a body this long can
+  // be that deep, so smaller ones skip the scan.
+  if (raw.length > 2 * maxNestingDepth) {
+    try {
+      checkJsonSyntax(raw);
+    } catch (err) {
+      if (err instanceof GoJsonError) throw errors.badRequest(`error decoding body: ${err.message}`);
+      throw err;
+    }
+  }
+  return value;
 }

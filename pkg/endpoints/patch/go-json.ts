@@ -5,7 +5,7 @@
 
 export class GoJsonError extends Error {}
 
-const maxNestingDepth = 10000;
+export const maxNestingDepth = 10000;
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;

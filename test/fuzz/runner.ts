@@ -1,0 +1,179 @@
+// Runs N generated requests against a live replica, a few at a time, and checks each answer
+// (verdict.ts) and, after every batch that changed nothing on purpose, that etcd under the
+// server's prefix is as it was (snapshot.ts): a rejected request must not have written.
+import { readFileSync } from 'node:fs';
+import type { Etcd3 } from 'etcd3';
+import { request, type TlsCredentials } from '../harness/index.js';
+import { FUZZ_NAMESPACE, generate, targets, type FuzzRequest } from './arbitraries.js';
+import { createSender, type RawOutcome } from './send.js';
+import { diff, snapshot, type Snapshot } from './snapshot.js';
+import { judge, type Problem } from './verdict.js';
+
+export interface FuzzOptions {
+  baseUrl: string;
+  /** Admin client certificate (and CA). */
+  admin: TlsCredentials;
+  etcd: Etcd3;
+  etcdPrefix: string;
+  requests: number;
+  seed?: number;
+  /** Requests in flight at once; the state check is per batch of this many. */
+  concurrency?: number;
+  /** A request unanswered after this long is a hang (the server's own limit is 60 s). */
+  timeoutMs?: number;
+  /** The replica's PID, to sample its memory. */
+  pid?: number;
+  log?: (line: string) => void;
+}
+
+export interface Finding {
+  problem: Problem | 'stored-state-changed' | 'replica-died';
+  detail: string;
+  request?: string;
+}
+
+export interface FuzzReport {
+  seed: number;
+  sent: number;
+  byStatus: Record<string, number>;
+  byBodyKind: Record<string, number>;
+  stateChecks: number;
+  findings: Finding[];
+  maxRssKiB?: number;
+  elapsedMs: number;
+}
+
+const chunk = 500;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function rssKiB(pid: number): number | undefined {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates (or re-creates) the objects the generated requests aim at. */
+export async function ensureFixtures(baseUrl: string, admin: TlsCredentials): Promise<void> {
+  for (const t of [targets.find((x) => x.kind === 'Namespace')!, ...targets.filter((x) => x.kind !== 'Namespace')]) {
+    const res = await request(`${baseUrl}${t.collection}`, { ...admin, method: 'POST', body: t.sample });
+    if (res.status !== 201 && res.status !== 409) throw new Error(`fixture ${t.kind}/${t.name}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+  }
+}
+
+function describe(r: FuzzRequest): string {
+  const body = r.body ? ` body(${r.bodyKind}, ${r.body.length} B): ${r.body.subarray(0, 160).toString('utf8')}` : '';
+  return `${r.anonymousTransport ? '[no cert] ' : ''}${r.method} ${r.path.slice(0, 300)} ${JSON.stringify(r.headers).slice(0, 300)}${body}`;
+}
+
+/** Deleting the fuzz namespace for real would end the run (every later create: 403 Terminating). */
+function keepNamespace(r: FuzzRequest): FuzzRequest {
+  const path = r.path.split('?')[0]!;
+  if (r.method === 'DELETE' && new RegExp(`^/api/v1/namespaces/${FUZZ_NAMESPACE}/?$`).test(path)) {
+    return { ...r, path: `${r.path}${r.path.includes('?') ? '&' : '?'}dryRun=All` };
+  }
+  return r;
+}
+
+/** Could this answer have changed what is stored on purpose? */
+function mayHaveWritten(r: FuzzRequest, out: RawOutcome): boolean {
+  if (out.kind !== 'response' || out.status >= 400) return false;
+  if (['GET', 'HEAD', 'OPTIONS'].includes(r.method)) return false;
+  return !/[?&]dryRun=All(&|$)/.test(r.path);
+}
+
+/**
+ * Waits until the server's follow-up writes (controllers, the garbage collector finishing a
+ * foreground deletion...) are done: no change for 300 ms.
+ */
+async function settle(etcd: Etcd3, prefix: string): Promise<Snapshot> {
+  let prev = await snapshot(etcd, prefix);
+  for (let i = 0; i < 20; i++) {
+    await sleep(300);
+    const next = await snapshot(etcd, prefix);
+    if (diff(prev, next).length === 0) return next;
+    prev = next;
+  }
+  return prev;
+}
+
+export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
+  const seed = o.seed ?? Date.now() % 2 ** 31;
+  const log = o.log ?? (() => undefined);
+  const concurrency = o.concurrency ?? 8;
+  const timeoutMs = o.timeoutMs ?? 65_000;
+  const withCert = createSender(o.baseUrl, o.admin, concurrency);
+  const noCert = createSender(o.baseUrl, { ca: o.admin.ca }, concurrency);
+  const report: FuzzReport = { seed, sent: 0, byStatus: {}, byBodyKind: {}, stateChecks: 0, findings: [], elapsedMs: 0 };
+  const t0 = performance.now();
+  const sampleRss = (): void => {
+    const r = o.pid ? rssKiB(o.pid) : undefined;
+    if (r !== undefined) report.maxRssKiB = Math.max(report.maxRssKiB ?? 0, r);
+  };
+  try {
+    await ensureFixtures(o.baseUrl, o.admin);
+    let state = await settle(o.etcd, o.etcdPrefix);
+    for (let done = 0; done < o.requests; done += chunk) {
+      // Deterministic per chunk: seed and offset name any request of the run.
+      const reqs = generate(Math.min(chunk, o.requests - done), seed + done).map(keepNamespace);
+      for (let i = 0; i < reqs.length; i += concurrency) {
+        const batch = reqs.slice(i, i + concurrency);
+        const outs = await Promise.all(batch.map((r) => (r.anonymousTransport ? noCert : withCert).send(r, timeoutMs)));
+        let wrote = false;
+        for (const [j, r] of batch.entries()) {
+          const out = outs[j]!;
+          report.sent++;
+          const key = out.kind === 'response' ? String(out.status) : out.kind;
+          report.byStatus[key] = (report.byStatus[key] ?? 0) + 1;
+          report.byBodyKind[r.bodyKind] = (report.byBodyKind[r.bodyKind] ?? 0) + 1;
+          const v = judge(r, out);
+          if (!v.ok) report.findings.push({ problem: v.problem!, detail: v.detail ?? '', request: describe(r) });
+          wrote ||= mayHaveWritten(r, out);
+        }
+        if (wrote) {
+          state = await settle(o.etcd, o.etcdPrefix);
+        } else {
+          const now = await snapshot(o.etcd, o.etcdPrefix);
+          report.stateChecks++;
+          const changed = diff(state, now);
+          if (changed.length > 0) {
+            report.findings.push({
+              problem: 'stored-state-changed',
+              detail: `changed by a batch of rejected or read-only requests: ${changed.slice(0, 5).join(', ')}`,
+              request: batch.map((r, j) => `${outs[j]!.kind === 'response' ? (outs[j] as { status: number }).status : outs[j]!.kind} ${describe(r)}`).join('\n    '),
+            });
+          }
+          state = now;
+        }
+      }
+      sampleRss();
+      log(`fuzz: ${report.sent}/${o.requests} sent, ${report.findings.length} findings, statuses ${JSON.stringify(report.byStatus)}`);
+      // Fixtures the fuzz deleted come back, so later chunks still hit live objects.
+      await ensureFixtures(o.baseUrl, o.admin);
+      state = await settle(o.etcd, o.etcdPrefix);
+    }
+    const ready = await request(`${o.baseUrl}/readyz`, { ...o.admin, timeoutMs: 10_000 }).catch((e: Error) => ({ status: 0, text: e.message }));
+    if (ready.status !== 200) report.findings.push({ problem: 'replica-died', detail: `/readyz after the run: ${ready.status} ${ready.text.slice(0, 200)}` });
+  } finally {
+    withCert.close();
+    noCert.close();
+  }
+  report.elapsedMs = Math.round(performance.now() - t0);
+  return report;
+}
+
+/** Findings grouped by problem, with a few examples each. */
+export function summarize(r: FuzzReport, examples = 3): string {
+  const lines = [`fuzz: seed ${r.seed}, ${r.sent} requests in ${(r.elapsedMs / 1000).toFixed(1)} s, ${r.stateChecks} state checks, ${r.findings.length} findings`,
+    `  statuses: ${JSON.stringify(r.byStatus)}`, `  bodies: ${JSON.stringify(r.byBodyKind)}`];
+  if (r.maxRssKiB) lines.push(`  replica max RSS: ${Math.round(r.maxRssKiB / 1024)} MiB`);
+  const groups = new Map<string, Finding[]>();
+  for (const f of r.findings) groups.set(f.problem, [...(groups.get(f.problem) ?? []), f]);
+  for (const [p, fs] of groups) {
+    lines.push(`  ${p}: ${fs.length}`);
+    for (const f of fs.slice(0, examples)) lines.push(`    ${f.detail}\n    <- ${f.request ?? ''}`);
+  }
+  return lines.join('\n');
+}

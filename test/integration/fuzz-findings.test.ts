@@ -1,0 +1,102 @@
+// Bugs the request fuzzer (test/fuzz) found, pinned down one by one.
+import { expect } from 'chai';
+import { request, startReplicas, type Cluster, type TlsCredentials } from '../harness/index.js';
+
+describe('fuzz findings', function () {
+  this.timeout(60_000);
+  let cluster: Cluster;
+  let url: string;
+  let admin: TlsCredentials;
+  before(async () => {
+    cluster = await startReplicas(1);
+    url = cluster.urls[0]!;
+    admin = cluster.credentialsFor('admin');
+    const ns = await request(`${url}/api/v1/namespaces`, { ...admin, method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ff' } } });
+    expect(ns.status).to.equal(201);
+  });
+  after(() => cluster?.stop());
+
+  const cm = (name: string, data: Record<string, string> = { k: 'v' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
+
+  describe('a write whose answer cannot be rendered (406) is not made', () => {
+    const bad = { Accept: 'text/html' };
+
+    it('create and update', async () => {
+      const created = await request(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'POST', headers: bad, body: cm('neg-1') });
+      expect(created.status).to.equal(406);
+      expect(created.body).to.include({ kind: 'Status', reason: 'NotAcceptable' });
+      expect((await request(`${url}/api/v1/namespaces/ff/configmaps/neg-1`, admin)).status).to.equal(404);
+
+      expect((await request(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'POST', body: cm('neg-2') })).status).to.equal(201);
+      const updated = await request(`${url}/api/v1/namespaces/ff/configmaps/neg-2`, { ...admin, method: 'PUT', headers: bad, body: cm('neg-2', { k: 'changed' }) });
+      expect(updated.status).to.equal(406);
+      const patched = await request(`${url}/api/v1/namespaces/ff/configmaps/neg-2`, {
+        ...admin, method: 'PATCH', headers: { ...bad, 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { k: 'patched' } }),
+      });
+      expect(patched.status).to.equal(406);
+      const now = await request<{ data: Record<string, string> }>(`${url}/api/v1/namespaces/ff/configmaps/neg-2`, admin);
+      expect(now.body.data).to.deep.equal({ k: 'v' });
+    });
+
+    it('delete and deletecollection', async () => {
+      expect((await request(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'POST', body: cm('neg-3') })).status).to.equal(201);
+      expect((await request(`${url}/api/v1/namespaces/ff/configmaps/neg-3`, { ...admin, method: 'DELETE', headers: bad })).status).to.equal(406);
+      expect((await request(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'DELETE', headers: bad })).status).to.equal(406);
+      expect((await request(`${url}/api/v1/namespaces/ff/configmaps/neg-3`, admin)).status).to.equal(200);
+    });
+  });
+
+  describe('YAML bodies go-yaml refuses are a 400, not a 500', () => {
+    const post = (body: string, contentType = 'application/yaml') =>
+      request<{ reason: string; message: string }>(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'POST', headers: { 'Content-Type': contentType }, body });
+
+    it('an anchor that contains itself', async () => {
+      const res = await post('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cyc}\ndata: &a {k: *a}\n');
+      expect(res.status).to.equal(400);
+      expect(res.body).to.include({ reason: 'BadRequest', message: "error converting YAML to JSON: yaml: anchor 'a' value contains itself" });
+      const applied = await request<{ reason: string }>(`${url}/api/v1/namespaces/ff/configmaps/cyc?fieldManager=t`, {
+        ...admin, method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' }, body: 'apiVersion: v1\nkind: ConfigMap\nmetadata: &m {name: cyc, labels: *m}\n',
+      });
+      expect(applied.status).to.equal(400);
+    });
+
+    it('alias expansion past the guard (billion laughs)', async () => {
+      const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+      for (let i = 1; i <= 6; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+      const res = await post(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\nbinaryData:\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+      expect(res.status).to.equal(400);
+      expect(res.body.message).to.match(/^error converting YAML to JSON: yaml: document contains excessive aliasing/);
+    });
+  });
+
+  it('a resourceVersion beyond uint64 is a 400 at once, not a 3 s wait for revision 1e+23', async () => {
+    const t0 = Date.now();
+    const res = await request<{ reason: string; message: string }>(`${url}/api/v1/namespaces/ff/configmaps/neg-2?resourceVersion=99999999999999999999999`, admin);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.include({ reason: 'BadRequest', message: 'invalid resource version: 99999999999999999999999' });
+    expect(Date.now() - t0).to.be.lessThan(2000);
+    const list = await request(`${url}/api/v1/namespaces/ff/configmaps?resourceVersion=18446744073709551616`, admin);
+    expect(list.status).to.equal(400);
+  });
+
+  it('request headers up to 1 MiB are read (Go\'s MaxHeaderBytes), longer ones get a 431', async () => {
+    // A 64 KiB bearer token is past Node's 16 KiB default: it must reach authentication.
+    const long = await request<{ reason: string }>(`${url}/api/v1/namespaces`, { ca: admin.ca, token: 'x'.repeat(64 * 1024) });
+    expect(long.status).to.equal(401);
+    expect(long.body).to.include({ reason: 'Unauthorized' });
+    const longPath = await request<{ reason: string }>(`${url}/api/v1/namespaces/ff/configmaps/${'a'.repeat(40_000)}`, admin);
+    expect(longPath.status).to.equal(404);
+    const tooLong = await request(`${url}/api/v1/namespaces`, { ...admin, headers: { 'X-Big': 'y'.repeat((1 << 20) + 8192) } }).catch((e: Error) => ({ status: 0, text: e.message }));
+    expect(tooLong.status).to.equal(431);
+  });
+
+  it('a JSON body nested past Go\'s 10,000 levels is a 400, not a stack overflow', async () => {
+    const depth = 100_000;
+    const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    const res = await request<{ reason: string; message: string }>(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect(res.status).to.equal(400);
+    expect(res.body).to.include({ reason: 'BadRequest', message: "error decoding body: invalid character '{' exceeded max depth" });
+    const put = await request(`${url}/api/v1/namespaces/ff/configmaps/neg-2`, { ...admin, method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: body.replace('"deep"', '"neg-2"') });
+    expect(put.status).to.equal(400);
+  });
+});
