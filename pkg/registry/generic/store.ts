@@ -198,7 +198,9 @@ export class GenericStore {
     await scope.admission.admit(this.admissionAttrs('CREATE', obj, undefined, scope));
     const useGenerateName = !obj.metadata.name && !!obj.metadata.generateName;
     for (let attempt = 0; ; attempt++) {
-      const candidate = structuredClone(obj);
+      // Only a generated name is retried (on a collision), from the object as admitted;
+      // otherwise this is the one attempt and the object needs no copy.
+      const candidate = useGenerateName ? structuredClone(obj) : obj;
       if (useGenerateName) candidate.metadata.name = generateName(candidate.metadata.generateName!);
       const prepared = await this.prepareCreate(candidate, scope);
       const finish = await this.beginCreate(prepared, scope);

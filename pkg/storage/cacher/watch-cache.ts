@@ -14,7 +14,8 @@ import type { KubeObject } from '../../runtime/object.js';
 import type { IndexedField, WatchEvent, WatchStream } from '../interfaces.js';
 import { decodeFromStorage } from '../etcd/codec.js';
 import { prefixEnd } from '../etcd/keys.js';
-import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation, toWatchEvent } from '../etcd/watch.js';
+import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation } from '../etcd/watch.js';
+import { decodeWithCached } from './decode-event.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 import type { RangeProbe } from './freshness.js';
 import { FieldIndexes, type ValueOf } from './field-index.js';
@@ -292,7 +293,10 @@ export class WatchCache {
     for await (const msg of source) {
       if (this.stopped) break;
       if (msg.type === 'events') {
-        for (const ev of msg.events) this.dispatch(ev.kv.key.toString(), Number(ev.kv.mod_revision), toWatchEvent(ev));
+        for (const ev of msg.events) {
+          const key = ev.kv.key.toString();
+          this.dispatch(key, Number(ev.kv.mod_revision), decodeWithCached(ev, this.objects.get(key)));
+        }
       } else if (msg.type === 'progress') {
         const rev = Number(msg.revision);
         this.advance(rev);
