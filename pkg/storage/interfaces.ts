@@ -83,6 +83,12 @@ export type TryUpdate = (current: KubeObject) => Promise<KubeObject | null>;
 export interface WriteOptions {
   /** The object expires this many seconds after the write (events, --event-ttl). */
   ttlSeconds?: number;
+  /**
+   * guaranteedUpdate: the object as a watch cache last saw it, tried first instead of
+   * reading etcd (upstream's cachedExistingObject); the write's revision check catches a
+   * stale one, and a failure or no-op on it is retried from etcd's current object.
+   */
+  cachedExisting?: KubeObject;
 }
 
 export interface Storage {

@@ -212,4 +212,25 @@ describe('storage: watch cache', function () {
     expect(names(everywhere)).to.deep.equal([...names(listed), 'q']);
     expect(names(await s.list(root, { resourceVersion: '0', index: { field: 'metadata.name', value: 'p05' } }))).to.deep.equal(['p05']);
   });
+
+  it('updates start from the cached object but never lose a write made around the cache, and preconditions see etcd\'s object', async () => {
+    const root = `${uniquePrefix('cacher-update')}/configmaps/`;
+    const s = new CachedStorage(etcd, client, [root], { capacity: 100, maxPending: 100 });
+    caches.push(s);
+    const key = `${root}ns/n`;
+    await s.create(key, cm('n', '0'));
+    await s.watch(`${root}ns`, { recursive: true, resourceVersion: '' }).then((w) => w.stop()); // start the cache
+    const bump = async (cur: KubeObject) => ({ ...cur, data: { v: String(Number((cur.data as Record<string, string>).v) + 1) } } as KubeObject);
+    for (let i = 0; i < 10; i++) {
+      // Another replica's write (straight to etcd), then ours at once: the cache may be behind.
+      const theirs = await etcd.guaranteedUpdate(key, undefined, bump);
+      const ours = await s.guaranteedUpdate(key, { resourceVersion: theirs.object.metadata.resourceVersion }, bump);
+      expect((ours.object.data as Record<string, string>).v, `round ${i}`).to.equal(String(2 * i + 2));
+    }
+    // A no-op against a stale cached copy is checked against etcd: its answer is etcd's object.
+    const latest = await etcd.guaranteedUpdate(key, undefined, bump);
+    const same = await s.guaranteedUpdate(key, undefined, async () => null);
+    expect(same.object.metadata.resourceVersion).to.equal(latest.object.metadata.resourceVersion);
+    expect((await etcd.get(key)).data).to.deep.equal({ v: '21' });
+  });
 });

@@ -74,7 +74,9 @@ export class CachedStorage implements Storage {
   }
   guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
     ignoreNotFound?: boolean, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
-    return this.inner.guaranteedUpdate(key, preconditions, tryUpdate, ignoreNotFound, opts);
+    // The cache's copy saves etcd a read and us a decode; etcd's check on the write decides.
+    const cachedExisting = this.caches.get(this.rootOf(key) ?? '')?.peek(key);
+    return this.inner.guaranteedUpdate(key, preconditions, tryUpdate, ignoreNotFound, cachedExisting ? { ...opts, cachedExisting } : opts);
   }
   delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject> {
     return this.inner.delete(key, preconditions, validateDeletion);

@@ -173,6 +173,11 @@ export class WatchCache {
     return { items, revision: this.rev };
   }
 
+  /** The object at `key` as the cache holds it now, if it is serving (no waiting, no copy). */
+  peek(key: string): KubeObject | undefined {
+    return this.unusable || this.stopped || !this.source ? undefined : this.objects.get(key);
+  }
+
   private revisionMoved(timeoutMs: number): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => { clearTimeout(timer); this.revWaiters.delete(done); resolve(); };
