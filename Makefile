@@ -64,6 +64,7 @@ bench: build etcd
 	rm -f _output/bench/latest.json
 	node dist/hack/bench/index.js $(ARGS)
 	node dist/hack/bench/fanout.js $(ARGS)
+	node dist/hack/bench/kubelets.js $(ARGS)
 	node dist/hack/bench/crud.js $(ARGS)
 	node dist/hack/bench/memory.js $(ARGS)
 	node dist/hack/bench/authz.js

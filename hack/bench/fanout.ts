@@ -7,82 +7,13 @@
 // The watchers live in child processes (hack/bench/watchers.ts) so that one client
 // event loop is not what is measured.
 // Run: `node dist/hack/bench/fanout.js [--watchers=1,100,1000] [--rate=50] [--seconds=10]`.
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { arg, configMap, httpsClient, procMeter, report, runMain, stats, withBenchCluster, type Row } from './common.js';
-import type { FromWorker, ToWorker, WatcherStart } from './watchers.js';
+import { arg, configMap, httpsClient, procMeter, report, runMain, withBenchCluster, type Row } from './common.js';
+import { runWatchers } from './watcher-pool.js';
 
 const counts = (process.argv.find((a) => a.startsWith('--watchers='))?.split('=')[1] ?? '1,100,1000').split(',').map(Number);
 const rate = arg('rate', 50);
 const seconds = arg('seconds', 10);
 const objects = 10;
-const clock = (): number => performance.timeOrigin + performance.now();
-const workerEntry = fileURLToPath(new URL('./watchers.js', import.meta.url));
-
-class Worker {
-  private readonly child: ChildProcess;
-  private waiters: Array<(m: FromWorker) => void> = [];
-  constructor() {
-    this.child = fork(workerEntry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    this.child.on('message', (m: FromWorker) => { this.waiters.shift()?.(m); });
-    // A worker that dies must fail the run, not leave it waiting for an answer.
-    this.child.on('exit', (code, signal) => {
-      for (const w of this.waiters.splice(0)) w({ op: 'error', message: `watcher process exited (${code ?? signal})` });
-    });
-  }
-  ask(m: ToWorker): Promise<FromWorker> {
-    return new Promise((resolve, reject) => {
-      this.waiters.push((r) => (r.op === 'error' ? reject(new Error(r.message)) : resolve(r)));
-      this.child.send(m);
-    });
-  }
-  kill(): void { this.child.kill(); }
-}
-
-interface RunResult { latency: ReturnType<typeof stats>; fromSend: ReturnType<typeof stats>; missed: number; duplicated: number; broken: number; writes: number; failedWrites: number }
-
-/** Starts the watchers, writes for `seconds`, waits for delivery, collects. */
-async function run(n: number, spec: (count: number) => WatcherStart, write: (seq: number) => Promise<boolean>): Promise<RunResult> {
-  const workers = Array.from({ length: Math.min(n, 2) }, () => new Worker());
-  try {
-    const share = (i: number) => Math.floor(n / workers.length) + (i < n % workers.length ? 1 : 0);
-    await Promise.all(workers.map((w, i) => w.ask({ op: 'start', spec: spec(share(i)) })));
-    const total = rate * seconds;
-    const acks: number[] = new Array<number>(total).fill(NaN);
-    const sends: number[] = new Array<number>(total).fill(NaN);
-    let failedWrites = 0;
-    const inflight: Array<Promise<void>> = [];
-    const t0 = clock();
-    for (let seq = 0; seq < total; seq++) {
-      const due = t0 + (seq * 1000) / rate;
-      const wait = due - clock();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      sends[seq] = clock();
-      inflight.push(write(seq).then((ok) => { acks[seq] = clock(); if (!ok) failedWrites++; }));
-    }
-    await Promise.all(inflight);
-    // Delivery: until every watcher has every event, or 15 s after the last acknowledgement.
-    const deadline = clock() + 15_000;
-    for (;;) {
-      const got = (await Promise.all(workers.map((w) => w.ask({ op: 'progress' })))).reduce((a, r) => a + (r.op === 'progress' ? r.received : 0), 0);
-      if (got >= total * n || clock() > deadline) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const results = await Promise.all(workers.map((w) => w.ask({ op: 'finish', acks, sends })));
-    const latencies: number[] = [];
-    const fromSend: number[] = [];
-    let missed = 0, duplicated = 0, broken = 0;
-    for (const r of results) {
-      if (r.op !== 'result') continue;
-      for (const l of r.latencies) latencies.push(l);
-      for (const l of r.fromSend) fromSend.push(l);
-      missed += r.missed; duplicated += r.duplicated; broken += r.broken;
-    }
-    return { latency: stats(latencies), fromSend: stats(fromSend), missed, duplicated, broken, writes: total, failedWrites };
-  } finally {
-    for (const w of workers) w.kill();
-  }
-}
 
 async function main(): Promise<void> {
   await withBenchCluster('fanout', async ({ cluster, raw, prefix, etcdEndpoint, etcdPid }) => {
@@ -103,19 +34,19 @@ async function main(): Promise<void> {
         const watchUrl = `${cluster.urls[0]}/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`;
 
         let meters = { replica: procMeter(replicaPid), etcd: procMeter(etcdPid) };
-        const ours = await run(n, (count) => ({ kind: 'api', count, url: watchUrl, creds }), async (seq) => {
+        const ours = await runWatchers(n, (count) => ({ kind: 'api', count, url: watchUrl, creds }), async (seq) => {
           const res = await api.call('PUT', `/api/v1/namespaces/${ns}/configmaps/cm-${seq % objects}`, configMap(`cm-${seq % objects}`, ns, 1024, { seq: String(seq) }));
           return res.status === 200;
-        });
+        }, { rate, seconds });
         const oursReplica = meters.replica.stop();
         const oursEtcd = meters.etcd.stop();
 
         const keyPrefix = `${prefix}-raw/fan-${n}/`;
         meters = { replica: procMeter(replicaPid), etcd: procMeter(etcdPid) };
-        const base = await run(n, (count) => ({ kind: 'etcd', count, endpoint: etcdEndpoint, keyPrefix }), async (seq) => {
+        const base = await runWatchers(n, (count) => ({ kind: 'etcd', count, endpoint: etcdEndpoint, keyPrefix }), async (seq) => {
           await raw.put(`${keyPrefix}cm-${seq % objects}`).value(JSON.stringify(configMap(`cm-${seq % objects}`, ns, 1024, { seq: String(seq) })));
           return true;
-        });
+        }, { rate, seconds });
         meters.replica.stop();
         const baseEtcd = meters.etcd.stop();
 

@@ -9,12 +9,18 @@ import { Etcd3 } from 'etcd3';
 import type { TlsCredentials } from '../../test/harness/index.js';
 
 export type WatcherStart =
-  | { kind: 'api'; count: number; url: string; creds: TlsCredentials }
+  /** `url`: one for all, or one per watcher (node-scoped watchers, hack/bench/kubelets.ts). */
+  | { kind: 'api'; count: number; url: string | string[]; creds: TlsCredentials }
   | { kind: 'etcd'; count: number; endpoint: string; keyPrefix: string };
-export type ToWorker = { op: 'start'; spec: WatcherStart } | { op: 'progress' } | { op: 'finish'; acks: number[]; sends: number[] };
+/**
+ * `finish.owners`: when each write is meant for one watcher only, the index of that
+ * watcher (in this worker's order) per write, or -1 for none of this worker's; unset:
+ * every watcher expects every write.
+ */
+export type ToWorker = { op: 'start'; spec: WatcherStart } | { op: 'progress' } | { op: 'finish'; acks: number[]; sends: number[]; owners?: number[] };
 export type FromWorker =
   | { op: 'ready' } | { op: 'error'; message: string } | { op: 'progress'; received: number }
-  | { op: 'result'; latencies: number[]; fromSend: number[]; missed: number; duplicated: number; watchers: number; broken: number };
+  | { op: 'result'; latencies: number[]; fromSend: number[]; missed: number; duplicated: number; unexpected: number; watchers: number; broken: number };
 
 const clock = (): number => performance.timeOrigin + performance.now();
 const seqOf = /"seq":"(\d+)"/;
@@ -66,7 +72,7 @@ async function start(spec: WatcherStart): Promise<void> {
     // A few handshakes at a time: a thousand at once would time out on a busy machine.
     let next = 0;
     await Promise.all(Array.from({ length: 16 }, async () => {
-      for (let w = next++; w < spec.count; w = next++) await apiWatcher(w, spec.url, spec.creds);
+      for (let w = next++; w < spec.count; w = next++) await apiWatcher(w, typeof spec.url === 'string' ? spec.url : spec.url[w]!, spec.creds);
     }));
     return;
   }
@@ -82,12 +88,15 @@ async function start(spec: WatcherStart): Promise<void> {
   }));
 }
 
-function finish(acks: number[], sends: number[]): FromWorker {
+function finish(acks: number[], sends: number[], owners?: number[]): FromWorker {
   const latencies: number[] = [];
   const fromSend: number[] = [];
   let missed = 0;
-  for (const m of arrivals) {
+  let unexpected = 0;
+  for (const [w, m] of arrivals.entries()) {
     for (let seq = 0; seq < acks.length; seq++) {
+      // A write for another watcher is not missed, and must not arrive at all.
+      if (owners && owners[seq] !== w) { if (m.has(seq)) unexpected++; continue; }
       const at = m.get(seq);
       if (at === undefined) missed++;
       else { latencies.push(at - acks[seq]!); fromSend.push(at - sends[seq]!); }
@@ -96,7 +105,7 @@ function finish(acks: number[], sends: number[]): FromWorker {
   const watchers = arrivals.length;
   for (const c of cleanups) c();
   // Streams we close ourselves are not broken ones.
-  return { op: 'result', latencies, fromSend, missed, duplicated, watchers, broken: 0 };
+  return { op: 'result', latencies, fromSend, missed, duplicated, unexpected, watchers, broken: 0 };
 }
 
 const send = (m: FromWorker): void => { process.send!(m); };
@@ -107,7 +116,7 @@ process.on('message', (m: ToWorker) => {
   else if (m.op === 'progress') send({ op: 'progress', received });
   else if (m.op === 'finish') {
     const closedEarly = broken;
-    const r = finish(m.acks, m.sends);
+    const r = finish(m.acks, m.sends, m.owners);
     // Exit only once the (possibly large) result has been handed to the parent.
     process.send!({ ...r, broken: closedEarly } as FromWorker, () => process.exit(0));
   }

@@ -136,6 +136,12 @@ export interface ResourceDef {
    */
   selectableFields?: (obj: Record<string, unknown>) => Record<string, string>;
   /**
+   * Selectable fields the watch cache indexes, so a list or watch selecting one value
+   * (a kubelet's spec.nodeName=<node>) is not matched against every object: upstream's
+   * Indexers and TriggerFunc. metadata.name is indexed for every kind.
+   */
+  indexFields?: string[];
+  /**
    * The selector labels accepted and the words for others (upstream's field label
    * conversion); absent: metadata.name and metadata.namespace only (defaultFieldLabels).
    */

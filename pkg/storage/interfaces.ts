@@ -20,6 +20,24 @@ export interface ListOptions {
   predicate?: (obj: KubeObject) => boolean;
   /** True when a label or field selector filters, so remainingItemCount is unknown. */
   filtered?: boolean;
+  /**
+   * The predicate demands this value of an indexed field: a watch cache may read its
+   * index instead of every object (the predicate still decides).
+   */
+  index?: IndexedField;
+}
+
+/**
+ * A field a list or watch selects on with `=` that a watch cache can index (upstream's
+ * cacher indexers and trigger functions): only a hint, never a filter of its own, so a
+ * storage that ignores it returns the same after the caller's predicate.
+ */
+export interface IndexedField {
+  /** The field selector's field: `spec.nodeName`, `metadata.name`. */
+  field: string;
+  value: string;
+  /** The field's value in a stored object; unset for `metadata.name`, which the key holds. */
+  extract?: (obj: KubeObject) => string;
 }
 
 export interface ListResult {
@@ -48,6 +66,11 @@ export interface WatchOptions {
   /** Send the current state as ADDED events before changes. */
   sendInitialEvents?: boolean;
   recursive: boolean;
+  /**
+   * The watcher selects on this field value: a watch cache may send it only the events
+   * of objects that have or had it (upstream's trigger); others may still arrive.
+   */
+  trigger?: IndexedField;
 }
 
 /** A running watch: an async stream of events that ends when stop() is called. */
@@ -60,6 +83,12 @@ export type TryUpdate = (current: KubeObject) => Promise<KubeObject | null>;
 export interface WriteOptions {
   /** The object expires this many seconds after the write (events, --event-ttl). */
   ttlSeconds?: number;
+  /**
+   * guaranteedUpdate: the object as a watch cache last saw it, tried first instead of
+   * reading etcd (upstream's cachedExistingObject); the write's revision check catches a
+   * stale one, and a failure or no-op on it is retried from etcd's current object.
+   */
+  cachedExisting?: KubeObject;
 }
 
 export interface Storage {

@@ -162,6 +162,32 @@ describe(`storage: progress bookmarks and compaction (own etcd) [${impl.name}]`,
     await cluster?.stop();
   });
 
+  it('with a trigger: every event of an object that has or had the value arrives, in order, moves out included', async () => {
+    const p = `${uniquePrefix('watch-trigger')}/pods/ns/`;
+    const pod = (name: string, node: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: { nodeName: node } } as KubeObject);
+    const nodeOf = (o: KubeObject) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '');
+    const trigger = { field: 'spec.nodeName', value: 'n1', extract: nodeOf };
+    await s.create(`${p}old`, pod('old', 'n1'));
+    const w = await s.watch(p, { recursive: true, sendInitialEvents: true, trigger });
+    const r = reader(w);
+    const a = await s.create(`${p}a`, pod('a', 'n1'));
+    await s.create(`${p}b`, pod('b', 'n2'));
+    const moved = await s.guaranteedUpdate(`${p}b`, undefined, async (cur) => ({ ...cur, spec: { nodeName: 'n1' } } as KubeObject));
+    const left = await s.guaranteedUpdate(`${p}a`, undefined, async (cur) => ({ ...cur, spec: { nodeName: 'n3' } } as KubeObject));
+    const c = await s.create(`${p}c`, pod('c', 'n2'));
+    await s.delete(`${p}b`);
+    await r.until(() => r.events.some((e) => e.type === 'DELETED' && e.object.metadata.name === 'b'));
+    w.stop();
+    // etcd has no triggers and sends everything; the cache sends only these. Both send these.
+    const concerned = r.events.filter((e) => e.type !== 'BOOKMARK' && (nodeOf(e.object) === 'n1' || (e.previous && nodeOf(e.previous) === 'n1')));
+    expect(concerned.map(brief)).to.deep.equal([
+      `ADDED old@${concerned[0]!.object.metadata.resourceVersion}`,
+      `ADDED a@${a.metadata.resourceVersion}`, `MODIFIED b@${moved.object.metadata.resourceVersion}`,
+      `MODIFIED a@${left.object.metadata.resourceVersion}`, `DELETED b@${Number(c.metadata.resourceVersion) + 1}`,
+    ]);
+    expect(nodeOf(concerned[3]!.previous!)).to.equal('n1');
+  });
+
   it('progress notifications become BOOKMARK events at revisions past writes elsewhere', async () => {
     const w = await s.watch('/quiet/', { recursive: true, resourceVersion: '' , sendInitialEvents: false });
     const r = reader(w);

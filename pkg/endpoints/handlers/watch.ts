@@ -84,7 +84,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   const rv = q.resourceVersion ?? '';
   // Unset: legacy semantics, the current state first unless resuming from a revision.
   const sendInitial = q.sendInitialEvents ?? (rv === '' || rv === '0');
-  const stream = await h.store.watch(h.info.namespace, name, rv, sendInitial);
+  const stream = await h.store.watch(h.info.namespace, name, rv, sendInitial, selection);
 
   const out = new PassThrough();
   h.ctx.status = 200;

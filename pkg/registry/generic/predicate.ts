@@ -3,9 +3,15 @@
 import { objectMetaFields } from '../../apis/meta/fields.js';
 import type { KubeObject } from '../../runtime/object.js';
 import type { ResourceDef } from '../../runtime/scheme.js';
+import type { IndexedField } from '../../storage/interfaces.js';
 
 export interface LabelMatcher { matches(labels: Record<string, string> | undefined): boolean; empty(): boolean }
-export interface FieldMatcher { matches(fields: Record<string, string>): boolean; empty(): boolean }
+export interface FieldMatcher {
+  matches(fields: Record<string, string>): boolean;
+  empty(): boolean;
+  /** The value the selector demands for `field` with `=`, if any. */
+  requiresExactMatch?(field: string): string | undefined;
+}
 
 export interface SelectionPredicate {
   label?: LabelMatcher;
@@ -19,6 +25,23 @@ export function objectFields(def: ResourceDef, obj: KubeObject): Record<string, 
 
 export function isFiltering(p: SelectionPredicate): boolean {
   return Boolean((p.label && !p.label.empty()) || (p.field && !p.field.empty()));
+}
+
+/**
+ * The indexed field a selection pins to one value, for the watch cache: metadata.name
+ * (every resource, read from the key), else the first of the kind's indexFields.
+ * `valueOf` reads a field of a stored object.
+ */
+export function indexedFieldFor(def: ResourceDef, p: SelectionPredicate,
+  valueOf: (field: string) => (obj: KubeObject) => string): IndexedField | undefined {
+  if (!p.field?.requiresExactMatch) return undefined;
+  const name = p.field.requiresExactMatch('metadata.name');
+  if (name !== undefined) return { field: 'metadata.name', value: name };
+  for (const field of def.indexFields ?? []) {
+    const value = p.field.requiresExactMatch(field);
+    if (value !== undefined) return { field, value, extract: valueOf(field) };
+  }
+  return undefined;
 }
 
 export function matcherFor(def: ResourceDef, p: SelectionPredicate): (obj: KubeObject) => boolean {

@@ -16,7 +16,7 @@ import {
 import type { StrategyContext } from './strategy.js';
 import type { FinishFunc } from './hooks.js';
 import { generateName, nowTimestamp } from './names.js';
-import { isFiltering, matcherFor, type SelectionPredicate } from './predicate.js';
+import { indexedFieldFor, isFiltering, matcherFor, objectFields, type SelectionPredicate } from './predicate.js';
 import { toStatusError } from './storage-errors.js';
 import {
   checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate, type DeleteOptions,
@@ -135,6 +135,7 @@ export class GenericStore {
     const opts: ListOptions = {
       limit: params.limit, continue: params.continue, resourceVersion: params.resourceVersion,
       resourceVersionMatch: params.resourceVersionMatch, filtered: isFiltering(params),
+      index: this.indexedField(params),
     };
     const matches = matcherFor(this.def, params);
     opts.predicate = (obj) => matches(this.fromStorage(obj));
@@ -154,14 +155,23 @@ export class GenericStore {
     }
   }
 
+  /**
+   * `selection`: what the caller will filter the events by; a field it pins to one value
+   * lets the watch cache send only the events of objects that have or had that value.
+   */
   async watch(namespace: string, name: string, resourceVersion: string | undefined,
-    sendInitialEvents: boolean): Promise<WatchStream> {
+    sendInitialEvents: boolean, selection?: SelectionPredicate): Promise<WatchStream> {
     try {
       const key = name ? this.key(namespace, name) : this.collectionKey(namespace);
-      return await this.storage.watch(key, { resourceVersion, sendInitialEvents, recursive: !name });
+      const trigger = !name && selection ? this.indexedField(selection) : undefined;
+      return await this.storage.watch(key, { resourceVersion, sendInitialEvents, recursive: !name, trigger });
     } catch (err) {
       throw this.mapError(err, name);
     }
+  }
+
+  private indexedField(p: SelectionPredicate) {
+    return indexedFieldFor(this.def, p, (field) => (obj) => objectFields(this.def, this.fromStorage(obj))[field] ?? '');
   }
 
   /** Converts a stored object to this endpoint's group/version and sets apiVersion/kind. */
@@ -189,7 +199,9 @@ export class GenericStore {
     await scope.admission.admit(this.admissionAttrs('CREATE', obj, undefined, scope));
     const useGenerateName = !obj.metadata.name && !!obj.metadata.generateName;
     for (let attempt = 0; ; attempt++) {
-      const candidate = structuredClone(obj);
+      // Only a generated name is retried (on a collision), from the object as admitted;
+      // otherwise this is the one attempt and the object needs no copy.
+      const candidate = useGenerateName ? structuredClone(obj) : obj;
       if (useGenerateName) candidate.metadata.name = generateName(candidate.metadata.generateName!);
       const prepared = await this.prepareCreate(candidate, scope);
       const finish = await this.beginCreate(prepared, scope);

@@ -4,16 +4,21 @@
 // fanned out to every client watch whose key matches. A watch from a revision the ring
 // still covers replays the ring and then follows live; a watch asking for the current
 // state gets it from the objects; anything else is the caller's to serve from etcd
-// directly (so correctness never depends on the cache's size).
+// directly (so correctness never depends on the cache's size). A watcher that selects
+// on an indexed field (a kubelet's `spec.nodeName=<node>`) is only handed the events of
+// objects that have or had that value, found by lookup rather than by asking every
+// watcher (upstream's triggers); a list on such a field reads the field's index.
 import type { Etcd3 } from 'etcd3';
 import { AsyncQueue } from '../../util/async-queue.js';
 import type { KubeObject } from '../../runtime/object.js';
-import type { WatchEvent, WatchStream } from '../interfaces.js';
+import type { IndexedField, WatchEvent, WatchStream } from '../interfaces.js';
 import { decodeFromStorage } from '../etcd/codec.js';
 import { prefixEnd } from '../etcd/keys.js';
-import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation, toWatchEvent } from '../etcd/watch.js';
+import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation } from '../etcd/watch.js';
+import { decodeWithCached } from './decode-event.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 import type { RangeProbe } from './freshness.js';
+import { FieldIndexes, type ValueOf } from './field-index.js';
 
 interface CachedEvent { key: string; rev: number; event: WatchEvent }
 
@@ -23,6 +28,8 @@ interface Watcher {
   exact: boolean;
   /** Events at or below this revision are not for this watcher. */
   after: number;
+  /** Only events of objects with (or that had) this field value are for this watcher. */
+  trigger?: { field: string; value: string; read: ValueOf };
   queue: AsyncQueue<WatchEvent>;
   stop(): void;
 }
@@ -42,6 +49,11 @@ export class WatchCache {
   /** The newest revision the cache has seen (events or progress). */
   private rev = 0;
   private watchers = new Set<Watcher>();
+  /** Watchers without a trigger: every event under their key is offered to them. */
+  private plain = new Set<Watcher>();
+  /** Watchers with a trigger, by field and value. */
+  private triggered = new Map<string, { read: ValueOf; byValue: Map<string, Set<Watcher>> }>();
+  private indexes = new FieldIndexes();
   /** The resource's current objects by etcd key, as of `rev`. */
   private objects = new Map<string, KubeObject>();
   /** The keys of `objects` in etcd's (byte) order, so a list reads a slice, not a sort. */
@@ -70,6 +82,7 @@ export class WatchCache {
       let from = k;
       this.objects.clear();
       this.keys = [];
+      this.indexes.clear();
       for (;;) {
         const page = await this.client.kv.range({ key: from, range_end: end, limit: 1000, ...(revision ? { revision } : {}) });
         revision ||= page.header.revision;
@@ -104,9 +117,9 @@ export class WatchCache {
    * Objects under `prefix` (or the one at an exact key) in key order, as of revision(),
    * or undefined when the cache cannot serve reads.
    */
-  async read(key: string, recursive: boolean): Promise<{ items: KubeObject[]; revision: number } | undefined> {
+  async read(key: string, recursive: boolean, index?: IndexedField): Promise<{ items: KubeObject[]; revision: number } | undefined> {
     await this.start();
-    return this.readNow(key, recursive);
+    return this.readNow(key, recursive, index);
   }
 
   /**
@@ -119,7 +132,7 @@ export class WatchCache {
    * are too when the cache has reached R itself, or when its key count equals etcd's (a
    * missed deletion would leave it with more keys, as nothing was created after M).
    */
-  async readConsistent(key: string, recursive: boolean, probe: () => Promise<RangeProbe>, maxWaitMs: number):
+  async readConsistent(key: string, recursive: boolean, probe: () => Promise<RangeProbe>, maxWaitMs: number, index?: IndexedField):
     Promise<{ items: KubeObject[]; revision: number } | undefined> {
     await this.start();
     const epoch = this.epoch;
@@ -132,23 +145,37 @@ export class WatchCache {
       await this.revisionMoved(left);
     }
     if (epoch !== this.epoch || (this.rev < p.revision && this.objects.size !== p.count)) return undefined;
-    const state = this.readNow(key, recursive);
+    const state = this.readNow(key, recursive, index);
     return state && { items: state.items, revision: Math.max(this.rev, p.revision) };
   }
 
-  /** read() without waiting: callers that must not let an event in between use it. */
-  private readNow(key: string, recursive: boolean): { items: KubeObject[]; revision: number } | undefined {
+  /**
+   * read() without waiting: callers that must not let an event in between use it. With
+   * `index`, only objects with that field value (a subset the caller's predicate narrows
+   * further), still in key order.
+   */
+  private readNow(key: string, recursive: boolean, index?: IndexedField): { items: KubeObject[]; revision: number } | undefined {
     if (this.unusable || this.stopped) return undefined;
     if (!recursive) {
       const o = this.objects.get(key);
       return { items: o ? [o] : [], revision: this.rev };
     }
     const prefix = key.endsWith('/') ? key : `${key}/`;
+    const indexed = index && this.indexes.keys(index, this.objects);
+    if (indexed) {
+      const keys = [...indexed].filter((k) => k.startsWith(prefix)).sort();
+      return { items: keys.map((k) => this.objects.get(k)!), revision: this.rev };
+    }
     const items: KubeObject[] = [];
     for (let i = lowerBound(this.keys, prefix); i < this.keys.length && this.keys[i].startsWith(prefix); i++) {
       items.push(this.objects.get(this.keys[i])!);
     }
     return { items, revision: this.rev };
+  }
+
+  /** The object at `key` as the cache holds it now, if it is serving (no waiting, no copy). */
+  peek(key: string): KubeObject | undefined {
+    return this.unusable || this.stopped || !this.source ? undefined : this.objects.get(key);
   }
 
   private revisionMoved(timeoutMs: number): Promise<void> {
@@ -175,7 +202,7 @@ export class WatchCache {
    * A watch of `key` (exact, or a prefix when `recursive`) from revision `from` (0: from
    * the cache's present); undefined when the ring no longer covers `from`.
    */
-  async watch(key: string, recursive: boolean, from: number, initialState = false): Promise<WatchStream | undefined> {
+  async watch(key: string, recursive: boolean, from: number, initialState = false, trigger?: IndexedField): Promise<WatchStream | undefined> {
     await this.start();
     if (this.stopped || (initialState && this.unusable)) return undefined;
     // The initial state is the cache's present, which must not be older than asked for.
@@ -184,12 +211,14 @@ export class WatchCache {
     if (after < this.since) return undefined;
     const queue = new AsyncQueue<WatchEvent>();
     const prefix = recursive && !key.endsWith('/') ? `${key}/` : key;
+    const read = trigger && recursive ? this.indexes.reader(trigger) : undefined;
     const w: Watcher = {
       key: prefix, exact: !recursive, after, queue,
-      stop: () => { this.watchers.delete(w); queue.close(); },
+      trigger: read && trigger ? { field: trigger.field, value: trigger.value, read } : undefined,
+      stop: () => { this.removeWatcher(w); queue.close(); },
     };
     if (initialState) {
-      const state = this.readNow(key, recursive);
+      const state = this.readNow(key, recursive, w.trigger && trigger);
       for (const o of state?.items ?? []) queue.push({ type: 'ADDED', object: o });
       queue.push(bookmarkEvent(String(after), { [initialEventsEndAnnotation]: 'true' }));
     } else if (after <= this.rev) {
@@ -198,9 +227,9 @@ export class WatchCache {
     }
     for (let i = this.ringStart; i < this.ring.length; i++) {
       const e = this.ring[i];
-      if (e.rev > after && this.matches(w, e.key)) queue.push(e.event);
+      if (e.rev > after && this.matches(w, e.key) && this.triggers(w, e.key, e.event)) queue.push(e.event);
     }
-    this.watchers.add(w);
+    this.addWatcher(w);
     return {
       stop: w.stop,
       [Symbol.asyncIterator]: () => ({
@@ -218,11 +247,61 @@ export class WatchCache {
     return w.exact ? key === w.key : key.startsWith(w.key);
   }
 
+  /** Whether an event concerns a watcher's trigger value (before or after the change). */
+  private triggers(w: Watcher, key: string, event: WatchEvent): boolean {
+    const t = w.trigger;
+    if (!t || event.type === 'ERROR') return true;
+    return t.read(key, event.object) === t.value || (event.previous !== undefined && t.read(key, event.previous) === t.value);
+  }
+
+  private addWatcher(w: Watcher): void {
+    this.watchers.add(w);
+    if (!w.trigger) { this.plain.add(w); return; }
+    let field = this.triggered.get(w.trigger.field);
+    if (!field) { field = { read: w.trigger.read, byValue: new Map() }; this.triggered.set(w.trigger.field, field); }
+    let set = field.byValue.get(w.trigger.value);
+    if (!set) { set = new Set(); field.byValue.set(w.trigger.value, set); }
+    set.add(w);
+  }
+
+  private removeWatcher(w: Watcher): void {
+    if (!this.watchers.delete(w)) return;
+    if (!w.trigger) { this.plain.delete(w); return; }
+    const field = this.triggered.get(w.trigger.field);
+    const set = field?.byValue.get(w.trigger.value);
+    set?.delete(w);
+    if (set?.size === 0) field!.byValue.delete(w.trigger.value);
+  }
+
+  /** Hands an event to every watcher it is for: all plain ones, and the triggered ones by lookup. */
+  private fanOut(key: string, rev: number, event: WatchEvent): void {
+    const offer = (w: Watcher): void => {
+      if (rev <= w.after || !this.matches(w, key)) return;
+      this.deliver(w, event);
+      if (event.type === 'ERROR') w.stop();
+    };
+    // A watcher stopped meanwhile leaves its set; iterating a Set while deleting from it is safe.
+    for (const w of this.plain) offer(w);
+    for (const { read, byValue } of this.triggered.values()) {
+      if (event.type === 'ERROR') {
+        for (const set of byValue.values()) for (const w of set) offer(w);
+        continue;
+      }
+      const now = read(key, event.object);
+      const before = event.previous ? read(key, event.previous) : now;
+      for (const w of byValue.get(now) ?? []) offer(w);
+      if (before !== now) for (const w of byValue.get(before) ?? []) offer(w);
+    }
+  }
+
   private async pump(source: RangeWatch): Promise<void> {
     for await (const msg of source) {
       if (this.stopped) break;
       if (msg.type === 'events') {
-        for (const ev of msg.events) this.dispatch(ev.kv.key.toString(), Number(ev.kv.mod_revision), toWatchEvent(ev));
+        for (const ev of msg.events) {
+          const key = ev.kv.key.toString();
+          this.dispatch(key, Number(ev.kv.mod_revision), decodeWithCached(ev, this.objects.get(key)));
+        }
       } else if (msg.type === 'progress') {
         const rev = Number(msg.revision);
         this.advance(rev);
@@ -241,13 +320,16 @@ export class WatchCache {
   }
 
   private dispatch(key: string, rev: number, event: WatchEvent): void {
+    const before = this.objects.get(key);
     if (event.type === 'DELETED') {
       if (this.objects.delete(key)) this.removeKey(key);
+      this.indexes.update(key, before, undefined);
     } else if (event.type === 'ERROR') {
       this.unusable = true;
     } else {
-      if (!this.objects.has(key)) this.insertKey(key);
+      if (!before) this.insertKey(key);
       this.objects.set(key, event.object);
+      this.indexes.update(key, before, event.object);
     }
     if (event.type !== 'ERROR') {
       this.ring.push({ key, rev, event });
@@ -258,11 +340,7 @@ export class WatchCache {
         if (this.ringStart > this.opts.capacity) { this.ring = this.ring.slice(this.ringStart); this.ringStart = 0; }
       }
     }
-    for (const w of this.watchers) {
-      if (rev <= w.after || !this.matches(w, key)) continue;
-      this.deliver(w, event);
-      if (event.type === 'ERROR') w.stop();
-    }
+    this.fanOut(key, rev, event);
     // Readers waiting for this revision see the objects with the event applied.
     this.advance(rev);
   }
@@ -294,6 +372,7 @@ export class WatchCache {
     this.ringStart = 0;
     this.objects.clear();
     this.keys = [];
+    this.indexes.clear();
     this.unusable = false;
     this.epoch++;
     for (const wake of [...this.revWaiters]) wake();

@@ -250,23 +250,48 @@ export class EtcdStorage implements Storage {
   private async updateUntimed(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
     ignoreNotFound: boolean, opts: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
     const k = Buffer.from(key);
-    let current = await this.readKv(k);
+    // The state tried: etcd's (verified) or the watch cache's (possibly stale: then only
+    // a write that lands proves it, and anything else is tried again from etcd).
+    const cached = opts.cachedExisting;
+    let state: { obj: KubeObject; modRevision: string } | undefined;
+    let verified = !cached?.metadata.resourceVersion;
+    if (verified) {
+      const kv = await this.readKv(k);
+      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+    } else {
+      state = { obj: cached!, modRevision: cached!.metadata.resourceVersion! };
+    }
+    const refresh = async () => {
+      const kv = await this.readKv(k);
+      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+      verified = true;
+    };
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
       let existing: KubeObject;
-      if (!current) {
-        if (!ignoreNotFound) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-        existing = { metadata: {} };
-      } else {
-        existing = this.decode(current);
-        checkPreconditions(key, existing, preconditions);
+      let updated: KubeObject | null;
+      try {
+        if (!state) {
+          if (!ignoreNotFound) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+          existing = { metadata: {} };
+        } else {
+          existing = state.obj;
+          checkPreconditions(key, existing, preconditions);
+        }
+        updated = await tryUpdate(structuredClone(existing));
+      } catch (err) {
+        if (verified) throw err;
+        await refresh();
+        continue;
       }
-      const updated = await tryUpdate(structuredClone(existing));
       if (updated === null) {
-        if (!current) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+        // "No change" against a cached object may only mean the cache is behind.
+        if (!verified) { await refresh(); continue; }
+        if (!state) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
         return { object: existing, created: false };
       }
+      const current = state;
       const compare = current
-        ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: current.mod_revision }
+        ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: current.modRevision }
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
       const res = await this.client.kv.txn({
         compare: [compare],
@@ -274,7 +299,9 @@ export class EtcdStorage implements Storage {
         failure: [{ request_range: { key: k } }],
       });
       if (res.succeeded) return { object: withRevision(updated, res.header.revision), created: !current };
-      current = res.responses[0]?.response_range?.kvs?.[0];
+      const kv = res.responses[0]?.response_range?.kvs?.[0];
+      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+      verified = true;
     }
     throw new StorageError('ResourceVersionConflict', key, `too many conflicts updating ${key}`);
   }

@@ -41,6 +41,8 @@ export const pods: ResourceDef = {
     'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.podIPs',
     'status.nominatedNodeName',
   ], { renamed: { 'spec.host': 'spec.nodeName' } }), // spec.host: what pre-v1 clients still send
+  // Every kubelet lists and watches the pods of its node (upstream: NodeNameTriggerFunc, Indexers).
+  indexFields: ['spec.nodeName'],
   selectableFields: (o) => {
     const spec = obj(o.spec) ?? {};
     const status = obj(o.status) ?? {};
