@@ -7,8 +7,8 @@ import type { Client, ResourceClient } from '../client/interfaces.js';
 import { isNotFound, updateWithRetry } from '../client/retry.js';
 import { StatusError } from '../runtime/errors.js';
 import { systemPriorityClasses } from '../registry/scheduling/priorityclasses/strategy.js';
-import { localAPIServices, localAvailableStatus } from '../registry/apiregistration/apiservices/local.js';
-import { isPlainObject, type KubeObject } from '../runtime/object.js';
+import { isLocalAvailable, localAPIServices, localAvailableStatus } from '../registry/apiregistration/apiservices/local.js';
+import type { KubeObject } from '../runtime/object.js';
 import type { Scheme } from '../runtime/scheme.js';
 import { nowTimestamp } from '../registry/generic/names.js';
 
@@ -62,11 +62,6 @@ export async function ensureLocalAPIServices(api: Client, scheme: Scheme): Promi
       current.status = localAvailableStatus(nowTimestamp());
     }, { subresource: 'status' });
   }
-}
-
-function isLocalAvailable(o: KubeObject): boolean {
-  const conditions = isPlainObject(o.status) && Array.isArray(o.status.conditions) ? o.status.conditions : [];
-  return conditions.some((c) => isPlainObject(c) && c.type === 'Available' && c.status === 'True' && c.reason === 'Local');
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

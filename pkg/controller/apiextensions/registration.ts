@@ -9,7 +9,7 @@ import type { ResourceClient } from '../../client/interfaces.js';
 import { isNotFound, updateWithRetry } from '../../client/retry.js';
 import { StatusError } from '../../runtime/errors.js';
 import { crdSpec, crdVersions } from '../../apis/apiextensions/types.js';
-import { automanagedLabel, localAvailableStatus } from '../../registry/apiregistration/apiservices/local.js';
+import { automanagedLabel, isLocalAvailable, localAvailableStatus } from '../../registry/apiregistration/apiservices/local.js';
 import { nowTimestamp } from '../../registry/generic/names.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
@@ -68,8 +68,7 @@ export class CRDRegistrationController implements Controller {
     }
     await updateWithRetry(this.apiServices, '', key, (current) => {
       const local = current.spec && (current.spec as Record<string, unknown>).service == null;
-      const available = JSON.stringify(current.status ?? {}).includes('"reason":"Local"');
-      if (!local || available) return false;
+      if (!local || isLocalAvailable(current)) return false;
       current.status = localAvailableStatus(nowTimestamp());
     }, { subresource: 'status' });
   }

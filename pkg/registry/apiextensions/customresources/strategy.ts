@@ -8,7 +8,7 @@ import type { ScaleDef } from '../../../runtime/scheme.js';
 import { invalid } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { deepEqual } from '../../../apis/validation/objectmeta.js';
-import { BaseStrategy, copyField } from '../../generic/base-strategy.js';
+import { BaseStrategy, copyField, specChanged } from '../../generic/base-strategy.js';
 import type { StrategyContext } from '../../generic/strategy.js';
 import type { CustomResourceSchema } from './validation.js';
 
@@ -51,7 +51,9 @@ export class CustomResourceStrategy extends BaseStrategy {
       }
       return;
     }
-    if (contentChanged(obj, old, this.cr.hasStatus)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    // Without a status endpoint, status is content like spec (upstream's CR strategy).
+    const changed = specChanged(obj, old) || (!this.cr.hasStatus && !deepEqual(obj.status, old.status));
+    if (changed) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
   }
 
   protected override validateObject(obj: KubeObject): FieldError[] {
@@ -92,13 +94,4 @@ function goKind(v: unknown): string {
   if (typeof v === 'boolean') return 'bool';
   if (Array.isArray(v)) return '[]interface {}';
   return v === null ? '<nil>' : 'map[string]interface {}';
-}
-
-/** Anything but metadata (and status, when it has its own endpoint) differs. */
-function contentChanged(obj: KubeObject, old: KubeObject, hasStatus: boolean): boolean {
-  for (const k of new Set([...Object.keys(obj), ...Object.keys(old)])) {
-    if (k === 'metadata' || (hasStatus && k === 'status')) continue;
-    if (!deepEqual(obj[k], old[k])) return true;
-  }
-  return false;
 }

@@ -1,7 +1,7 @@
 // The APIService objects kube-aggregator's autoregister controller keeps for the group
 // versions the server itself serves ("Local": no service, always available), so that
 // `kubectl get apiservices` lists every built-in group version as upstream does.
-import type { KubeObject } from '../../../runtime/object.js';
+import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import type { Scheme } from '../../../runtime/scheme.js';
 import { groupPriority, versionPriority } from '../../../endpoints/discovery/priorities.js';
 
@@ -30,4 +30,10 @@ export function localAvailableStatus(now: string): Record<string, unknown> {
   return {
     conditions: [{ type: 'Available', status: 'True', lastTransitionTime: now, reason: 'Local', message: 'Local APIServices are always available' }],
   };
+}
+
+/** The APIService already says it is served here (Available, reason Local). */
+export function isLocalAvailable(o: KubeObject): boolean {
+  const conditions = isPlainObject(o.status) && Array.isArray(o.status.conditions) ? o.status.conditions : [];
+  return conditions.some((c) => isPlainObject(c) && c.type === 'Available' && c.status === 'True' && c.reason === 'Local');
 }
