@@ -9,7 +9,7 @@ export { kubectl, kubectlBinary, kubectlOn, kubectlStream, kubectlVersions, type
 export { request, watch, HttpError, type RequestOptions, type HttpResponse, type TlsCredentials, type WatchEvent, type WatchStream } from './http.js';
 export { dumpLogs, registerLog, unregisterLog, tailOf } from './failure-logs.js';
 export { spawnTracked, type Tracked } from './processes.js';
-export { until } from './poll.js';
+export { eventually, until } from './poll.js';
 export { startHAProxy, type HAProxy } from './haproxy.js';
 export { startWebhookServer, type WebhookServer, type WebhookServerOptions, type WebhookReply, type WebhookHandler, type RecordedReview, type AdmissionRequestBody } from './webhook-server.js';
 export { startConversionWebhook, convertHostPort, type ConversionWebhook, type ConversionWebhookOptions, type ConversionFault } from './conversion-webhook.js';

@@ -14,3 +14,21 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** As until, but a probe that throws is retried too; the last error is named on timeout. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
+  let last: unknown;
+  const tolerant = async (): Promise<T | undefined> => {
+    try {
+      return await probe();
+    } catch (err) {
+      last = err;
+      return undefined;
+    }
+  };
+  try {
+    return await until(what, tolerant, timeoutMs, intervalMs);
+  } catch (err) {
+    throw last === undefined ? err : new Error(`${(err as Error).message}: ${String(last)}`);
+  }
+}

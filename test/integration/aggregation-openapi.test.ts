@@ -10,22 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flunderDefinition, flunderSpecDescription } from '../harness/extension-openapi.js';
 import {
-  createFrontProxyPki, frontProxyArgs, kubectl, request, startExtensionServer, startReplicas,
+  createFrontProxyPki, eventually as pollEventually, frontProxyArgs, kubectl, request, startExtensionServer, startReplicas,
   type Cluster, type ExtensionServer, type HttpResponse,
 } from '../harness/index.js';
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) { last = err; }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Extension servers' documents are refetched on events and every minute: a wider wait, polled less often. */
+const eventually = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => pollEventually(what, probe, timeoutMs, 200);
 
 /** The value of one sample of the Prometheus text, or undefined. */
 function sample(text: string, name: string, labels: string): number | undefined {

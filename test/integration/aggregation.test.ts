@@ -10,24 +10,11 @@ import { connect as tlsConnect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createFrontProxyPki, freePort, frontProxyArgs, request, startExtensionServer, startReplicas, watch,
+  createFrontProxyPki, eventually, freePort, frontProxyArgs, request, startExtensionServer, startReplicas, watch,
   type Cluster, type ExtensionServer, type HttpResponse,
 } from '../harness/index.js';
 
 const aggregatedAccept = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) { last = err; }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('aggregation layer (kube-aggregator)', function () {
   this.timeout(120_000);
