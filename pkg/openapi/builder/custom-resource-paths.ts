@@ -3,11 +3,10 @@
 // no watch paths, options from GetOptions/ListOptions/PatchOptions, every operation
 // (scale too) tagged with the custom kind, and DELETE answering a Status.
 import type { ResourceDef } from '../../runtime/scheme.js';
-import type { GVKRef } from '../types.js';
 import type { DefinitionSource } from './definition-source.js';
 import {
-  ACCEPTED, capitalize, CREATED, DELETE_PARAMS, docKeyOf, groupCamel, LIST_PARAMS, OK, PATCH, PathCollector, pathParam,
-  prefixOf, q, responses, STATUS, tagOf, WRITE_PARAMS, type Method, type OperationSpec, type ParamSpec, type ResponseSpec,
+  ACCEPTED, capitalize, CREATED, DELETE_PARAMS, LIST_PARAMS, OK, PATCH, PathCollector, q, resourcePaths, responses, STATUS,
+  WRITE_PARAMS, type Method, type OperationSpec, type ParamSpec, type ResponseSpec,
 } from './paths.js';
 
 const MEDIA = ['application/json', 'application/yaml'];
@@ -23,16 +22,7 @@ export function addCustomResource(c: PathCollector, def: ResourceDef, defs: Defi
   const kindRef = defs.nameForGVK(group, version, kind);
   const listRef = defs.nameForGVK(group, version, def.listKind ?? `${kind}List`);
   if (!kindRef || !listRef) return;
-  const gvk: GVKRef = { group, version, kind };
-  const docKey = docKeyOf(group, version);
-  const prefix = prefixOf(group, version);
-  const gv = `${groupCamel(group)}${capitalize(version)}`;
-  const tag = tagOf(group, version);
-  const ns = def.namespaced ? 'Namespaced' : '';
-  const collection = `${prefix}${def.namespaced ? '/namespaces/{namespace}' : ''}/${plural}`;
-  const item = `${collection}/{name}`;
-  const collShared = [q('pretty'), ...(def.namespaced ? [pathParam('namespace')] : [])];
-  const itemShared = [...collShared, pathParam('name')];
+  const { gvk, docKey, prefix, gv, tag, ns, collection, item, collShared, itemShared } = resourcePaths(def);
   const op = (method: Method, operationId: string, action: string, params: ParamSpec[], resp: ResponseSpec[]): OperationSpec => ({
     method, operationId, tag, action, gvk, params, responses: resp,
     consumes: method === 'patch' ? PATCH_MEDIA : MEDIA, produces: MEDIA,

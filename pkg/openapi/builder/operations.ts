@@ -7,8 +7,8 @@ import type { GVKRef } from '../types.js';
 import { addCustomResource } from './custom-resource-paths.js';
 import { builtinDefinitions, type DefinitionSource } from './definition-source.js';
 import {
-  ACCEPTED, capitalize, CREATED, DELETE_PARAMS, docKeyOf, groupCamel, LIST_PARAMS, OK, PATCH, PathCollector, pathParam,
-  prefixOf, q, responses, STATUS, tagOf, WRITE_PARAMS,
+  ACCEPTED, capitalize, CREATED, DELETE_PARAMS, docKeyOf, groupCamel, LIST_PARAMS, OK, PATCH, PathCollector,
+  prefixOf, q, resourcePaths, responses, STATUS, tagOf, WRITE_PARAMS,
   type Method, type OperationSpec, type ParamSpec, type PathSpec, type ResponseSpec,
 } from './paths.js';
 
@@ -68,25 +68,14 @@ function addResource(c: PathCollector, def: ResourceDef, defs: DefinitionSource)
   const kindRef = defs.nameForGVK(group, version, kind);
   if (!kindRef) return;
   const listRef = defs.nameForGVK(group, version, def.listKind ?? `${kind}List`);
-  const gvk: GVKRef = { group, version, kind };
-  const docKey = docKeyOf(group, version);
-  const prefix = prefixOf(group, version);
-  const gv = `${groupCamel(group)}${capitalize(version)}`;
-  const tag = tagOf(group, version);
-  const ns = def.namespaced ? 'Namespaced' : '';
-  const nsPath = def.namespaced ? '/namespaces/{namespace}' : '';
-  const nsParams = def.namespaced ? [pathParam('namespace')] : [];
-  const collection = `${prefix}${nsPath}/${plural}`;
-  const item = `${collection}/{name}`;
-  const pretty = q('pretty');
+  const { gvk, docKey, prefix, gv, tag, ns, nsPath, collection, item, collShared, itemShared } = resourcePaths(def);
+  const pretty = collShared[0]!;
   const has = (v: Verb) => def.verbs.includes(v);
   const op = (method: Method, operationId: string, action: string, params: ParamSpec[], resp: ResponseSpec[],
     extra: Partial<OperationSpec> = {}): OperationSpec => ({
     method, operationId, tag, action, gvk, params, responses: resp,
     consumes: ANY_MEDIA, produces: OBJECT_MEDIA, ...extra,
   });
-  const itemShared = [pretty, ...nsParams, pathParam('name')];
-  const collShared = [pretty, ...nsParams];
 
   if (has('list') && listRef) {
     const listOp = (id: string) => op('get', id, 'list', LIST_PARAMS, responses([OK], listRef), { produces: LIST_MEDIA });

@@ -87,6 +87,40 @@ export function prefixOf(group: string, version: string): string {
   return `/${docKeyOf(group, version)}`;
 }
 
+/** Where one resource's operations go and how they are named, for either shape of document. */
+export interface ResourcePaths {
+  gvk: GVKRef;
+  docKey: string;
+  /** `/api/v1` or `/apis/<group>/<version>`. */
+  prefix: string;
+  /** Operation-id stem, e.g. "AppsV1". */
+  gv: string;
+  tag: string;
+  /** "Namespaced" in operation ids of namespaced kinds. */
+  ns: string;
+  /** `/namespaces/{namespace}` for namespaced kinds. */
+  nsPath: string;
+  collection: string;
+  item: string;
+  /** Parameters shared by the collection's operations (pretty, namespace). */
+  collShared: ParamSpec[];
+  /** The same plus the item's name. */
+  itemShared: ParamSpec[];
+}
+
+export function resourcePaths(def: { group: string; version: string; kind: string; plural: string; namespaced: boolean }): ResourcePaths {
+  const { group, version, kind, plural } = def;
+  const prefix = prefixOf(group, version);
+  const nsPath = def.namespaced ? '/namespaces/{namespace}' : '';
+  const collection = `${prefix}${nsPath}/${plural}`;
+  const collShared = [q('pretty'), ...(def.namespaced ? [pathParam('namespace')] : [])];
+  return {
+    gvk: { group, version, kind }, docKey: docKeyOf(group, version), prefix,
+    gv: `${groupCamel(group)}${capitalize(version)}`, tag: tagOf(group, version), ns: def.namespaced ? 'Namespaced' : '',
+    nsPath, collection, item: `${collection}/{name}`, collShared, itemShared: [...collShared, pathParam('name')],
+  };
+}
+
 function byName(a: ParamSpec, b: ParamSpec): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
