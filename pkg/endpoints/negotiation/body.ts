@@ -5,6 +5,7 @@ import { errors } from '../../runtime/errors.js';
 import { decodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { protobufMediaType } from './media.js';
 import { yamlDocumentValue } from './yaml-value.js';
+import { closeWriteAndWait, lingerOnClose } from '../../util/net/lingering-close.js';
 import { checkJsonSyntax, GoJsonError, maxNestingDepth } from '../patch/go-json.js';
 
 /** Upstream's limit for request bodies (3 MiB). */
@@ -23,6 +24,7 @@ export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes
   const declared = Number(req.headers['content-length'] ?? NaN);
   const refuse = (seen: number): never => {
     if (res && !res.headersSent) res.setHeader('Connection', 'close');
+    lingerOnClose(req.socket);
     void discard(req, seen);
     throw errors.requestEntityTooLarge(`Request entity too large: limit is ${limit}`);
   };
@@ -44,7 +46,7 @@ async function discard(req: IncomingMessage, alreadySeen: number): Promise<void>
     for await (const chunk of req) {
       seen += (chunk as Buffer).length;
       if (seen > maxDiscardBytes) {
-        req.socket.destroySoon();
+        closeWriteAndWait(req.socket);
         return;
       }
     }
