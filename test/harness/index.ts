@@ -14,3 +14,4 @@ export { startHAProxy, type HAProxy } from './haproxy.js';
 export { startWebhookServer, type WebhookServer, type WebhookServerOptions, type WebhookReply, type WebhookHandler, type RecordedReview, type AdmissionRequestBody } from './webhook-server.js';
 export { startConversionWebhook, convertHostPort, type ConversionWebhook, type ConversionWebhookOptions, type ConversionFault } from './conversion-webhook.js';
 export { startExtensionServer, wardleGroup, wardleVersion, type ExtensionServer, type ExtensionServerOptions, type ExtensionRequest } from './extension-server.js';
+export { readAuditLog } from './audit-log.js';

@@ -6,10 +6,10 @@
 // kubeconfig, and that backend: HTTPS on 127.0.0.1, certificates from the test PKI.
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:https';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestPki, request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+import { createTestPki, request, startReplicas, type Cluster, type HttpResponse, readAuditLog } from '../harness/index.js';
 
 interface Obj {
   metadata: { name: string; uid?: string; namespace?: string; finalizers?: string[]; annotations?: Record<string, string>; resourceVersion?: string; ownerReferences?: unknown[] };
@@ -50,7 +50,7 @@ describe('admission plugins: default classes, storage, namespaces, owner referen
     throw new Error(`not settled: ${JSON.stringify(last?.body)}`);
   };
   const auditEvents = (): Array<{ verb: string; objectRef?: { resource?: string; name?: string; namespace?: string }; annotations?: Record<string, string>; stage: string }> =>
-    readFileSync(join(dir, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    readAuditLog(join(dir, 'audit.log'));
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'adm-misc-'));

@@ -9,12 +9,13 @@
 // learns that both replicas call the new webhook before it starts asserting.
 import { expect } from 'chai';
 import type { Etcd3 } from 'etcd3';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   freePort, request, startReplicas, startWebhookServer, testEtcdClient,
   type Cluster, type HttpResponse, type WebhookHandler, type WebhookServer,
+  readAuditLog,
 } from '../harness/index.js';
 
 interface Obj { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; data?: Record<string, string> }
@@ -148,8 +149,7 @@ describe('admission webhooks', function () {
     expect(r.body.metadata.labels).to.include({ patched: 'yes', 'wh-test': id });
     expect(r.body.data).to.deep.equal({ k: 'v', added: 'by-webhook' });
     const auditID = String(r.headers['audit-id']);
-    const event = await until(async () => readFileSync(join(dir, 'audit-1.log'), 'utf8').split('\n').filter(Boolean)
-      .map((l) => JSON.parse(l) as { auditID: string; annotations?: Record<string, string> }).find((e) => e.auditID === auditID), (e) => e !== undefined);
+    const event = await until(async () => readAuditLog<{ auditID: string; annotations?: Record<string, string> }>(join(dir, 'audit-1.log')).find((e) => e.auditID === auditID), (e) => e !== undefined);
     expect(event?.annotations).to.deep.include({
       'patch.patch.example.com/decision': 'labelled',
       'mutation.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"patch-config","webhook":"patch.patch.example.com","mutated":true}',

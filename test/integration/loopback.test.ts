@@ -3,10 +3,10 @@
 // (through the bootstrap controller roles) and admitted, as upstream's controllers'
 // requests through their loopback/service-account clients are.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request, startReplicas, type Cluster } from '../harness/index.js';
+import { request, startReplicas, type Cluster, readAuditLog } from '../harness/index.js';
 
 interface Ev {
   stage: string; verb: string; requestURI: string; userAgent?: string;
@@ -28,7 +28,7 @@ describe('controllers write through the loopback client', function () {
   this.timeout(120_000);
   let cluster: Cluster;
   let dir: string;
-  const events = (): Ev[] => readFileSync(join(dir, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Ev);
+  const events = (): Ev[] => readAuditLog<Ev>(join(dir, 'audit.log'));
   const admin = (method: string, path: string, body?: unknown) =>
     request<Record<string, unknown>>(`${cluster.urls[0]}${path}`, { ...cluster.credentialsFor(), method, body });
   const eventually = async <T>(fn: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> => {

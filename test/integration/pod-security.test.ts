@@ -4,10 +4,10 @@
 // PodSecurityConfiguration in --admission-control-config-file; tightening a namespace's
 // enforce label warns about the pods already in it; workload templates are warned about.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+import { request, startReplicas, type Cluster, type HttpResponse, readAuditLog } from '../harness/index.js';
 
 interface Status { code: number; reason: string; message: string }
 interface AuditEvent { auditID: string; stage: string; annotations?: Record<string, string> }
@@ -37,7 +37,7 @@ describe('PodSecurity admission', function () {
     const r = await call('POST', '/api/v1/namespaces', { metadata: { name, labels } });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
   };
-  const auditEvents = (): AuditEvent[] => readFileSync(join(dir, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEvent);
+  const auditEvents = (): AuditEvent[] => readAuditLog<AuditEvent>(join(dir, 'audit.log'));
   const annotationsOf = async (auditID: string): Promise<Record<string, string>> => {
     for (let i = 0; i < 50; i++) {
       const done = auditEvents().find((e) => e.auditID === auditID && e.stage === 'ResponseComplete');

@@ -3,11 +3,11 @@
 // behind the feature gate (Deny with upstream's message and code, Warn as a Warning
 // header, params from a ConfigMap, the API's validation of policies) and the status
 // controller's type checking.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { kubectl, request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+import { kubectl, request, startReplicas, type Cluster, type HttpResponse, readAuditLog } from '../harness/index.js';
 
 interface Status { code: number; reason: string; message: string; details?: { name?: string; group?: string; kind?: string; causes?: Array<{ message?: string; field?: string }> } }
 interface Policy { metadata: { generation: number }; status?: { observedGeneration?: number; typeChecking?: { expressionWarnings?: Array<{ fieldRef: string; warning: string }> } } }
@@ -49,7 +49,7 @@ describe('ValidatingAdmissionPolicy', function () {
   const call = <T>(method: string, path: string, body?: unknown): Promise<HttpResponse<T>> =>
     request<T>(`${cluster.urls[0]}${path}`, { ...cluster.credentialsFor(), method, body });
   const auditEvents = (): Array<{ stage: string; objectRef?: { name?: string }; annotations?: Record<string, string> }> =>
-    readFileSync(join(auditDir, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    readAuditLog(join(auditDir, 'audit.log'));
 
   /** Policies reach the plugin through an informer: retry until the expected answer arrives. */
   async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
