@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
+import { markShared, recordView } from '../../runtime/serializer/shared-encodings.js';
 import { batchBytes, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, writeSized } from './list-encoder.js';
 
 function configMapList(n: number, payload = 900): Record<string, unknown> {
@@ -46,6 +47,25 @@ describe('list-encoder (cooperative encoding of large collections)', () => {
     expect(Buffer.concat(chunks!).equals(encodeObject(list))).to.equal(true);
     const small = configMapList(120, 10);
     expect(Buffer.concat((await encodeProtobufCooperatively(small))!).equals(encodeObject(small))).to.equal(true);
+  });
+
+  it('writes the same bytes when items are views of the watch cache\'s shared objects, twice and mixed with plain items', async () => {
+    const list = configMapList(300);
+    const items = list.items as Array<Record<string, unknown>>;
+    // Every other item a typed view of a shared object, as the generic store's decorate() makes them.
+    list.items = items.map((it, i) => {
+      if (i % 2) return it;
+      const { apiVersion: _a, kind: _k, ...rest } = it;
+      const source = markShared({ ...rest });
+      const view: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', ...source };
+      recordView(view, source);
+      return view;
+    });
+    for (let round = 0; round < 2; round++) {
+      expect(Buffer.concat(await encodeJsonCooperatively(list, 'items', false)).toString()).to.equal(`${JSON.stringify(list)}\n`);
+      expect(Buffer.concat(await encodeJsonCooperatively(list, 'items', true)).toString()).to.equal(`${JSON.stringify(list, null, 2)}\n`);
+      expect(Buffer.concat((await encodeProtobufCooperatively(list))!).equals(encodeObject(list))).to.equal(true);
+    }
   });
 
   it('gives the event loop back between batches', async () => {

@@ -11,6 +11,7 @@ import { Writer } from '../../runtime/serializer/protobuf/wire.js';
 import { encodeInto, encodeMessage } from '../../runtime/serializer/protobuf/codec.js';
 import { messageFields, messageForKind } from '../../runtime/serializer/protobuf/schema.js';
 import { protobufMagic } from '../../runtime/serializer/protobuf/envelope.js';
+import { sharedEncoding } from '../../runtime/serializer/shared-encodings.js';
 
 /** Below this many elements a collection is encoded in one go: yielding would cost more than it saves. */
 export const cooperativeMinItems = 100;
@@ -52,17 +53,38 @@ export async function encodeJsonCooperatively(body: Json, field: string, pretty:
     ? (v: unknown) => (JSON.stringify(v, null, 2) ?? 'null').replace(/\n/g, '\n    ')
     : (v: unknown) => JSON.stringify(v) ?? 'null';
   const out: Buffer[] = [];
-  let batch = head + open;
+  // A batch is text still to be converted plus the cached bytes of shared items.
+  let parts: Buffer[] = [];
+  let text = head + open;
+  let size = 0;
   for (let i = 0; i < items.length; i++) {
-    batch += (i === 0 ? '' : sep) + one(items[i]);
-    if (batch.length >= batchBytes) {
-      out.push(Buffer.from(batch));
-      batch = '';
+    if (i > 0) text += sep;
+    const item = items[i];
+    const cached = !pretty && isObject(item) ? sharedEncoding(item, 'json', one) : undefined;
+    if (cached) {
+      if (text) parts.push(Buffer.from(text));
+      parts.push(cached);
+      size += text.length + cached.length;
+      text = '';
+    } else {
+      text += one(item);
+    }
+    if (size + text.length >= batchBytes) {
+      parts.push(Buffer.from(text));
+      out.push(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+      parts = [];
+      text = '';
+      size = 0;
       await nextTurn();
     }
   }
-  out.push(Buffer.from(batch + close + tail));
+  parts.push(Buffer.from(text + close + tail));
+  out.push(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
   return out;
+}
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**
@@ -84,9 +106,14 @@ export async function encodeProtobufCooperatively(body: Json): Promise<Buffer[] 
   const tag = (itemsField.n << 3) | 2;
   let w = Writer.create();
   for (const item of items) {
-    w.uint32(tag).fork();
-    encodeInto(w, itemsField.m, item);
-    w.ldelim();
+    const cached = isObject(item) ? sharedEncoding(item, 'protobuf', (v) => encodeMessage(itemsField.m!, v)) : undefined;
+    if (cached) {
+      w.uint32(tag).bytes(cached);
+    } else {
+      w.uint32(tag).fork();
+      encodeInto(w, itemsField.m, item);
+      w.ldelim();
+    }
     if (w.pos >= batchBytes) {
       parts.push(w.finish());
       w = Writer.create();

@@ -21,6 +21,7 @@ import { toStatusError } from './storage-errors.js';
 import {
   checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate, type DeleteOptions,
 } from './deletion.js';
+import { recordView } from '../../runtime/serializer/shared-encodings.js';
 import { FieldManager } from './managedfields/manager.js';
 import { field, type Path } from './managedfields/path.js';
 
@@ -185,7 +186,9 @@ export class GenericStore {
       this.def.strategy.applyDefaults(converted);
       defaulted.add(converted);
     }
-    return { apiVersion: apiVersionOf(this.def.group, this.def.version), kind: this.def.kind, ...withoutTypeMeta(converted) };
+    const view = { apiVersion: apiVersionOf(this.def.group, this.def.version), kind: this.def.kind, ...withoutTypeMeta(converted) };
+    recordView(view, converted);
+    return view;
   }
 
   // ---- writes ----

@@ -16,6 +16,7 @@ import { decodeFromStorage } from '../etcd/codec.js';
 import { prefixEnd } from '../etcd/keys.js';
 import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation } from '../etcd/watch.js';
 import { decodeWithCached } from './decode-event.js';
+import { markShared } from '../../runtime/serializer/shared-encodings.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 import type { RangeProbe } from './freshness.js';
 import { FieldIndexes, type ValueOf } from './field-index.js';
@@ -89,7 +90,7 @@ export class WatchCache {
         for (const kv of page.kvs) {
           try {
             const key = kv.key.toString();
-            this.objects.set(key, decodeFromStorage(kv.value, kv.mod_revision));
+            this.objects.set(key, markShared(decodeFromStorage(kv.value, kv.mod_revision)));
             this.keys.push(key);
           } catch {
             this.unusable = true;
@@ -328,7 +329,7 @@ export class WatchCache {
       this.unusable = true;
     } else {
       if (!before) this.insertKey(key);
-      this.objects.set(key, event.object);
+      this.objects.set(key, markShared(event.object));
       this.indexes.update(key, before, event.object);
     }
     if (event.type !== 'ERROR') {
