@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { markShared, recordView } from '../../runtime/serializer/shared-encodings.js';
-import { batchBytes, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, writeSized } from './list-encoder.js';
+import { batchBytes, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, writeBatches } from './list-encoder.js';
 
 function configMapList(n: number, payload = 900): Record<string, unknown> {
   return {
@@ -78,8 +78,12 @@ describe('list-encoder (cooperative encoding of large collections)', () => {
     expect(ticks).to.be.greaterThan(1);
   });
 
-  it('cuts writes to at most batchBytes', () => {
-    const sizes = [...writeSized([Buffer.alloc(batchBytes * 2 + 5), Buffer.alloc(3)])].map((b) => b.length);
-    expect(sizes).to.deep.equal([batchBytes, batchBytes, 5, 3]);
+  it('groups pieces into writes of at most batchBytes, cutting larger pieces', () => {
+    const small = Buffer.alloc(1000);
+    const batches = [...writeBatches([Buffer.alloc(batchBytes * 2 + 5), Buffer.alloc(3), ...new Array(70).fill(small)])];
+    const sizes = batches.map((b) => b.reduce((n, p) => n + p.length, 0));
+    expect(sizes).to.deep.equal([batchBytes, batchBytes, 5 + 3 + 65 * 1000, 5 * 1000]);
+    expect(batches[2]).to.have.length(67);
+    expect(batches.flat().every((p) => p.length <= batchBytes)).to.equal(true);
   });
 });

@@ -6,6 +6,7 @@
 // The bytes are exactly those of the one-shot encoders (serialize() in response.ts):
 // clients and tests compare bodies.
 import { randomBytes } from 'node:crypto';
+import { Readable, type Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Writer } from '../../runtime/serializer/protobuf/wire.js';
 import { encodeInto, encodeMessage } from '../../runtime/serializer/protobuf/codec.js';
@@ -35,8 +36,9 @@ export function collectionField(body: unknown): 'items' | 'rows' | undefined {
 const placeholder = `\u0000list-encoder-${randomBytes(8).toString('hex')}\u0000`;
 
 /**
- * The JSON body as serialize() writes it (`pretty` = two-space indent), in chunks, each
- * batch of array elements encoded in its own event-loop turn.
+ * The JSON body as serialize() writes it (`pretty` = two-space indent), as pieces: text
+ * encoded a batch of array elements per event-loop turn, and the cached bytes of the watch
+ * cache's shared objects as they are, not copied (see bodyStream).
  */
 export async function encodeJsonCooperatively(body: Json, field: string, pretty: boolean): Promise<Buffer[]> {
   const items = body[field] as unknown[];
@@ -53,8 +55,6 @@ export async function encodeJsonCooperatively(body: Json, field: string, pretty:
     ? (v: unknown) => (JSON.stringify(v, null, 2) ?? 'null').replace(/\n/g, '\n    ')
     : (v: unknown) => JSON.stringify(v) ?? 'null';
   const out: Buffer[] = [];
-  // A batch is text still to be converted plus the cached bytes of shared items.
-  let parts: Buffer[] = [];
   let text = head + open;
   let size = 0;
   for (let i = 0; i < items.length; i++) {
@@ -62,26 +62,25 @@ export async function encodeJsonCooperatively(body: Json, field: string, pretty:
     const item = items[i];
     const cached = !pretty && isObject(item) ? sharedEncoding(item, 'json', one) : undefined;
     if (cached) {
-      if (text) parts.push(Buffer.from(text));
-      parts.push(cached);
+      if (text) out.push(text === sep ? compactSeparator : Buffer.from(text));
+      out.push(cached);
       size += text.length + cached.length;
       text = '';
     } else {
       text += one(item);
     }
     if (size + text.length >= batchBytes) {
-      parts.push(Buffer.from(text));
-      out.push(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
-      parts = [];
+      if (text) out.push(Buffer.from(text));
       text = '';
       size = 0;
       await nextTurn();
     }
   }
-  parts.push(Buffer.from(text + close + tail));
-  out.push(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+  out.push(Buffer.from(text + close + tail));
   return out;
 }
+
+const compactSeparator = Buffer.from(',');
 
 function isObject(v: unknown): v is Json {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -108,7 +107,10 @@ export async function encodeProtobufCooperatively(body: Json): Promise<Buffer[] 
   for (const item of items) {
     const cached = isObject(item) ? sharedEncoding(item, 'protobuf', (v) => encodeMessage(itemsField.m!, v)) : undefined;
     if (cached) {
-      w.uint32(tag).bytes(cached);
+      // The record's tag and length, then the cached message itself, not copied.
+      w.uint32(tag).uint32(cached.length);
+      parts.push(w.finish(), cached);
+      w = new Writer(64);
     } else {
       w.uint32(tag).fork();
       encodeInto(w, itemsField.m, item);
@@ -131,9 +133,65 @@ export async function encodeProtobufCooperatively(body: Json): Promise<Buffer[] 
   return [head.finish(), ...parts, tail.finish()].map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
 }
 
-/** Cuts chunks into pieces of at most `batchBytes`, so each socket write encrypts little. */
-export function* writeSized(chunks: Buffer[]): Generator<Buffer> {
-  for (const c of chunks) {
-    for (let off = 0; off < c.length; off += batchBytes) yield c.subarray(off, Math.min(c.length, off + batchBytes));
+/**
+ * Groups pieces into writes of about `batchBytes` (cutting larger pieces), so each write
+ * encrypts little and small pieces do not each become a TLS record of their own.
+ */
+export function* writeBatches(pieces: Buffer[]): Generator<Buffer[]> {
+  let batch: Buffer[] = [];
+  let size = 0;
+  for (const p of pieces) {
+    for (let off = 0; off < p.length; off += batchBytes) {
+      const piece = off === 0 && p.length <= batchBytes ? p : p.subarray(off, Math.min(p.length, off + batchBytes));
+      if (size > 0 && size + piece.length > batchBytes) {
+        yield batch;
+        batch = [];
+        size = 0;
+      }
+      batch.push(piece);
+      size += piece.length;
+    }
   }
+  if (batch.length > 0) yield batch;
+}
+
+/**
+ * A response body written a batch per event-loop turn, each batch corked so that its
+ * pieces leave in one vectored write: the cached bytes of shared objects go to the socket
+ * without being copied into a new buffer first (copies that, at megabytes per list, made
+ * V8 collect for external-memory pressure). Waits for the socket to drain when it asks.
+ */
+export class BatchedBody extends Readable {
+  constructor(private readonly pieces: Buffer[]) {
+    super();
+  }
+
+  override _read(): void {
+    // Never read: pipe() below writes the pieces itself.
+  }
+
+  override pipe<T extends NodeJS.WritableStream>(dest: T): T {
+    const out = dest as unknown as Writable;
+    void (async () => {
+      for (const batch of writeBatches(this.pieces)) {
+        if (out.destroyed) return;
+        out.cork();
+        let ok = true;
+        for (const piece of batch) ok = out.write(piece);
+        out.uncork();
+        if (!ok) await drained(out);
+        else await nextTurn();
+      }
+      out.end();
+    })().catch((err: Error) => this.destroy(err));
+    return dest;
+  }
+}
+
+function drained(out: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => { out.off('drain', done); out.off('close', done); resolve(); };
+    out.on('drain', done);
+    out.on('close', done);
+  });
 }

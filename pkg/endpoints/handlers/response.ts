@@ -1,5 +1,4 @@
 // Writes an API object in the negotiated representation.
-import { Readable } from 'node:stream';
 import { recordResponseObject } from '../filters/audit-context.js';
 import { stringify } from 'yaml';
 import { errors } from '../../runtime/errors.js';
@@ -9,7 +8,7 @@ import { apiVersionOf } from '../../runtime/scheme.js';
 import { canEncode, encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import type { HandlerScope } from './scope.js';
 import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
-import { collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, writeSized } from './list-encoder.js';
+import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively } from './list-encoder.js';
 
 export function chooseMedia(h: HandlerScope): MediaChoice {
   return negotiateResponse(h.ctx.get('accept'), {
@@ -90,7 +89,7 @@ export async function writeList(h: HandlerScope, code: number, body: KubeList): 
     }
     chunks = [typeof whole === 'string' ? Buffer.from(whole) : whole];
   }
-  h.ctx.body = Readable.from(writeSized(chunks));
+  h.ctx.body = new BatchedBody(chunks);
   h.ctx.length = chunks.reduce((n, c) => n + c.length, 0);
 }
 

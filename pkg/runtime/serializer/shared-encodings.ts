@@ -1,35 +1,38 @@
 // Encodings of the objects the watch cache shares between requests, kept beside them.
 // Why: a list served from the cache encoded every item again on every request: for 2,000
 // ConfigMaps, 2,000 JSON.stringify calls and two megabytes of short-lived strings per
-// list, whose collection (scavenges of 20 ms and more under a LIST flood) stalled every
-// other request. A cached object never changes once stored (writers replace it, readers
-// share it), so its bytes for one output type are computed once per object version.
+// list, whose collection stalled every other request. A cached object never changes once
+// stored (writers replace it, readers share it), so its bytes for one output type are
+// computed once per object version.
 //
 // Handlers see typed views of those objects (a shallow copy with apiVersion and kind put
 // first), not the objects themselves; an encoding is reused only while the view still
 // holds exactly the shared object's members, so a caller that replaced a member of its
-// view gets a fresh encoding.
+// view gets a fresh encoding. The links are symbol-keyed properties rather than WeakMaps:
+// a list makes thousands of views, and WeakMap entries cost both time and collection work.
+// JSON, Object.keys and for...in do not see symbol keys.
 
-type Obj = Record<string, unknown>;
+type Obj = Record<string | symbol, unknown>;
 
-const shared = new WeakSet<object>();
-const sources = new WeakMap<object, Obj>();
-const encodings = new WeakMap<object, Map<string, Buffer>>();
+/** On a shared object (not enumerable): its encodings by output format and type. */
+const encodingsOf = Symbol('shared encodings');
+/** On a view: the shared object it was made from. */
+const sourceOfView = Symbol('view of');
 
 /** Marks `obj` as never changing again (the watch cache's stored objects); returns it. */
 export function markShared<T extends object>(obj: T): T {
-  shared.add(obj);
+  if (!Object.prototype.hasOwnProperty.call(obj, encodingsOf)) Object.defineProperty(obj, encodingsOf, { value: new Map<string, Buffer>() });
   return obj;
 }
 
-/** Records that `view` is `{ apiVersion, kind, ...source }` of a shared `source`. */
-export function recordView(view: Obj, source: Obj): void {
-  if (shared.has(source)) sources.set(view, source);
+/** Records that `view` is `{ apiVersion, kind, ...source }` of `source`, if `source` is shared. */
+export function recordView(view: object, source: object): void {
+  if ((source as Obj)[encodingsOf] !== undefined) Object.defineProperty(view, sourceOfView, { value: source, configurable: true });
 }
 
 /** The shared object `item` is still exactly a typed view of, if any. */
 function sourceOf(item: Obj): Obj | undefined {
-  const source = sources.get(item);
+  const source = item[sourceOfView] as Obj | undefined;
   if (!source) return undefined;
   let members = 0;
   for (const k in item) {
@@ -46,12 +49,11 @@ function sourceOf(item: Obj): Obj | undefined {
  * when `item` is not a view of a shared object (the caller encodes it as usual). The bytes
  * get a buffer of their own: a small Buffer from Node's pool would keep its whole slab alive.
  */
-export function sharedEncoding(item: Obj, format: string, encode: (item: Obj) => string | Uint8Array): Buffer | undefined {
+export function sharedEncoding(item: Record<string, unknown>, format: string, encode: (item: Record<string, unknown>) => string | Uint8Array): Buffer | undefined {
   const source = sourceOf(item);
   if (!source) return undefined;
+  const byType = source[encodingsOf] as Map<string, Buffer>;
   const key = `${format} ${String(item.apiVersion)} ${String(item.kind)}`;
-  let byType = encodings.get(source);
-  if (!byType) encodings.set(source, (byType = new Map()));
   let bytes = byType.get(key);
   if (!bytes) byType.set(key, (bytes = own(encode(item))));
   return bytes;
