@@ -2,7 +2,10 @@
 // WithMaxInFlightLimit). It runs after impersonation, so the effective user is
 // classified. Every classified response names its FlowSchema and priority level in
 // X-Kubernetes-PF-* headers; exempt levels are never held. A seat is held until the
-// handler returns, which for a watch is once its stream is set up.
+// response has been sent, as upstream's handler holds it while it writes (a large list
+// streams its body after the handler returns: releasing then let any number of lists be
+// written at once); a watch holds it only until its stream is set up.
+import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { UserInfo } from '../../authentication/user.js';
 import type { APFController } from '../../util/flowcontrol/controller.js';
@@ -33,12 +36,37 @@ export function priorityAndFairnessFilter(apf: APFController, counts: ObjectCoun
       if (err instanceof Rejected) return tooManyRequests(ctx);
       throw err;
     }
-    try {
-      await next();
-    } finally {
-      release();
-    }
+    await holdUntilSent(ctx, info, release, next);
   };
+}
+
+/** Runs the rest of the chain, then calls `release` once the response is sent (see top). */
+async function holdUntilSent(ctx: Koa.Context, info: RequestInfo, release: () => void, next: Koa.Next): Promise<void> {
+  try {
+    await next();
+  } catch (err) {
+    release();
+    throw err;
+  }
+  if (isLongRunning(info)) release();
+  else whenSent(ctx.res, release);
+}
+
+function whenSent(res: ServerResponse, done: () => void): void {
+  if (res.writableFinished || res.destroyed) {
+    done();
+    return;
+  }
+  let called = false;
+  const once = (): void => {
+    if (called) return;
+    called = true;
+    res.off('finish', once);
+    res.off('close', once);
+    done();
+  };
+  res.once('finish', once);
+  res.once('close', once);
 }
 
 /**
@@ -55,10 +83,6 @@ export function maxInFlightFilter(maxReadOnly: number, maxMutating: number): Koa
     const limit = kind === 'readOnly' ? maxReadOnly : maxMutating;
     if (limit > 0 && inFlight[kind] >= limit) return tooManyRequests(ctx);
     inFlight[kind]++;
-    try {
-      await next();
-    } finally {
-      inFlight[kind]--;
-    }
+    await holdUntilSent(ctx, info, () => { inFlight[kind]--; }, next);
   };
 }
