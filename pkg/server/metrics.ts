@@ -222,9 +222,9 @@ export class ApiserverMetrics {
 
   /** One admission phase (step) or one plugin within it (controller). */
   observeAdmission(plugin: string | undefined, labels: AdmissionLatencyLabels, seconds: number): void {
-    const l = { operation: labels.operation, rejected: String(labels.rejected), type: labels.type };
-    if (plugin === undefined) this.admissionStepDuration.observe(l, seconds);
-    else this.admissionControllerDuration.observe({ ...l, name: plugin }, seconds);
+    const rejected = labels.rejected ? 'true' : 'false';
+    if (plugin === undefined) this.admissionStepDuration.observe({ operation: labels.operation, rejected, type: labels.type }, seconds);
+    else this.admissionControllerDuration.observe({ name: plugin, operation: labels.operation, rejected, type: labels.type }, seconds);
   }
 
   /** Counts a request as in flight; call the returned function exactly once when it ends. */

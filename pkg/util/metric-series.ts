@@ -31,11 +31,17 @@ function promKey(sortedNames: string[], labels: LabelValues<string>): string {
   return key;
 }
 
+interface Resolved<S> { promKey: string; series: S }
+/** One level per label name, keyed by the label's value; the last level holds the series. */
+type Level<S> = Map<unknown, Level<S> | Resolved<S>>;
+
 /**
- * Resolved series by label values (prom-client's series key, and the series under it).
+ * Resolved series by label values: a tree of maps walked with the values themselves, so
+ * an observation builds no key string (a value is never confused with another, whatever
+ * characters it holds).
  */
 class SeriesIndex<S> {
-  private resolved = new Map<string, { promKey: string; series: S }>();
+  private root: Level<S> = new Map();
   private forMap: Record<string, S> | undefined;
 
   constructor(private readonly store: SeriesStore<S>) {}
@@ -45,46 +51,37 @@ class SeriesIndex<S> {
     const map = this.store.hashMap;
     // reset() replaces the map: everything resolved before belongs to the old one.
     if (map !== this.forMap) {
-      this.resolved.clear();
+      this.root = new Map();
       this.forMap = map;
     }
-    const key = this.lookupKey(labels);
-    if (key === undefined) return undefined;
-    let hit = this.resolved.get(key);
+    const names = this.store.labelNames;
+    const last = names.length - 1;
+    if (last < 0) return undefined;
+    let level = this.root;
+    for (let i = 0; i < last; i++) {
+      const v = labels[names[i]!];
+      let next = level.get(v) as Level<S> | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(v, next);
+      }
+      level = next;
+    }
+    const v = labels[names[last]!];
+    let hit = level.get(v) as Resolved<S> | undefined;
     if (!hit) {
       const pk = promKey(this.store.sortedLabelNames, labels);
       const series = map[pk];
       if (!series) return undefined;
       hit = { promKey: pk, series };
-      this.resolved.set(key, hit);
+      level.set(v, hit);
     }
     // remove() drops a series from the map: then prom-client starts a new one.
     if (map[hit.promKey] !== hit.series) {
-      this.resolved.delete(key);
+      level.delete(v);
       return undefined;
     }
     return hit.series;
-  }
-
-  /**
-   * The values in label-name order, each ended by \u0001 (a missing one is \u0002):
-   * unambiguous, as a value holding either character is left to prom-client's path,
-   * and cheaper to build than prom-client's key.
-   */
-  private lookupKey(labels: LabelValues<string>): string | undefined {
-    let key = '';
-    for (const name of this.store.labelNames) {
-      const v = labels[name];
-      if (v === undefined) {
-        key += '\u0002\u0001';
-      } else {
-        const s = typeof v === 'string' ? v : String(v);
-        if (s.includes('\u0001') || s.includes('\u0002')) return undefined;
-        key += s;
-        key += '\u0001';
-      }
-    }
-    return key;
   }
 }
 
