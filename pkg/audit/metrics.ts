@@ -1,5 +1,6 @@
 // Upstream's audit metrics (k8s.io/apiserver/pkg/audit/metrics.go), same names and labels.
 import { Counter, type Registry } from 'prom-client';
+import { FastCounter } from '../util/metric-series.js';
 import type { Level } from './policy.js';
 
 export class AuditMetrics {
@@ -12,7 +13,7 @@ export class AuditMetrics {
     const registers = [registry];
     this.events = new Counter({ name: 'apiserver_audit_event_total', help: '[ALPHA] Counter of audit events generated and sent to the audit backend.', registers });
     this.errors = new Counter({ name: 'apiserver_audit_error_total', help: '[ALPHA] Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.', labelNames: ['plugin'], registers });
-    this.levels = new Counter({ name: 'apiserver_audit_level_total', help: '[ALPHA] Counter of policy levels for audit events (1 per request).', labelNames: ['level'], registers });
+    this.levels = new FastCounter({ name: 'apiserver_audit_level_total', help: '[ALPHA] Counter of policy levels for audit events (1 per request).', labelNames: ['level'], registers });
     this.rejected = new Counter({ name: 'apiserver_audit_requests_rejected_total', help: '[ALPHA] Counter of apiserver requests rejected due to an error in audit logging backend.', registers });
   }
 

@@ -3,6 +3,7 @@
 // Help texts carry component-base's stability prefix ("[STABLE] ", "[ALPHA] ").
 import type { Context } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { FastCounter, FastHistogram } from '../util/metric-series.js';
 
 /** Labels of apiserver_request_duration_seconds; apiserver_request_total adds `code`. */
 export interface RequestLabels {
@@ -114,13 +115,13 @@ export class ApiserverMetrics {
     const registers = [this.registry];
     const now = options.now ?? Date.now;
     this.inflight = { readOnly: new InflightWatermark(now), mutating: new InflightWatermark(now) };
-    this.requestTotal = new Counter({
+    this.requestTotal = new FastCounter({
       name: 'apiserver_request_total',
       help: '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
       labelNames: [...requestLabelNames, 'code'],
       registers,
     });
-    this.requestDuration = new Histogram({
+    this.requestDuration = new FastHistogram({
       name: 'apiserver_request_duration_seconds',
       help: '[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
       labelNames: requestLabelNames,
@@ -144,7 +145,7 @@ export class ApiserverMetrics {
       labelNames: longRunningLabelNames,
       registers,
     });
-    this.etcdRequestDuration = new Histogram({
+    this.etcdRequestDuration = new FastHistogram({
       name: 'etcd_request_duration_seconds',
       help: '[ALPHA] Etcd request latency in seconds for each operation and object type.',
       labelNames: ['operation', 'type'],
@@ -158,7 +159,7 @@ export class ApiserverMetrics {
       registers,
     });
     const histogram = <L extends string>(name: string, help: string, labelNames: L[], buckets: number[]) =>
-      new Histogram<L>({ name, help, labelNames, buckets, registers });
+      new FastHistogram<L>({ name, help, labelNames, buckets, registers });
     this.requestSloDuration = histogram('apiserver_request_slo_duration_seconds',
       '[ALPHA] (Deprecated since 1.27.0) Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
       longRunningLabelNames, sloDurationBuckets);
@@ -170,24 +171,24 @@ export class ApiserverMetrics {
       longRunningLabelNames, exponentialBuckets(1000, 10, 8));
     this.registeredWatchers = new Gauge({ name: 'apiserver_registered_watchers',
       help: '[ALPHA] Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], registers });
-    this.watchEvents = new Counter({ name: 'apiserver_watch_events_total',
+    this.watchEvents = new FastCounter({ name: 'apiserver_watch_events_total',
       help: '[ALPHA] Number of events sent in watch clients', labelNames: ['group', 'version', 'kind'], registers });
     this.watchEventSizes = histogram('apiserver_watch_events_sizes', '[ALPHA] Watch event size distribution in bytes',
       ['group', 'version', 'kind'], exponentialBuckets(1024, 2, 8));
     this.storageObjects = new Gauge({ name: 'apiserver_storage_objects',
       help: '[STABLE] Number of stored objects at the time of last check split by kind.', labelNames: ['resource'], registers });
-    const listCounter = (name: string, help: string) => new Counter({ name, help: `[ALPHA] ${help}`, labelNames: ['resource'], registers });
+    const listCounter = (name: string, help: string) => new FastCounter({ name, help: `[ALPHA] ${help}`, labelNames: ['resource'], registers });
     this.storageList = {
       total: listCounter('apiserver_storage_list_total', 'Number of LIST requests served from storage'),
       fetched: listCounter('apiserver_storage_list_fetched_objects_total', 'Number of objects read from storage in the course of serving a LIST request'),
       evaluated: listCounter('apiserver_storage_list_evaluated_objects_total', 'Number of objects tested in the course of serving a LIST request from storage'),
       returned: listCounter('apiserver_storage_list_returned_objects_total', 'Number of objects returned for a LIST request from storage'),
     };
-    this.authenticationAttempts = new Counter({ name: 'authentication_attempts',
+    this.authenticationAttempts = new FastCounter({ name: 'authentication_attempts',
       help: '[ALPHA] Counter of authenticated attempts.', labelNames: ['result'], registers });
     this.authenticationDuration = histogram('authentication_duration_seconds',
       '[ALPHA] Authentication duration in seconds broken out by result.', ['result'], exponentialBuckets(0.001, 2, 15));
-    this.authenticatedUserRequests = new Counter({ name: 'authenticated_user_requests',
+    this.authenticatedUserRequests = new FastCounter({ name: 'authenticated_user_requests',
       help: '[ALPHA] Counter of authenticated requests broken out by username.', labelNames: ['username'], registers });
     this.admissionStepDuration = histogram('apiserver_admission_step_admission_duration_seconds',
       '[STABLE] Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
@@ -221,9 +222,9 @@ export class ApiserverMetrics {
 
   /** One admission phase (step) or one plugin within it (controller). */
   observeAdmission(plugin: string | undefined, labels: AdmissionLatencyLabels, seconds: number): void {
-    const l = { operation: labels.operation, rejected: String(labels.rejected), type: labels.type };
-    if (plugin === undefined) this.admissionStepDuration.observe(l, seconds);
-    else this.admissionControllerDuration.observe({ ...l, name: plugin }, seconds);
+    const rejected = labels.rejected ? 'true' : 'false';
+    if (plugin === undefined) this.admissionStepDuration.observe({ operation: labels.operation, rejected, type: labels.type }, seconds);
+    else this.admissionControllerDuration.observe({ name: plugin, operation: labels.operation, rejected, type: labels.type }, seconds);
   }
 
   /** Counts a request as in flight; call the returned function exactly once when it ends. */

@@ -103,8 +103,14 @@ export interface Storage {
    */
   guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
     ignoreNotFound?: boolean, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }>;
+  /**
+   * Removes the object if it did not change since it was checked against the
+   * preconditions and `validateDeletion`; returns the object removed. `cachedExisting`
+   * (a watch cache's copy, as for guaranteedUpdate) is checked first instead of reading
+   * etcd; the delete's revision check catches a stale one, which is retried from etcd.
+   */
   delete(key: string, preconditions?: Preconditions,
-    validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject>;
+    validateDeletion?: (current: KubeObject) => Promise<void>, cachedExisting?: KubeObject): Promise<KubeObject>;
   watch(key: string, opts: WatchOptions): Promise<WatchStream>;
   count(prefix: string): Promise<number>;
   /** Newest revision the store has seen; used for empty lists and bookmarks. */

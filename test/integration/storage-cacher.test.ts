@@ -233,4 +233,58 @@ describe('storage: watch cache', function () {
     expect(same.object.metadata.resourceVersion).to.equal(latest.object.metadata.resourceVersion);
     expect((await etcd.get(key)).data).to.deep.equal({ v: '21' });
   });
+  it('deletes from the cached object without a read when it is current, and otherwise checks and deletes etcd\'s object', async () => {
+    const root = `${uniquePrefix('cacher-delete')}/configmaps/`;
+    const s = new CachedStorage(etcd, client, [root], { capacity: 100, maxPending: 100 });
+    caches.push(s);
+    await s.watch(`${root}ns`, { recursive: true, resourceVersion: '' }).then((w) => w.stop()); // start the cache
+    const inCache = async (key: string, rv: string) => until(() => s['caches'].get(root)?.peek(key)?.metadata.resourceVersion === rv);
+    const bump = async (cur: KubeObject) => ({ ...cur, data: { v: String(Number((cur.data as Record<string, string>).v) + 1) } } as KubeObject);
+    const kv = client.kv as unknown as { range: (...a: unknown[]) => Promise<unknown> };
+    const range = kv.range;
+    let ranges = 0;
+    kv.range = (...a: unknown[]) => { ranges++; return range.apply(client.kv, a); };
+    try {
+      // Current copy: one transaction, no read.
+      const made = await s.create(`${root}ns/current`, cm('current', '7'));
+      await inCache(`${root}ns/current`, made.metadata.resourceVersion!);
+      ranges = 0;
+      const seen: string[] = [];
+      const gone = await s.delete(`${root}ns/current`, { uid: undefined, resourceVersion: made.metadata.resourceVersion }, async (o) => { seen.push(o.metadata.resourceVersion!); });
+      expect(ranges).to.equal(0);
+      expect(seen).to.deep.equal([made.metadata.resourceVersion]);
+      expect(gone.data).to.deep.equal({ v: '7' });
+      await etcd.get(`${root}ns/current`).then(() => expect.fail('still there'), (err: Error) => expect(err.message).to.match(/key not found/));
+
+      for (let i = 0; i < 5; i++) {
+        const key = `${root}ns/stale-${i}`;
+        const first = await s.create(key, cm(`stale-${i}`, '0'));
+        await inCache(key, first.metadata.resourceVersion!);
+        // Another replica's write lands in etcd; the cache still holds the older copy.
+        const theirs = await etcd.guaranteedUpdate(key, undefined, bump);
+        const checked: string[] = [];
+        const deleted = await s.delete(key, { resourceVersion: theirs.object.metadata.resourceVersion }, async (o) => { checked.push(o.metadata.resourceVersion!); });
+        // The delete removed etcd's object (never the copy's), after validating it.
+        expect(deleted.metadata.resourceVersion, `round ${i}`).to.equal(theirs.object.metadata.resourceVersion);
+        expect(deleted.data).to.deep.equal({ v: '1' });
+        expect(checked[checked.length - 1]).to.equal(theirs.object.metadata.resourceVersion);
+      }
+
+      // A validation that rejects etcd's object fails the delete; the object stays.
+      const kept = await s.create(`${root}ns/kept`, cm('kept'));
+      await inCache(`${root}ns/kept`, kept.metadata.resourceVersion!);
+      const newer = await etcd.guaranteedUpdate(`${root}ns/kept`, undefined, bump);
+      const refuse = async (o: KubeObject) => { if (o.metadata.resourceVersion === newer.object.metadata.resourceVersion) throw new Error('refused'); };
+      await s.delete(`${root}ns/kept`, undefined, refuse).then(() => expect.fail('deleted'), (err: Error) => expect(err.message).to.equal('refused'));
+      expect((await etcd.get(`${root}ns/kept`)).metadata.resourceVersion).to.equal(newer.object.metadata.resourceVersion);
+
+      // Deleted around the cache: not found, even while the cache still holds it.
+      const lost = await s.create(`${root}ns/lost`, cm('lost'));
+      await inCache(`${root}ns/lost`, lost.metadata.resourceVersion!);
+      await etcd.delete(`${root}ns/lost`);
+      await s.delete(`${root}ns/lost`).then(() => expect.fail('deleted twice'), (err: Error) => expect(err.message).to.match(/key not found/));
+    } finally {
+      kv.range = range;
+    }
+  });
 });

@@ -78,8 +78,11 @@ export class CachedStorage implements Storage {
     const cachedExisting = this.caches.get(this.rootOf(key) ?? '')?.peek(key);
     return this.inner.guaranteedUpdate(key, preconditions, tryUpdate, ignoreNotFound, cachedExisting ? { ...opts, cachedExisting } : opts);
   }
-  delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject> {
-    return this.inner.delete(key, preconditions, validateDeletion);
+  delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void>,
+    cachedExisting?: KubeObject): Promise<KubeObject> {
+    // As upstream's cacher: the cache's copy is tried first (etcd's revision check decides).
+    const cached = cachedExisting ?? this.caches.get(this.rootOf(key) ?? '')?.peek(key);
+    return this.inner.delete(key, preconditions, validateDeletion, cached);
   }
   count(prefix: string): Promise<number> { return this.inner.count(prefix); }
   currentRevision(): Promise<string> { return this.inner.currentRevision(); }

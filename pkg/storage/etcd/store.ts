@@ -307,26 +307,46 @@ export class EtcdStorage implements Storage {
   }
 
   async delete(key: string, preconditions?: Preconditions,
-    validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject> {
-    return this.timed('delete', key, () => this.deleteUntimed(key, preconditions, validateDeletion));
+    validateDeletion?: (current: KubeObject) => Promise<void>, cachedExisting?: KubeObject): Promise<KubeObject> {
+    return this.timed('delete', key, () => this.deleteUntimed(key, preconditions, validateDeletion, cachedExisting));
   }
 
   private async deleteUntimed(key: string, preconditions?: Preconditions,
-    validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject> {
+    validateDeletion?: (current: KubeObject) => Promise<void>, cachedExisting?: KubeObject): Promise<KubeObject> {
     const k = Buffer.from(key);
-    let current = await this.readKv(k);
+    // As in updates: a cached copy saves the read; only etcd's state can fail the delete
+    // for good, so a check that fails on the copy is tried again on etcd's state.
+    let state: { obj: KubeObject; modRevision: string } | undefined;
+    let verified = !cachedExisting?.metadata.resourceVersion;
+    if (verified) {
+      const kv = await this.readKv(k);
+      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+    } else {
+      // The cache's copy is shared; the checks and the caller may change what they get.
+      state = { obj: structuredClone(cachedExisting!), modRevision: cachedExisting!.metadata.resourceVersion! };
+    }
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
-      if (!current) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-      const existing = this.decode(current);
-      checkPreconditions(key, existing, preconditions);
-      if (validateDeletion) await validateDeletion(existing);
+      if (!state) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
+      const existing = state.obj;
+      try {
+        checkPreconditions(key, existing, preconditions);
+        if (validateDeletion) await validateDeletion(existing);
+      } catch (err) {
+        if (verified) throw err;
+        const kv = await this.readKv(k);
+        state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+        verified = true;
+        continue;
+      }
       const res = await this.client.kv.txn({
-        compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: current.mod_revision }],
+        compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: state.modRevision }],
         success: [{ request_delete_range: { key: k } }],
         failure: [{ request_range: { key: k } }],
       });
       if (res.succeeded) return existing;
-      current = res.responses[0]?.response_range?.kvs?.[0];
+      const kv = res.responses[0]?.response_range?.kvs?.[0];
+      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+      verified = true;
     }
     throw new StorageError('ResourceVersionConflict', key, `too many conflicts deleting ${key}`);
   }

@@ -52,9 +52,10 @@ export class ConvertingStorage implements Storage {
     return { ...res, object: await this.toServed(res.object) };
   }
 
-  async delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void>): Promise<KubeObject> {
+  async delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void>,
+    cachedExisting?: KubeObject): Promise<KubeObject> {
     const check = validateDeletion && (async (current: KubeObject) => validateDeletion(await this.toServed(current)));
-    return this.toServed(await this.inner.delete(key, preconditions, check));
+    return this.toServed(await this.inner.delete(key, preconditions, check, cachedExisting));
   }
 
   async watch(key: string, opts: WatchOptions): Promise<WatchStream> {
