@@ -4,6 +4,8 @@
 // refusing them; exempt requests are never held; every classified response names its
 // FlowSchema and priority level; configuration changes take effect from the informers.
 import { expect } from 'chai';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
 
 const fc = '/apis/flowcontrol.apiserver.k8s.io/v1beta3';
@@ -108,6 +110,42 @@ describe('API Priority and Fairness', function () {
     expect(queues).to.match(/\ntiny-queue,\s+1,\s+\d+,\s+\d+\n/);
     expect(requests.split('\n')[0]).to.match(/^PriorityLevelName,\s+FlowSchemaName,\s+QueueIndex,\s+RequestIndexInQueue,\s+FlowDistingsher,\s+ArriveTime$/);
     expect(requests).to.match(/\ntiny-queue,\s+queuer,\s+[01],\s+\d+,\s+queuer,\s+\d{4}-\d\d-\d\dT/);
+  });
+
+  it('holds a request\'s seat until its response is sent: a client slow to read a large list keeps its level\'s one seat', async () => {
+    // 20 MB, more than loopback socket buffers take in, so the server cannot finish sending
+    // while the client does not read.
+    const big = `${ns}-big`;
+    expect((await admin('POST', '/api/v1/namespaces', { metadata: { name: big } })).status).to.equal(201);
+    const data = { blob: 'y'.repeat(500_000) };
+    for (let i = 0; i < 40; i += 8) {
+      await Promise.all(Array.from({ length: 8 }, (_, j) => admin('POST', `/api/v1/namespaces/${big}/configmaps`, { metadata: { name: `big-${i + j}` }, data })));
+    }
+    // tiny-queue (one seat) from the tests above: the queuer's slow list holds it.
+    const u = new URL(cluster.urls[0]!);
+    const slow = await new Promise<{ res: IncomingMessage; req: ClientRequest }>((resolve, reject) => {
+      const req = httpsRequest({ hostname: u.hostname, port: u.port, path: `/api/v1/namespaces/${big}/configmaps`, rejectUnauthorized: false, headers: { Authorization: 'Bearer queue-token' } });
+      req.on('response', (res) => { res.pause(); res.socket.pause(); resolve({ res, req }); });
+      req.on('error', reject);
+      req.end();
+    });
+    try {
+      expect(slow.res.statusCode).to.equal(200);
+      let answered = false;
+      const next = as('queue-token', `/api/v1/namespaces/${ns}/configmaps/cm-1`).then((r) => { answered = true; return r; });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(answered, 'the second request waits while the first is still being sent').to.equal(false);
+      let received = 0;
+      slow.res.on('data', (c: Buffer) => { received += c.length; });
+      const ended = new Promise((r) => slow.res.on('end', r));
+      slow.res.socket.resume();
+      slow.res.resume();
+      await ended;
+      expect(received).to.be.greaterThan(20_000_000);
+      expect((await next).status).to.equal(200);
+    } finally {
+      slow.req.destroy();
+    }
   });
 });
 
