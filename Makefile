@@ -69,6 +69,8 @@ bench: build etcd
 	node dist/hack/bench/memory.js $(ARGS)
 	node dist/hack/bench/authz.js
 	node dist/hack/bench/protobuf.js
+	node dist/hack/bench/apf.js
+	node dist/hack/bench/apf.js --same-level
 
 # Fault injection and linearizability: 3 etcd members, 3 replicas behind a load balancer, a
 # workload with faults one at a time, then the checks (test/chaos/run.ts). A few minutes;

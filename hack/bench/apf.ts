@@ -99,7 +99,7 @@ runMain(async () => {
       { measure: `victim GET p99, ${flooders} LIST flooders`, unit: 'ms', ours: oursLoaded.p99, etcd: etcdLoaded.p99 },
       { measure: 'p99 under flood / p99 idle', unit: 'x', ours: oursLoaded.p99 / oursIdle.p99, etcd: etcdLoaded.p99 / etcdIdle.p99 },
     ];
-    report('apf', `APF isolation: one user floods LIST (${objects} objects), another GETs (${sameLevel ? 'same priority level' : 'flooder in a low priority level'})`, rows,
+    report(sameLevel ? 'apf-same-level' : 'apf', `APF isolation: one user floods LIST (${objects} objects), another GETs (${sameLevel ? 'same priority level' : 'flooder in a low priority level'})`, rows,
       { flooderOutcomes: outcomes, samples: { idle: oursIdle.n, loaded: oursLoaded.n } });
     console.log(`flooder outcomes by status: ${JSON.stringify(outcomes)}`);
   }, { replicas: 1, tokens, extraArgs: ['--max-requests-inflight=100', '--max-mutating-requests-inflight=50'] });
