@@ -45,6 +45,10 @@ export interface AppConfig {
 }
 
 export function createApp(cfg: AppConfig): Koa {
+  // Koa's respond() tests a stream body against the web globals Blob, ReadableStream and
+  // Response, and Node loads Response (undici) on first use: a 30-40 ms pause that fell on
+  // the first large list a replica streamed. Loaded now, before serving.
+  void [globalThis.Blob, globalThis.ReadableStream, globalThis.Response];
   const app = new Koa();
   app.silent = true;
   for (const f of cfg.outerFilters) app.use(f);

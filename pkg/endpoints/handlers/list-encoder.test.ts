@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { markShared, recordView } from '../../runtime/serializer/shared-encodings.js';
-import { batchBytes, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, writeBatches } from './list-encoder.js';
+import { batchBytes, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, writeBatches, BatchedBody } from './list-encoder.js';
 
 function configMapList(n: number, payload = 900): Record<string, unknown> {
   return {
@@ -85,5 +87,14 @@ describe('list-encoder (cooperative encoding of large collections)', () => {
     expect(sizes).to.deep.equal([batchBytes, batchBytes, 5 + 3 + 65 * 1000, 5 * 1000]);
     expect(batches[2]).to.have.length(67);
     expect(batches.flat().every((p) => p.length <= batchBytes)).to.equal(true);
+  });
+
+  it('BatchedBody delivers every piece through stream.pipeline (as Koa sends it) and ends cleanly', async () => {
+    const pieces = Array.from({ length: 3000 }, (_, i) => Buffer.from(`piece-${i};`.repeat(i % 7 + 1)));
+    const sink = new PassThrough();
+    const got: Buffer[] = [];
+    sink.on('data', (c: Buffer) => got.push(c));
+    await pipeline(new BatchedBody(pieces), sink);
+    expect(Buffer.concat(got).equals(Buffer.concat(pieces))).to.equal(true);
   });
 });

@@ -170,11 +170,11 @@ export class BatchedBody extends Readable {
     // Never read: pipe() below writes the pieces itself.
   }
 
-  override pipe<T extends NodeJS.WritableStream>(dest: T): T {
+  override pipe<T extends NodeJS.WritableStream>(dest: T, options?: { end?: boolean }): T {
     const out = dest as unknown as Writable;
     void (async () => {
       for (const batch of writeBatches(this.pieces)) {
-        if (out.destroyed) return;
+        if (out.destroyed || this.destroyed) return;
         out.cork();
         let ok = true;
         for (const piece of batch) ok = out.write(piece);
@@ -182,7 +182,11 @@ export class BatchedBody extends Readable {
         if (!ok) await drained(out);
         else await nextTurn();
       }
-      out.end();
+      // Ends as a piped stream does: stream.pipeline() (Koa's) ends the response on 'end',
+      // and takes a response finished before its source ended for a premature close.
+      this.push(null);
+      this.resume();
+      if (options?.end !== false) out.end();
     })().catch((err: Error) => this.destroy(err));
     return dest;
   }
