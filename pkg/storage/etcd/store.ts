@@ -20,6 +20,9 @@ const freshnessWaitMs = 3000;
 /** Keys per etcd range when a list has no limit. */
 const unlimitedPageSize = 1000;
 
+/** An object and the etcd mod revision it was read at. */
+interface KeyState { obj: KubeObject; modRevision: string }
+
 /** Thrown inside a list when the revision read is older than required: wait, then retry. */
 class FreshnessWait extends Error {
   constructor(readonly want: number, readonly seen: string) { super(`waiting for revision ${want}`); }
@@ -247,23 +250,29 @@ export class EtcdStorage implements Storage {
     return this.timed('update', key, () => this.updateUntimed(key, preconditions, tryUpdate, ignoreNotFound, opts));
   }
 
+  /** An object as read from etcd, with the revision a write of it must compare against. */
+  private stateOf(kv: { key: Buffer; value: Buffer; mod_revision: string } | undefined): KeyState | undefined {
+    return kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+  }
+
+  /**
+   * Where an update or delete starts: the watch cache's copy when there is one (not
+   * verified: only a write that lands proves it current), otherwise etcd's state.
+   */
+  private async startingState(k: Buffer, cached: KubeObject | undefined): Promise<{ state: KeyState | undefined; verified: boolean }> {
+    const rv = cached?.metadata.resourceVersion;
+    if (cached && rv) return { state: { obj: cached, modRevision: rv }, verified: false };
+    return { state: this.stateOf(await this.readKv(k)), verified: true };
+  }
+
   private async updateUntimed(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
     ignoreNotFound: boolean, opts: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
     const k = Buffer.from(key);
     // The state tried: etcd's (verified) or the watch cache's (possibly stale: then only
     // a write that lands proves it, and anything else is tried again from etcd).
-    const cached = opts.cachedExisting;
-    let state: { obj: KubeObject; modRevision: string } | undefined;
-    let verified = !cached?.metadata.resourceVersion;
-    if (verified) {
-      const kv = await this.readKv(k);
-      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
-    } else {
-      state = { obj: cached!, modRevision: cached!.metadata.resourceVersion! };
-    }
+    let { state, verified } = await this.startingState(k, opts.cachedExisting);
     const refresh = async () => {
-      const kv = await this.readKv(k);
-      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+      state = this.stateOf(await this.readKv(k));
       verified = true;
     };
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
@@ -300,7 +309,7 @@ export class EtcdStorage implements Storage {
       });
       if (res.succeeded) return { object: withRevision(updated, res.header.revision), created: !current };
       const kv = res.responses[0]?.response_range?.kvs?.[0];
-      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+      state = this.stateOf(kv);
       verified = true;
     }
     throw new StorageError('ResourceVersionConflict', key, `too many conflicts updating ${key}`);
@@ -316,15 +325,9 @@ export class EtcdStorage implements Storage {
     const k = Buffer.from(key);
     // As in updates: a cached copy saves the read; only etcd's state can fail the delete
     // for good, so a check that fails on the copy is tried again on etcd's state.
-    let state: { obj: KubeObject; modRevision: string } | undefined;
-    let verified = !cachedExisting?.metadata.resourceVersion;
-    if (verified) {
-      const kv = await this.readKv(k);
-      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
-    } else {
-      // The cache's copy is shared; the checks and the caller may change what they get.
-      state = { obj: structuredClone(cachedExisting!), modRevision: cachedExisting!.metadata.resourceVersion! };
-    }
+    let { state, verified } = await this.startingState(k, cachedExisting);
+    // The cache's copy is shared; the checks and the caller may change what they get.
+    if (!verified && state) state = { ...state, obj: structuredClone(state.obj) };
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
       if (!state) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
       const existing = state.obj;
@@ -333,8 +336,7 @@ export class EtcdStorage implements Storage {
         if (validateDeletion) await validateDeletion(existing);
       } catch (err) {
         if (verified) throw err;
-        const kv = await this.readKv(k);
-        state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+        state = this.stateOf(await this.readKv(k));
         verified = true;
         continue;
       }
@@ -345,7 +347,7 @@ export class EtcdStorage implements Storage {
       });
       if (res.succeeded) return existing;
       const kv = res.responses[0]?.response_range?.kvs?.[0];
-      state = kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+      state = this.stateOf(kv);
       verified = true;
     }
     throw new StorageError('ResourceVersionConflict', key, `too many conflicts deleting ${key}`);
