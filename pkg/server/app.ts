@@ -12,6 +12,7 @@ import { authorizationFilter } from '../endpoints/filters/authorization.js';
 import { errorFilter } from '../endpoints/filters/errors.js';
 import { impersonationFilter } from '../endpoints/filters/impersonation.js';
 import { requestInfoFilter } from '../endpoints/filters/request-info.js';
+import { requestTargetFilter } from '../endpoints/filters/request-target.js';
 import { requestDeadlineFilter, type RequestLimits } from '../endpoints/filters/request-deadline.js';
 import { shutdownFilter } from '../endpoints/filters/shutdown.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
@@ -47,6 +48,8 @@ export interface AppConfig {
 export function createApp(cfg: AppConfig): Koa {
   const app = new Koa();
   app.silent = true;
+  // Before anything reads the path: a '#' is part of the target, as Go's server reads it.
+  app.use(requestTargetFilter());
   for (const f of cfg.outerFilters) app.use(f);
   app.use(auditInitFilter());
   app.use(errorFilter(cfg.log));
