@@ -128,11 +128,17 @@ export function keepNamespace(r: FuzzRequest): FuzzRequest {
   return { ...r, path: `${head}${head.includes('?') ? '&' : '?'}dryRun=All${tail}`, body: undefined, bodyKind: 'none' };
 }
 
-/** Could this answer have changed what is stored on purpose? */
+/**
+ * Could this answer have changed what is stored on purpose? A 2xx write, and also a write
+ * whose outcome the answer does not tell: a 5xx (a 504 above all: upstream's timeout filter
+ * answers while the handler goes on, so `timeout=10ms` on a DELETE may well delete; the
+ * 2nd full campaign saw exactly that), a dropped connection or no answer.
+ */
 function mayHaveWritten(r: FuzzRequest, out: RawOutcome): boolean {
-  if (out.kind !== 'response' || out.status >= 400) return false;
   if (['GET', 'HEAD', 'OPTIONS'].includes(r.method)) return false;
-  return !/[?&]dryRun=All(&|$)/.test(r.path);
+  if (/[?&]dryRun=All(&|$)/.test(r.path)) return false;
+  if (out.kind !== 'response') return out.kind === 'timeout' || out.code !== 'CLIENT_REFUSED';
+  return out.status < 400 || out.status >= 500;
 }
 
 /**

@@ -132,6 +132,34 @@ describe('fuzz findings', function () {
     }
   });
 
+  it('a DeleteOptions body whose kind or apiVersion is not a string is a 400 (an object kind whose toString is no function was a 500)', async () => {
+    const s = createSender(url, admin, 1);
+    expect((await request(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'POST', body: cm('kind-keep') })).status).to.equal(201);
+    try {
+      const cases: Array<[string, string, string, string]> = [
+        ['DELETE', '/apis/rbac.authorization.k8s.io/v1/clusterroles', 'application/apply-patch+yaml', 'apiVersion: "apps/v1"\nkind: {"toString":{"a":1}}\n'],
+        ['DELETE', '/api/v1/namespaces/ff/configmaps/kind-keep', 'application/json', '{"kind":{"toString":1}}'],
+        ['DELETE', '/api/v1/namespaces/ff/configmaps/kind-keep', 'application/json', '{"apiVersion":["v1"]}'],
+      ];
+      const words = ['object', 'object', 'array'];
+      for (const [i, [method, path, ct, body]] of cases.entries()) {
+        const out = await s.send({ method, path, headers: { 'Content-Type': ct }, body: Buffer.from(body) }, 15_000);
+        expect(out.kind).to.equal('response');
+        if (out.kind !== 'response') continue;
+        const field = body.includes('apiVersion":[') ? 'apiVersion' : 'kind';
+        expect(out.status, body).to.equal(400);
+        expect(JSON.parse(out.body.toString('utf8'))).to.include({
+          kind: 'Status', reason: 'BadRequest', code: 400,
+          message: `couldn't get version/kind; json parse error: json: cannot unmarshal ${words[i]} into Go struct field .${field} of type string`,
+        });
+      }
+      expect((await request(`${url}/api/v1/namespaces/ff/configmaps/kind-keep`, admin)).status).to.equal(200);
+      expect((await request(`${url}/apis/rbac.authorization.k8s.io/v1/clusterroles/admin`, admin)).status).to.equal(200);
+    } finally {
+      s.close();
+    }
+  });
+
   it('a JSON body nested past Go\'s 10,000 levels is a 400, not a stack overflow', async () => {
     const depth = 100_000;
     const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
