@@ -160,6 +160,27 @@ describe('fuzz findings', function () {
     }
   });
 
+  it('an object body whose apiVersion or kind is not a string is a 400 for create and update, a 4xx for patches (was a 500)', async () => {
+    const s = createSender(url, admin, 1);
+    expect((await request(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'POST', body: cm('typemeta') })).status).to.equal(201);
+    try {
+      const body = '{"apiVersion":{"toString":1},"kind":"ConfigMap","metadata":{"name":"typemeta"}}';
+      const message = 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: '
+        + 'json: cannot unmarshal object into Go struct field .apiVersion of type string ({"apiVersion":{"toString":1}," ...)';
+      for (const [method, path] of [['POST', '/api/v1/namespaces/ff/configmaps'], ['PUT', '/api/v1/namespaces/ff/configmaps/typemeta']] as const) {
+        const out = await s.send({ method, path, headers: { 'Content-Type': 'application/json' }, body: Buffer.from(body) }, 15_000);
+        expect(out.kind === 'response' && out.status, method).to.equal(400);
+        if (out.kind === 'response') expect(JSON.parse(out.body.toString('utf8'))).to.include({ reason: 'BadRequest', message });
+      }
+      for (const ct of ['application/merge-patch+json', 'application/strategic-merge-patch+json']) {
+        const out = await s.send({ method: 'PATCH', path: '/api/v1/namespaces/ff/configmaps/typemeta', headers: { 'Content-Type': ct }, body: Buffer.from('{"kind":{"valueOf":{},"toString":{}}}') }, 15_000);
+        expect(out.kind === 'response' && out.status >= 400 && out.status < 500, `${ct}: ${out.kind === 'response' ? out.body.toString('utf8') : out.kind}`).to.equal(true);
+      }
+    } finally {
+      s.close();
+    }
+  });
+
   it('a JSON body nested past Go\'s 10,000 levels is a 400, not a stack overflow', async () => {
     const depth = 100_000;
     const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;

@@ -7,7 +7,7 @@ import { errors, type FieldError } from '../../runtime/errors.js';
 import { isPlainObject } from '../../runtime/object.js';
 import type { DeleteOptions } from '../../registry/generic/store.js';
 import { decodeBody, mediaTypeOf, readBody } from '../negotiation/body.js';
-import { jsonKindWord } from '../patch/go-json.js';
+import { typeMetaDecodeError } from './type-meta.js';
 import { successStatus, writeObject } from './response.js';
 import { requestScope, type HandlerScope } from './scope.js';
 import { dryRunNotSupported } from './write-options.js';
@@ -27,16 +27,10 @@ export async function readDeleteOptions(h: HandlerScope): Promise<{ options: Del
     const body = decodeBody(raw, mediaTypeOf(h.ctx.get('content-type')) || 'application/json');
     if (!isPlainObject(body)) throw errors.badRequest('DeleteOptions must be an object');
     recordRequestObject(h.ctx, body);
-    // Go reads apiVersion and kind into strings first; any other JSON value fails there. (Upstream
-    // passes that decode error on unwrapped, a 500 Unknown; it is the client's body at fault, so
-    // this is the 400 a create gets for it.) Printing such a kind as text is what used to fail:
-    // an object whose `toString` is not a function throws, and that was a 500 of our own.
-    for (const field of ['apiVersion', 'kind'] as const) {
-      const v = body[field];
-      if (v !== undefined && v !== null && typeof v !== 'string') {
-        throw errors.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKindWord(v)} into Go struct field .${field} of type string`);
-      }
-    }
+    // (Upstream passes this decode error on unwrapped, a 500 Unknown; the client's body is at
+    // fault, so it is a 400 here, as for a create.)
+    const typeMetaError = typeMetaDecodeError(body);
+    if (typeMetaError) throw errors.badRequest(typeMetaError);
     if (body.kind !== undefined && body.kind !== null && body.kind !== '' && body.kind !== 'DeleteOptions') {
       throw errors.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (DeleteOptions)`);
     }
