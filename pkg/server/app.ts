@@ -10,6 +10,7 @@ import { auditFilter, auditInitFilter, failedAuthenticationAuditFilter } from '.
 import { authenticationFilter } from '../endpoints/filters/authentication.js';
 import { authorizationFilter } from '../endpoints/filters/authorization.js';
 import { errorFilter } from '../endpoints/filters/errors.js';
+import { markNonResourceRoute } from '../endpoints/filters/metrics.js';
 import { impersonationFilter } from '../endpoints/filters/impersonation.js';
 import { requestInfoFilter } from '../endpoints/filters/request-info.js';
 import { requestTargetFilter } from '../endpoints/filters/request-target.js';
@@ -63,7 +64,12 @@ export function createApp(cfg: AppConfig): Koa {
   if (cfg.flowControl) app.use(cfg.flowControl);
   app.use(authorizationFilter(cfg.authorizer));
   app.use(async (ctx, next) => {
-    for (const handle of cfg.pathHandlers) if (await handle(ctx)) return;
+    for (const handle of cfg.pathHandlers) {
+      if (await handle(ctx)) {
+        markNonResourceRoute(ctx);
+        return;
+      }
+    }
     await next();
   });
   app.use(resourceHandler(cfg.registry, cfg.admission, cfg.connect));
