@@ -66,6 +66,12 @@ export function resourceHandler(registry: Registry, admission: Admission, connec
   return async (ctx, next) => {
     const info = ctx.state.requestInfo as RequestInfo | undefined;
     if (!info?.isResourceRequest) return next();
+    // Upstream's router matches segment by segment (go-restful, reached only by a path under
+    // a web service's root): an empty segment (`//api/v1/...`, `/api/v1//namespaces/x`)
+    // matches no route, a 404, though the request info, which skips them, names a resource
+    // (and authorization saw that). Trailing slashes are trimmed there; the free-form tail
+    // of a proxy path is not routed by segments.
+    if (info.parts.length === 0 && ctx.path.replace(/\/+$/, '').includes('//')) throw notFoundResource();
     const def = registry.scheme.resource(info.apiGroup, info.apiVersion, info.resource);
     if (!def) throw notFoundResource();
     const verb = info.verb as Verb;

@@ -10,8 +10,10 @@ import { auditFilter, auditInitFilter, failedAuthenticationAuditFilter } from '.
 import { authenticationFilter } from '../endpoints/filters/authentication.js';
 import { authorizationFilter } from '../endpoints/filters/authorization.js';
 import { errorFilter } from '../endpoints/filters/errors.js';
+import { markNonResourceRoute } from '../endpoints/filters/metrics.js';
 import { impersonationFilter } from '../endpoints/filters/impersonation.js';
 import { requestInfoFilter } from '../endpoints/filters/request-info.js';
+import { requestTargetFilter } from '../endpoints/filters/request-target.js';
 import { requestDeadlineFilter, type RequestLimits } from '../endpoints/filters/request-deadline.js';
 import { shutdownFilter } from '../endpoints/filters/shutdown.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
@@ -51,6 +53,8 @@ export function createApp(cfg: AppConfig): Koa {
   void [globalThis.Blob, globalThis.ReadableStream, globalThis.Response];
   const app = new Koa();
   app.silent = true;
+  // Before anything reads the path: a '#' is part of the target, as Go's server reads it.
+  app.use(requestTargetFilter());
   for (const f of cfg.outerFilters) app.use(f);
   app.use(auditInitFilter());
   app.use(errorFilter(cfg.log));
@@ -64,7 +68,12 @@ export function createApp(cfg: AppConfig): Koa {
   if (cfg.flowControl) app.use(cfg.flowControl);
   app.use(authorizationFilter(cfg.authorizer));
   app.use(async (ctx, next) => {
-    for (const handle of cfg.pathHandlers) if (await handle(ctx)) return;
+    for (const handle of cfg.pathHandlers) {
+      if (await handle(ctx)) {
+        markNonResourceRoute(ctx);
+        return;
+      }
+    }
     await next();
   });
   app.use(resourceHandler(cfg.registry, cfg.admission, cfg.connect));

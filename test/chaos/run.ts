@@ -8,7 +8,8 @@
 // (node or haproxy), CHAOS_OUT (directory for the history files).
 // Then the request fuzzer and the abuse scenarios at full size (test/fuzz/campaign.ts;
 // CHAOS_FUZZ=0 skips them, FUZZ_REQUESTS and ABUSE_* size them); their requests and
-// violations are counted in the last line too.
+// violations are counted in the last line too. CHAOS_ONLY=fuzz (the fuzzer alone), abuse (the
+// abuse scenarios alone) or campaign (both) skips the fault run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -258,7 +259,18 @@ export function writeHistory(r: ChaosReport, dir: string): void {
   writeFileSync(join(dir, 'findings.json'), JSON.stringify({ ...r.findings, faults: r.faultsInjected }, null, 1));
 }
 
+/** CHAOS_ONLY: run one part of the campaign without the fault run. */
+async function campaignOnly(only: string): Promise<void> {
+  const parts = { fuzz: only === 'fuzz' || only === 'campaign', abuse: only === 'abuse' || only === 'campaign' };
+  if (!parts.fuzz && !parts.abuse) throw new Error(`CHAOS_ONLY=${only}: want fuzz, abuse or campaign`);
+  const c = await runCampaign(undefined, parts);
+  for (const l of c.lines) console.log(l);
+  console.log(`chaos: ${c.operations} operations, 0 faults, ${c.violations} violations`);
+  process.exit(c.violations > 0 ? 1 : 0);
+}
+
 async function main(): Promise<void> {
+  if (process.env['CHAOS_ONLY']) return campaignOnly(process.env['CHAOS_ONLY']);
   const durationMs = Number(process.env['CHAOS_DURATION_S'] ?? 180) * 1000;
   const faults = (process.env['CHAOS_FAULTS'] ?? allFaults.join(',')).split(',').filter(Boolean) as FaultName[];
   console.log(`chaos: faults ${faults.join(', ')}; load balancer ${process.env['CHAOS_LB'] ?? 'node'}`);

@@ -3,7 +3,9 @@
 // list of 100,000 objects (ABUSE_LIST_OBJECTS), a 100 MB body trickled in, a watcher that
 // never reads; each on one fresh replica. Bounds: the replica's RSS grows by less than
 // ABUSE_RSS_GROWTH_MIB (default 1024) in any scenario, another client's read takes less
-// than 3 s meanwhile, and the limits answer with upstream's codes.
+// than 3 s meanwhile, and the limits answer with upstream's codes. The fuzzer's findings go
+// to _output/chaos/fuzz-findings.jsonl as they come (FUZZ_FINDINGS names another file).
+import { join } from 'node:path';
 import { request, startReplicas, testEtcdClient } from '../harness/index.js';
 import { FUZZ_ADMIN_TOKEN } from './arbitraries.js';
 import { createConfigMaps, openWatches, peakRssDuring, probeLatencyMs, stalledWatch, streamBody, trickleHeaders, type Target } from './abuse.js';
@@ -19,7 +21,12 @@ const MiB = 1024 * 1024;
 const num = (k: string, d: number): number => Number(process.env[k] ?? d);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export async function runCampaign(log: (l: string) => void = (l) => console.log(l)): Promise<CampaignResult> {
+export interface CampaignParts {
+  fuzz: boolean;
+  abuse: boolean;
+}
+
+export async function runCampaign(log: (l: string) => void = (l) => console.log(l), parts: CampaignParts = { fuzz: true, abuse: true }): Promise<CampaignResult> {
   const res: CampaignResult = { operations: 0, violations: 0, lines: [] };
   const fail = (what: string): void => { res.violations++; res.lines.push(`VIOLATION ${what}`); };
   const cluster = await startReplicas(1, {
@@ -35,13 +42,24 @@ export async function runCampaign(log: (l: string) => void = (l) => console.log(
   };
   const probe = async (what: string): Promise<void> => {
     const ms = await probeLatencyMs(t).catch(() => Infinity);
+    res.lines.push(`${what}: another client's read took ${ms} ms (bound: 3000)`);
     if (ms >= 3000) fail(`${what}: another client waited ${ms} ms`);
   };
   try {
+    if (parts.fuzz) await fuzz();
+    if (parts.abuse) await abuse();
+  } finally {
+    etcd.close();
+    await cluster.stop();
+  }
+  return res;
+
+  async function fuzz(): Promise<void> {
     const requests = num('FUZZ_REQUESTS', 100_000);
     const report = await runFuzz({
       baseUrl: t.url, admin: t.admin, etcd, etcdPrefix: cluster.etcdPrefix, requests, concurrency: 16, pid: t.pid, timeoutMs: 30_000,
       seed: process.env['FUZZ_SEED'] ? Number(process.env['FUZZ_SEED']) : undefined,
+      findingsFile: process.env['FUZZ_FINDINGS'] ?? join('_output', 'chaos', 'fuzz-findings.jsonl'),
       log: (l) => {
         const sent = Number(/fuzz: (\d+)\//.exec(l)?.[1]);
         if (sent % 10_000 === 0 || sent === requests) log(l);
@@ -50,7 +68,9 @@ export async function runCampaign(log: (l: string) => void = (l) => console.log(
     res.operations += report.sent;
     res.violations += report.findings.length;
     res.lines.push(summarize(report, 5));
+  }
 
+  async function abuse(): Promise<void> {
     for (const name of ['abuse', 'abuse-list']) await request(`${t.url}/api/v1/namespaces`, { ...t.admin, method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
     const headers = await trickleHeaders(t);
 
@@ -111,9 +131,5 @@ export async function runCampaign(log: (l: string) => void = (l) => console.log(
     res.operations++;
     res.lines.push(`headers that never finish: closed after ${closedAfter} ms, ${headers.received().length} bytes sent first`);
     if (closedAfter > 36_000 || headers.received() !== '') fail(`headers that never finish: closed after ${closedAfter} ms`);
-  } finally {
-    etcd.close();
-    await cluster.stop();
   }
-  return res;
 }

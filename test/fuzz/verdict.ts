@@ -85,6 +85,27 @@ function tooLargeResourceVersion(st: Record<string, unknown>): boolean {
   return st['reason'] === 'Timeout' && causes.some((c) => c.reason === 'ResourceVersionTooLarge');
 }
 
+/**
+ * The revision a list's continue token names (0 when there is none or it does not decode).
+ * A token ahead of etcd is a read at a revision not yet reached: our store waits for it and
+ * then answers 504 Timeout with cause ResourceVersionTooLarge, as for `resourceVersion=`.
+ * Upstream's etcd3 store hands the same read to etcd at once and passes etcd's "mvcc:
+ * required revision is a future revision" through uninterpreted (interpretListError only
+ * maps ErrCompacted), a 500: a 5xx there too, so ours is kept and accepted.
+ */
+export function continueRevision(path: string): number {
+  const q = path.indexOf('?');
+  if (q < 0) return 0;
+  try {
+    const token = new URLSearchParams(path.slice(q + 1)).get('continue');
+    if (!token) return 0;
+    const rv = (JSON.parse(Buffer.from(token, /[+/]/.test(token) ? 'base64' : 'base64url').toString('utf8')) as { rv?: unknown }).rv;
+    return typeof rv === 'number' && Number.isSafeInteger(rv) ? rv : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** kube-openapi answers an Accept it cannot serve with a bare 406 and no body. */
 function openAPINotAcceptable(req: RawRequest, status: number, body: Buffer): boolean {
   return status === 406 && body.length === 0 && req.path.startsWith('/openapi/');
@@ -115,8 +136,9 @@ export function judge(req: RawRequest, out: RawOutcome): Verdict {
   if (upstreamInternalError(req, out)) return { ok: true };
   if (status === 400 && out.body.toString('utf8') === '400 Bad Request' && refusedByHttpParser(req)) return { ok: true };
   if (status === 504) {
-    // A HEAD answer has no body to show the cause; the request's resourceVersion does.
-    if (req.method === 'HEAD' && /[?&]resourceVersion=\d+(&|$)/.test(req.path)) return { ok: true };
+    // A HEAD answer has no body to show the cause; the request's resourceVersion (or its
+    // continue token's revision) does.
+    if (req.method === 'HEAD' && (/[?&]resourceVersion=\d+(&|$)/.test(req.path) || continueRevision(req.path) > 0)) return { ok: true };
     const st = decodeStatus(out.body, String(out.headers['content-type'] ?? ''));
     if (st && tooLargeResourceVersion(st)) return { ok: true };
   }

@@ -7,7 +7,7 @@ import { Scheme, type ResourceDef } from '../../runtime/scheme.js';
 import type { Strategy } from '../../registry/generic/strategy.js';
 import { ApiserverMetrics, createMetricsHandler, etcdTypeName } from '../../server/metrics.js';
 import { parseRequestInfo } from '../request/info.js';
-import { cleanDryRun, createMetricsFilter, reportedVerb, requestLabels } from './metrics.js';
+import { cleanDryRun, createMetricsFilter, markNonResourceRoute, reportedVerb, requestLabels } from './metrics.js';
 import { requestInfoFilter } from './request-info.js';
 
 const strategy = {} as Strategy;
@@ -107,7 +107,12 @@ describe('pkg/endpoints/filters/metrics filter', function () {
     app.use(async (ctx) => {
       if (await serveMetrics(ctx)) return;
       if (ctx.path === '/readyz') {
+        markNonResourceRoute(ctx);
         ctx.body = 'ok';
+      } else if (ctx.path.startsWith('/refused/')) {
+        // As the authentication filter: an answer before any endpoint.
+        ctx.status = 401;
+        ctx.body = 'no';
       } else if (ctx.path === '/api/v1/namespaces/default/configmaps' && ctx.query.watch) {
         stream = new PassThrough();
         ctx.body = stream;
@@ -176,6 +181,15 @@ describe('pkg/endpoints/filters/metrics filter', function () {
     expect(await count({ resource: 'widgets' })).to.equal(0);
     expect(await count({ subresource: '/nothing-here' })).to.equal(0);
     expect(await count({ subresource: '/metrics' })).to.equal(0);
+  });
+
+  it('records no path that no endpoint answered, whatever the code (a path is any string a client sends)', async function () {
+    await (await fetch(`${base}/readyz`)).text();
+    for (let i = 0; i < 3; i++) await (await fetch(`${base}/refused/${'a'.repeat(1000)}${i}`)).text();
+    await new Promise((r) => setTimeout(r, 50));
+    const { values } = await metrics.requestTotal.get();
+    expect(values.filter((v) => String(v.labels.subresource ?? '').startsWith('/refused/'))).to.deep.equal([]);
+    expect(await count({ subresource: '/readyz' })).to.be.greaterThan(0);
   });
 
   it('times a watch for its whole life and tracks it as long-running, not in flight', async function () {

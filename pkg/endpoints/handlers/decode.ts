@@ -7,6 +7,7 @@ import { decodeBody, mediaTypeOf, objectBodyMediaTypes, readBody } from '../nego
 import { checkTypes } from '../../openapi/type-check.js';
 import { recordRawRequestBody, recordRequestObject } from '../filters/audit-context.js';
 import type { HandlerScope } from './scope.js';
+import { summarizeBody, typeMetaDecodeError } from './type-meta.js';
 
 export async function readRawBody(h: HandlerScope): Promise<{ raw: Buffer; mediaType: string }> {
   const raw = await readBody(h.ctx.req, h.ctx.state.maxRequestBodyBytes as number | undefined, h.ctx.res);
@@ -30,6 +31,10 @@ export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType): 
   const { group, version, kind } = type ?? def;
   if (!isPlainObject(body)) {
     throw errors.badRequest(`Object '${'Kind'}' is missing in '${truncate(JSON.stringify(body))}'`);
+  }
+  const typeMetaError = typeMetaDecodeError(body);
+  if (typeMetaError) {
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${typeMetaError} (${summarizeBody(JSON.stringify(body))})`);
   }
   const expectedVersion = apiVersionOf(group, version);
   const obj = body as KubeObject;

@@ -7,6 +7,7 @@ import { errors, type FieldError } from '../../runtime/errors.js';
 import { isPlainObject } from '../../runtime/object.js';
 import type { DeleteOptions } from '../../registry/generic/store.js';
 import { decodeBody, mediaTypeOf, readBody } from '../negotiation/body.js';
+import { typeMetaDecodeError } from './type-meta.js';
 import { successStatus, writeObject } from './response.js';
 import { requestScope, type HandlerScope } from './scope.js';
 import { dryRunNotSupported } from './write-options.js';
@@ -26,7 +27,11 @@ export async function readDeleteOptions(h: HandlerScope): Promise<{ options: Del
     const body = decodeBody(raw, mediaTypeOf(h.ctx.get('content-type')) || 'application/json');
     if (!isPlainObject(body)) throw errors.badRequest('DeleteOptions must be an object');
     recordRequestObject(h.ctx, body);
-    if (body.kind !== undefined && body.kind !== '' && body.kind !== 'DeleteOptions') {
+    // (Upstream passes this decode error on unwrapped, a 500 Unknown; the client's body is at
+    // fault, so it is a 400 here, as for a create.)
+    const typeMetaError = typeMetaDecodeError(body);
+    if (typeMetaError) throw errors.badRequest(typeMetaError);
+    if (body.kind !== undefined && body.kind !== null && body.kind !== '' && body.kind !== 'DeleteOptions') {
       throw errors.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (DeleteOptions)`);
     }
     if (isPlainObject(body.preconditions)) {
