@@ -40,4 +40,14 @@ describe('chaos checks', () => {
     expect(f.unexpected5xx).to.have.length(1);
     expect(f.revisionOrder.join('\n')).to.match(/create\(t8\)/);
   });
+
+  it('allows 503 and 504 only while etcd may have had no leader, and never a 500', () => {
+    const during = call({ key: 'c', kind: 'delete', inv: 20, cmp: Infinity, outcome: 'unknown', httpStatus: 503 });
+    const timeout = call({ key: 'c', kind: 'get', inv: 25, cmp: Infinity, outcome: 'unknown', httpStatus: 504 });
+    const after = call({ key: 'c', kind: 'delete', inv: 40, cmp: Infinity, outcome: 'unknown', httpStatus: 503 });
+    const internal = call({ key: 'c', kind: 'get', inv: 21, cmp: Infinity, outcome: 'unknown', httpStatus: 500 });
+    const f = runChecks({ calls: [...calls, during, timeout, after, internal], watches: [watch(all)], history, compactedRevision: '0', noQuorum: [[15, 30]] });
+    expect(f.unexpected5xx).to.have.length(2);
+    expect(f.unexpected5xx.join('\n')).to.match(/HTTP 503/).and.to.match(/HTTP 500/);
+  });
 });

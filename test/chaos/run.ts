@@ -67,7 +67,20 @@ async function currentRevision(client: Etcd3): Promise<string> {
   return res.header.revision;
 }
 
-async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: string) => void, state: { compacted: string }): Promise<string> {
+/**
+ * How long after an etcd fault ends its election may still be settling: etcd's election
+ * timeout is 1 s, and a member rejoining with a higher term (3.4 has no pre-vote by
+ * default) can force one more election right after the fault heals.
+ */
+const electionSettleMs = 5000;
+
+interface FaultState {
+  compacted: string;
+  /** Windows (performance.now) in which etcd may have had no leader: 503/504 are allowed there. */
+  noQuorum: Array<[number, number]>;
+}
+
+async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: string) => void, state: FaultState): Promise<string> {
   switch (fault) {
     case 'kill-replica': {
       await c.killReplica(killedReplica);
@@ -88,11 +101,13 @@ async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: s
     }
     case 'kill-etcd-leader': {
       const leader = await c.etcd.leader();
+      const from = performance.now();
       await c.etcd.kill(leader);
       log(`fault: etcd member ${leader} (the leader) killed`);
       await sleep(3000);
       await c.etcd.start(leader);
       log(`fault: etcd member ${leader} restarted`);
+      state.noQuorum.push([from, performance.now() + electionSettleMs]);
       return `kill -9 etcd leader m${leader}, restart`;
     }
     case 'compact': {
@@ -106,21 +121,28 @@ async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: s
       const leader = await c.etcd.leader();
       const follower = (leader + 1) % c.etcd.members.length;
       const pid = c.etcd.members[follower]!.child!.pid!;
+      const from = performance.now();
       process.kill(pid, 'SIGSTOP');
       log(`fault: etcd member ${follower} (a follower) stopped (SIGSTOP)`);
       await sleep(5000);
       process.kill(pid, 'SIGCONT');
       log(`fault: etcd member ${follower} continued (SIGCONT)`);
+      // Its election timer fires the moment it runs again: it may campaign and unseat the leader.
+      state.noQuorum.push([from, performance.now() + electionSettleMs]);
       return `SIGSTOP/SIGCONT etcd follower m${follower} (5 s)`;
     }
     case 'partition-etcd-member': {
       const ns = c.memberNs!;
       const wasLeader = (await c.etcd.leader()) === netMember;
+      const from = performance.now();
       ns.set({ outbound: { partitioned: true }, inbound: { partitioned: true } });
       log(`fault: etcd member ${netMember}${wasLeader ? ' (the leader)' : ''} partitioned from peers and clients`);
       await sleep(8000);
       ns.set({ outbound: {}, inbound: {} });
       log(`fault: etcd member ${netMember} partition healed`);
+      // A partitioned leader loses its quorum; a partitioned follower can force an
+      // election when it comes back.
+      state.noQuorum.push([from, performance.now() + electionSettleMs]);
       return `partition etcd m${netMember}${wasLeader ? ' (leader)' : ''} (8 s)`;
     }
     case 'partition-replica': {
@@ -177,7 +199,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (ns.status !== 201) throw new Error(`creating namespace: HTTP ${ns.status} ${ns.text}`);
     const startRev = await currentRevision(etcd);
     await history.start(String(BigInt(startRev) + 1n));
-    const state = { compacted: '0' };
+    const state: FaultState = { compacted: '0', noQuorum: [] };
     const faultsInjected: string[] = [];
     const faultRun = (async () => {
       const t0 = performance.now();
@@ -198,7 +220,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     });
     await faultRun;
     const historyCaughtUp = await history.caughtUp();
-    const findings = runChecks({ calls: workload.calls, watches: workload.watches, history: history.events, compactedRevision: state.compacted });
+    const findings = runChecks({ calls: workload.calls, watches: workload.watches, history: history.events, compactedRevision: state.compacted, noQuorum: state.noQuorum });
     if (!historyCaughtUp) findings.violations++;
     return { findings, faultsInjected, workload, history, historyCaughtUp };
   } finally {
