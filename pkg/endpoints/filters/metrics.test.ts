@@ -173,12 +173,16 @@ describe('pkg/endpoints/filters/metrics filter', function () {
     expect(text).to.include('apiserver_request_total{verb="GET",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="resource",component="apiserver",code="409"} 1');
   });
 
-  it('skips unknown resources, unknown paths and /metrics itself', async function () {
+  it('skips unknown resources and subresources, unknown paths and /metrics itself', async function () {
     await (await fetch(`${base}/api/v1/widgets`)).text();
     await (await fetch(`${base}/nothing-here`)).text();
     await (await fetch(`${base}/metrics`)).text();
+    await (await fetch(`${base}/api/v1/namespaces/default/configmaps/cm/${'a'.repeat(1000)}`)).text();
     await new Promise((r) => setTimeout(r, 50));
     expect(await count({ resource: 'widgets' })).to.equal(0);
+    // A subresource the resource does not have is not a label value either.
+    const { values } = await metrics.requestTotal.get();
+    expect(values.filter((v) => String(v.labels.subresource ?? '').startsWith('aaaa'))).to.deep.equal([]);
     expect(await count({ subresource: '/nothing-here' })).to.equal(0);
     expect(await count({ subresource: '/metrics' })).to.equal(0);
   });

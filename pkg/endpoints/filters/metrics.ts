@@ -130,7 +130,9 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
       const info = requestInfoOf(ctx);
       const code = ctx.res.statusCode;
       if (info.isResourceRequest) {
-        if (scheme && !scheme.resource(info.apiGroup, info.apiVersion, info.resource)) return;
+        // Only what a route serves: an unknown subresource is any string a client sends too.
+        const def = scheme?.resource(info.apiGroup, info.apiVersion, info.resource);
+        if (scheme && (!def || (info.subresource !== '' && !def.subresources?.some((s) => s.name === info.subresource)))) return;
       } else if (code === 404 || info.path === '/metrics' || ctx.state[routedKey] !== true) {
         return;
       }
