@@ -5,7 +5,6 @@
 // response has been sent, as upstream's handler holds it while it writes (a large list
 // streams its body after the handler returns: releasing then let any number of lists be
 // written at once); a watch holds it only until its stream is set up.
-import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { UserInfo } from '../../authentication/user.js';
 import type { APFController } from '../../util/flowcontrol/controller.js';
@@ -14,6 +13,7 @@ import { estimateSeats, type ObjectCounts } from '../../util/flowcontrol/estimat
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { plainTextError } from '../responsewriters/http-error.js';
+import { whenResponseSent } from '../responsewriters/sent.js';
 
 /** Upstream answers with http.Error: plain text, not a Status, and Retry-After. */
 function tooManyRequests(ctx: Koa.Context): void {
@@ -49,24 +49,7 @@ async function holdUntilSent(ctx: Koa.Context, info: RequestInfo, release: () =>
     throw err;
   }
   if (isLongRunning(info)) release();
-  else whenSent(ctx.res, release);
-}
-
-function whenSent(res: ServerResponse, done: () => void): void {
-  if (res.writableFinished || res.destroyed) {
-    done();
-    return;
-  }
-  let called = false;
-  const once = (): void => {
-    if (called) return;
-    called = true;
-    res.off('finish', once);
-    res.off('close', once);
-    done();
-  };
-  res.once('finish', once);
-  res.once('close', once);
+  else whenResponseSent(ctx.res, release);
 }
 
 /**

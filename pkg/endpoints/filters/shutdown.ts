@@ -9,6 +9,7 @@ import type { ServerLifecycle } from '../request/lifecycle.js';
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning } from '../request/long-running.js';
 import { plainTextError } from '../responsewriters/http-error.js';
+import { whenResponseSent } from '../responsewriters/sent.js';
 
 const exemptPaths = ['/readyz', '/livez', '/healthz', '/metrics', '/version'];
 const isExempt = (path: string) => exemptPaths.some((p) => path === p || path.startsWith(`${p}/`));
@@ -28,8 +29,7 @@ export function shutdownFilter(lifecycle: ServerLifecycle, sendRetryAfter: boole
       await next();
     } finally {
       // Counted until the response is written, not only until the handler returned.
-      if (ctx.res.writableFinished) done();
-      else { ctx.res.once('finish', done); ctx.res.once('close', done); }
+      whenResponseSent(ctx.res, done);
     }
   };
 }

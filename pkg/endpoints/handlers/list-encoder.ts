@@ -13,6 +13,7 @@ import { encodeInto, encodeMessage } from '../../runtime/serializer/protobuf/cod
 import { messageFields, messageForKind } from '../../runtime/serializer/protobuf/schema.js';
 import { protobufMagic } from '../../runtime/serializer/protobuf/envelope.js';
 import { sharedEncoding } from '../../runtime/serializer/shared-encodings.js';
+import { isPlainObject } from '../../runtime/object.js';
 
 /** Below this many elements a collection is encoded in one go: yielding would cost more than it saves. */
 export const cooperativeMinItems = 100;
@@ -38,7 +39,7 @@ const placeholder = `\u0000list-encoder-${randomBytes(8).toString('hex')}\u0000`
 /**
  * The JSON body as serialize() writes it (`pretty` = two-space indent), as pieces: text
  * encoded a batch of array elements per event-loop turn, and the cached bytes of the watch
- * cache's shared objects as they are, not copied (see bodyStream).
+ * cache's shared objects as they are, not copied (see BatchedBody).
  */
 export async function encodeJsonCooperatively(body: Json, field: string, pretty: boolean): Promise<Buffer[]> {
   const items = body[field] as unknown[];
@@ -60,7 +61,7 @@ export async function encodeJsonCooperatively(body: Json, field: string, pretty:
   for (let i = 0; i < items.length; i++) {
     if (i > 0) text += sep;
     const item = items[i];
-    const cached = !pretty && isObject(item) ? sharedEncoding(item, 'json', one) : undefined;
+    const cached = !pretty && isPlainObject(item) ? sharedEncoding(item, 'json', one) : undefined;
     if (cached) {
       if (text) out.push(text === sep ? compactSeparator : Buffer.from(text));
       out.push(cached);
@@ -82,10 +83,6 @@ export async function encodeJsonCooperatively(body: Json, field: string, pretty:
 
 const compactSeparator = Buffer.from(',');
 
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /**
  * The enveloped protobuf body as encodeObject() writes it, in chunks, or undefined when
  * the kind's message does not end with its repeated `items` (then the caller encodes it in
@@ -105,7 +102,7 @@ export async function encodeProtobufCooperatively(body: Json): Promise<Buffer[] 
   const tag = (itemsField.n << 3) | 2;
   let w = Writer.create();
   for (const item of items) {
-    const cached = isObject(item) ? sharedEncoding(item, 'protobuf', (v) => encodeMessage(itemsField.m!, v)) : undefined;
+    const cached = isPlainObject(item) ? sharedEncoding(item, 'protobuf', (v) => encodeMessage(itemsField.m!, v)) : undefined;
     if (cached) {
       // The record's tag and length, then the cached message itself, not copied.
       w.uint32(tag).uint32(cached.length);

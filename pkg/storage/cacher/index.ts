@@ -75,14 +75,18 @@ export class CachedStorage implements Storage {
   guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
     ignoreNotFound?: boolean, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
     // The cache's copy saves etcd a read and us a decode; etcd's check on the write decides.
-    const cachedExisting = this.caches.get(this.rootOf(key) ?? '')?.peek(key);
+    const cachedExisting = this.cachedCopy(key);
     return this.inner.guaranteedUpdate(key, preconditions, tryUpdate, ignoreNotFound, cachedExisting ? { ...opts, cachedExisting } : opts);
   }
   delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void>,
     cachedExisting?: KubeObject): Promise<KubeObject> {
     // As upstream's cacher: the cache's copy is tried first (etcd's revision check decides).
-    const cached = cachedExisting ?? this.caches.get(this.rootOf(key) ?? '')?.peek(key);
+    const cached = cachedExisting ?? this.cachedCopy(key);
     return this.inner.delete(key, preconditions, validateDeletion, cached);
+  }
+  /** The cache's copy of the object at `key`, if its resource is cached. */
+  private cachedCopy(key: string): KubeObject | undefined {
+    return this.caches.get(this.rootOf(key) ?? '')?.peek(key);
   }
   count(prefix: string): Promise<number> { return this.inner.count(prefix); }
   currentRevision(): Promise<string> { return this.inner.currentRevision(); }
