@@ -9,7 +9,7 @@
 // the same run; the figure that matters is the victim's p99 under flood over its p99
 // unloaded (upstream's goal: within 2x).
 // Run: `node dist/hack/bench/apf.js [--seconds=5] [--flooders=48] [--objects=2000] [--same-level]`.
-import { request } from '../../test/harness/index.js';
+import { request, until } from '../../test/harness/index.js';
 import { arg, flag, httpsClient, now, report, runMain, seedConfigMaps, stats, withBenchCluster, type Row } from './common.js';
 import { startFlood } from './flood-worker.js';
 
@@ -68,12 +68,9 @@ runMain(async () => {
     const flooderCreds = { ...cluster.credentialsFor('anonymous'), token: 'flood-token' };
     if (!sameLevel) {
       // The controller learns the new schema from its informer: wait until it classifies by it.
-      for (let i = 0; ; i++) {
-        const r = await request(`${cluster.urls[0]!}/api/v1/namespaces/${ns}/configmaps?limit=1`, flooderCreds);
-        if (r.headers['x-kubernetes-pf-prioritylevel-uid'] === lowUid) break;
-        if (i > 100) throw new Error('the flooder is never classified into bench-low');
-        await new Promise((res) => setTimeout(res, 100));
-      }
+      await until('the flooder classified into bench-low', async () =>
+        (await request(`${cluster.urls[0]!}/api/v1/namespaces/${ns}/configmaps?limit=1`, flooderCreds)).headers['x-kubernetes-pf-prioritylevel-uid'] === lowUid,
+      10_000, 100);
     }
     const get = async () => { const r = await victim.call('GET', `/api/v1/namespaces/${ns}/configmaps/cm-000001`); if (r.status !== 200) throw new Error(`GET ${r.status}`); };
     const ms = seconds * 1000;
