@@ -44,9 +44,12 @@ const writes = new Set<Verb>(['create', 'update', 'patch', 'delete', 'deletecoll
  * whose answer cannot be rendered (406) never happens; negotiating only when writing the
  * response would store the change and then report a failure.
  */
+function negotiatedFirst(verb: Verb, handler: Handler): Handler {
+  return writes.has(verb) ? (h) => (chooseMedia(h), handler(h)) : handler;
+}
+
 function runHandler(verb: Verb, h: HandlerScope): Promise<void> {
-  if (writes.has(verb)) chooseMedia(h);
-  return handlers[verb](h);
+  return negotiatedFirst(verb, handlers[verb])(h);
 }
 
 export interface Registry {
@@ -92,7 +95,7 @@ export function resourceHandler(registry: Registry, admission: Admission, connec
     }
     if (def.virtual) {
       if (info.name || info.subresource) throw notFoundResource();
-      return virtualCreateHandler(def.virtual, undefined, stores)(h);
+      return negotiatedFirst(verb, virtualCreateHandler(def.virtual, undefined, stores))(h);
     }
     if (info.subresource) {
       const sub = def.subresources?.find((s) => s.name === info.subresource);
@@ -101,10 +104,13 @@ export function resourceHandler(registry: Registry, admission: Admission, connec
         if (!connect) throw notFoundResource();
         return connectHandler(sub.connect, connect, stores)(h);
       }
-      if (sub.create) return virtualCreateHandler(sub.create, { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind }, stores, sub.alternateVersions)(h);
+      if (sub.create) {
+        const type = { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind };
+        return negotiatedFirst(verb, virtualCreateHandler(sub.create, type, stores, sub.alternateVersions))(h);
+      }
       if (sub.scale) {
         if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);
-        return scaleHandler(sub.scale)(h);
+        return negotiatedFirst(verb, scaleHandler(sub.scale))(h);
       }
       if (sub.kind !== def.kind) throw notFoundResource();
       if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed({ group: def.group, resource: `${def.plural}/${sub.name}` }, verb);

@@ -45,6 +45,35 @@ describe('fuzz findings', function () {
       expect((await request(`${url}/api/v1/namespaces/ff/configmaps`, { ...admin, method: 'DELETE', headers: bad })).status).to.equal(406);
       expect((await request(`${url}/api/v1/namespaces/ff/configmaps/neg-3`, admin)).status).to.equal(200);
     });
+
+    // The chaos campaign's one unexplained change: `PUT .../dep-0/scale` with `Accept: {}`
+    // and the YAML body `a: b` answered 406 and had set replicas to 0 (the scale route
+    // skipped the early negotiation, the name check and strict decoding).
+    it('the scale subresource too, which also checks the name and decodes strictly', async () => {
+      const deployments = `${url}/apis/apps/v1/namespaces/ff/deployments`;
+      const dep = {
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'neg-dep' },
+        spec: { replicas: 3, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+      };
+      expect((await request(deployments, { ...admin, method: 'POST', body: dep })).status).to.equal(201);
+      const scale = (body: string, query = '', headers: Record<string, string> = {}) =>
+        request<{ reason: string; message: string }>(`${deployments}/neg-dep/scale${query}`, { ...admin, method: 'PUT', headers: { 'Content-Type': 'application/yaml', ...headers }, body });
+
+      const unrenderable = await scale('a: b\n', '?fieldValidation=Strict', { Accept: '{}' });
+      expect(unrenderable.status).to.equal(406);
+      expect(unrenderable.body).to.include({ reason: 'NotAcceptable' });
+      const unnamed = await scale('spec: {replicas: 1}\n');
+      expect(unnamed.body).to.include({ reason: 'BadRequest', message: 'the name of the object () does not match the name on the URL (neg-dep)' });
+      const strict = await scale('metadata: {name: neg-dep}\nspec: {replicas: 1}\na: b\n', '?fieldValidation=Strict');
+      expect(strict.body).to.include({ reason: 'BadRequest', message: 'Scale in version "v1" cannot be handled as a Scale: strict decoding error: unknown field "a"' });
+      const now = await request<{ spec: { replicas: number } }>(`${deployments}/neg-dep`, admin);
+      expect(now.body.spec.replicas).to.equal(3);
+
+      const warned = await scale('metadata: {name: neg-dep}\nspec: {replicas: 2}\na: b\n');
+      expect(warned.status).to.equal(200);
+      expect(warned.headers.warning).to.equal('299 - "unknown field \\"a\\""');
+      expect((await request<{ spec: { replicas: number } }>(`${deployments}/neg-dep`, admin)).body.spec.replicas).to.equal(2);
+    });
   });
 
   describe('YAML bodies go-yaml refuses are a 400, not a 500', () => {

@@ -8,7 +8,8 @@ import type { ResourceDef, ScaleDef } from '../../runtime/scheme.js';
 import { labelSelectorFromObject, labelSelectorFromSet, type LabelSelectorObject } from '../../apis/meta/labels.js';
 import { applyPatch } from '../patch/index.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
-import { decodeObjectBody, readRawBody, toKubeObject, type BodyType } from './decode.js';
+import { readRawBody, toKubeObject, type BodyType } from './decode.js';
+import { checkName, decodeStrictBody } from './strict-decode.js';
 import { writeObject } from './response.js';
 import type { HandlerScope } from './scope.js';
 import { parseWriteOptions, writeScope } from './write-options.js';
@@ -76,7 +77,8 @@ export function scaleHandler(s: ScaleDef): (h: HandlerScope) => Promise<void> {
     let opts;
     if (verb === 'update') {
       opts = parseWriteOptions(h.query, 'UpdateOptions');
-      const body = await decodeObjectBody(h, scaleType);
+      const body = await decodeStrictBody(h, opts.fieldValidation, scaleType);
+      checkName(body, h.info.name, h.info.namespace);
       desired = () => body;
     } else if (verb === 'patch') {
       const { raw, mediaType } = await readRawBody(h);

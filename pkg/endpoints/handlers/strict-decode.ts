@@ -9,25 +9,26 @@ import {
   decodeYamlBody, dropUnknownFields, jsonBodyIssues, reportDecodeIssues, sortedUnknownIssues,
   type FieldValidation, type StrictReport, typeRefOf,
 } from '../fieldvalidation/index.js';
-import { readRawBody, toKubeObject } from './decode.js';
+import { readRawBody, toKubeObject, type BodyType } from './decode.js';
 import type { HandlerScope } from './scope.js';
 
-export async function decodeStrictBody(h: HandlerScope, directive: FieldValidation): Promise<KubeObject> {
+/** `type`: the body's kind when it is not the resource's own (a subresource's Scale). */
+export async function decodeStrictBody(h: HandlerScope, directive: FieldValidation, type?: BodyType): Promise<KubeObject> {
   const { raw, mediaType } = await readRawBody(h);
   if (!objectBodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectBodyMediaTypes.join(', '));
   const text = raw.toString('utf8');
-  const t = typeRefOf(h.def);
+  const t = typeRefOf(type ?? h.def);
   const report: StrictReport = { yamlLines: [], errors: [] };
   let obj: KubeObject;
   if (mediaType === 'application/yaml') {
     const body = decodeYamlBody(text);
-    obj = toKubeObject(h.def, body.value);
+    obj = toKubeObject(h.def, body.value, type);
     if (directive !== 'Ignore') {
       report.yamlLines = body.duplicateLines;
       report.errors = sortedUnknownIssues(t, obj);
     }
   } else {
-    obj = toKubeObject(h.def, decodeBody(raw, mediaType));
+    obj = toKubeObject(h.def, decodeBody(raw, mediaType), type);
     // Unknown protobuf fields are dropped by the decoder and reported by nobody, as upstream.
     if (directive !== 'Ignore' && mediaType !== protobufMediaType) report.errors = jsonBodyIssues(t, text, obj);
   }
