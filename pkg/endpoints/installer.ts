@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import type { Admission } from '../admission/interfaces.js';
 import { anonymousUser, type UserInfo } from '../authentication/user.js';
 import { errors, StatusError } from '../runtime/errors.js';
-import type { ResourceDef, Scheme, Verb } from '../runtime/scheme.js';
+import { subresourceOf, type ResourceDef, type Scheme, type Verb } from '../runtime/scheme.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import type { RequestInfo } from './request/info.js';
 import { createHandler } from './handlers/create.js';
@@ -98,7 +98,7 @@ export function resourceHandler(registry: Registry, admission: Admission, connec
       return negotiatedFirst(verb, virtualCreateHandler(def.virtual, undefined, stores))(h);
     }
     if (info.subresource) {
-      const sub = def.subresources?.find((s) => s.name === info.subresource);
+      const sub = subresourceOf(def, info.subresource);
       if (!sub) throw notFoundResource();
       if (sub.connect) {
         if (!connect) throw notFoundResource();

@@ -183,6 +183,11 @@ export interface ResourceDef {
 export interface GroupVersionResource { group: string; version: string; resource: string }
 export interface GroupVersionKind { group: string; version: string; kind: string }
 
+/** The subresource `name` of `def`, if the resource serves one by that name. */
+export function subresourceOf(def: ResourceDef, name: string): SubresourceDef | undefined {
+  return def.subresources?.find((s) => s.name === name);
+}
+
 export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }
@@ -275,8 +280,8 @@ export class Scheme {
     if (!def) throw new Error(`bindOperation: resource ${key} is not registered`);
     let bound: ResourceDef;
     if (subresource) {
-      if (!def.subresources?.some((s) => s.name === subresource)) throw new Error(`bindOperation: ${key} has no subresource ${subresource}`);
-      bound = { ...def, subresources: def.subresources.map((s) => (s.name === subresource ? { ...s, create } : s)) };
+      if (!subresourceOf(def, subresource)) throw new Error(`bindOperation: ${key} has no subresource ${subresource}`);
+      bound = { ...def, subresources: (def.subresources ?? []).map((s) => (s.name === subresource ? { ...s, create } : s)) };
     } else {
       if (!def.virtual) throw new Error(`bindOperation: ${key} is not a virtual resource`);
       bound = { ...def, virtual: create };

@@ -6,7 +6,7 @@
 // DELETE); scope is resource / namespace / cluster; non-resource requests put their
 // path in `subresource`, and only those a server endpoint answered (markNonResourceRoute).
 import type { Context, Middleware } from 'koa';
-import type { Scheme } from '../../runtime/scheme.js';
+import { subresourceOf, type Scheme } from '../../runtime/scheme.js';
 import { parseRequestInfo, type RequestInfo } from '../request/info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type RequestLabels } from '../../server/metrics.js';
@@ -132,7 +132,7 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
       if (info.isResourceRequest) {
         // Only what a route serves: an unknown subresource is any string a client sends too.
         const def = scheme?.resource(info.apiGroup, info.apiVersion, info.resource);
-        if (scheme && (!def || (info.subresource !== '' && !def.subresources?.some((s) => s.name === info.subresource)))) return;
+        if (scheme && (!def || (info.subresource !== '' && !subresourceOf(def, info.subresource)))) return;
       } else if (code === 404 || info.path === '/metrics' || ctx.state[routedKey] !== true) {
         return;
       }

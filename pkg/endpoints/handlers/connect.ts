@@ -6,7 +6,7 @@ import type Koa from 'koa';
 import type { KubeletClient } from '../../kubelet/client.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { errors, StatusError } from '../../runtime/errors.js';
-import type { ConnectContext, ConnectDef, ConnectTarget } from '../../runtime/scheme.js';
+import { subresourceOf, type ConnectContext, type ConnectDef, type ConnectTarget } from '../../runtime/scheme.js';
 import type { GenericStore } from '../../registry/generic/store.js';
 import { backendRequest, hostPort } from '../../util/proxy/backend.js';
 import { awaitResponse, forwardedHeaders, forwardRequest, pipeUntilClosed, relayUpgrade as relayUpgradeTo, upgradeHeaders } from '../../util/proxy/forward.js';
@@ -41,7 +41,7 @@ export function connectHandler(def: ConnectDef, deps: ConnectDeps, stores: Store
       query: h.query, stores, readStored: deps.readStored, kubelet: deps.kubelet,
     };
     if (def.options) {
-      const sub = h.def.subresources?.find((s) => s.name === h.info.subresource);
+      const sub = subresourceOf(h.def, h.info.subresource);
       const attrs = {
         operation: 'CONNECT' as const, group: h.def.group, version: h.def.version, kind: sub?.kind ?? '',
         resource: h.def.plural, subresource: h.info.subresource, namespace: h.info.namespace, name: h.info.name,
