@@ -10,7 +10,8 @@ import { subresourceOf, type ConnectContext, type ConnectDef, type ConnectTarget
 import type { GenericStore } from '../../registry/generic/store.js';
 import { backendRequest, hostPort } from '../../util/proxy/backend.js';
 import { awaitResponse, forwardedHeaders, forwardRequest, pipeUntilClosed, relayUpgrade as relayUpgradeTo, upgradeHeaders } from '../../util/proxy/forward.js';
-import { genericServerResponse, goDialError, plainError, unreachable } from '../../util/proxy/errors.js';
+import { genericServerResponse } from '../../runtime/generic-server-response.js';
+import { goDialError, plainError, unreachable } from '../../util/proxy/errors.js';
 import { isUpgradeRequest } from '../../util/proxy/hijack.js';
 import type { HandlerScope } from './scope.js';
 
@@ -105,7 +106,7 @@ async function checkerError(res: IncomingMessage, code: number, t: StreamTarget)
   const text = Buffer.concat(chunks).subarray(0, 50_000).toString('utf8');
   if (code === 500) return errors.internal(text);
   if (code === 400) return errors.badRequest(text);
-  return genericServerResponse(code, t.resource, t.name, text);
+  return genericServerResponse({ code, resource: t.resource, name: t.name, serverMessage: text });
 }
 
 /** A plain request to a proxy backend; an unreachable one is the proxy transport's 503. */

@@ -8,6 +8,7 @@ import * as https from 'node:https';
 import { isIP } from 'node:net';
 import { checkServerIdentity } from 'node:tls';
 import { StatusError, type StatusReason } from '../../runtime/errors.js';
+import { genericServerResponse } from '../../runtime/generic-server-response.js';
 
 /** What the server presents to the webhook (admission's kubeconfig resolver supplies it). */
 export interface ClientCredentials {
@@ -128,18 +129,6 @@ function hostnameMismatch(err: Error & { cert?: { subjectaltname?: string } }, h
   return names.length > 0 ? `certificate is valid for ${names.join(', ')}, not ${host}` : `certificate is not valid for any names, but wanted to match ${host}`;
 }
 
-const genericMessages: Record<number, [StatusReason, string]> = {
-  400: ['BadRequest', 'the server rejected our request for an unknown reason'],
-  401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
-  404: ['NotFound', 'the server could not find the requested resource'],
-  405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
-  409: ['AlreadyExists', 'the server reported a conflict'],
-  422: ['Invalid', 'the server rejected our request due to an error in our request'],
-  429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
-  503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
-  504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
-};
-
 /**
  * A POST answered outside 200-206, as client-go's REST client reports it: the Status the
  * body carries, else upstream's NewGenericServerResponse, which quotes the body only when
@@ -153,17 +142,5 @@ export function unexpectedStatus(res: WebhookResponse): StatusError {
     }
   } catch { /* not JSON */ }
   const serverMessage = res.contentType.trim().toLowerCase().startsWith('text/') ? res.body.trim() : 'unknown';
-  const known = genericMessages[res.status];
-  if (known) return new StatusError(res.status, known[0], known[1]);
-  // These keep the server's words (what is forbidden, which types are acceptable).
-  if (res.status === 403) return new StatusError(403, 'Forbidden', serverMessage);
-  if (res.status === 415) return new StatusError(415, 'UnsupportedMediaType', serverMessage);
-  if (res.status === 406) {
-    return new StatusError(406, 'NotAcceptable', serverMessage && serverMessage !== 'unknown'
-      ? serverMessage : 'the server was unable to respond with a content type that the client supports');
-  }
-  if (res.status >= 500) {
-    return new StatusError(res.status, 'InternalError', `an error on the server (${JSON.stringify(serverMessage)}) has prevented the request from succeeding`);
-  }
-  return new StatusError(res.status, '', `the server responded with the status code ${res.status} but did not return more information`);
+  return genericServerResponse({ code: res.status, verb: 'POST', serverMessage });
 }
