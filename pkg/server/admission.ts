@@ -29,7 +29,7 @@ import { TaintNodesByCondition } from '../admission/plugins/taintnodesbyconditio
 import { RuntimeClass } from '../admission/plugins/runtimeclass/index.js';
 import { objectsOf } from '../admission/source.js';
 import { lookupNamespace } from '../admission/namespaces.js';
-import { ResourceQuota, parseQuotaConfiguration, storeQuotaAccess } from '../admission/plugins/resourcequota/index.js';
+import { ResourceQuota, parseQuotaConfiguration, quotaAccess } from '../admission/plugins/resourcequota/index.js';
 import { DefaultIngressClass } from '../admission/plugins/defaultingressclass/index.js';
 import { DefaultStorageClass } from '../admission/plugins/defaultstorageclass/index.js';
 import { PersistentVolumeClaimResize } from '../admission/plugins/persistentvolumeclaimresize/index.js';
@@ -79,7 +79,7 @@ const factories: Partial<Record<AdmissionPluginName, PluginFactory>> = {
   DefaultTolerationSeconds: (d) => new DefaultTolerationSeconds({ notReadySeconds: d.o.defaultNotReadyTolerationSeconds, unreachableSeconds: d.o.defaultUnreachableTolerationSeconds }),
   TaintNodesByCondition: () => new TaintNodesByCondition(),
   RuntimeClass: (d) => new RuntimeClass(objectsOf(d, 'node.k8s.io', 'runtimeclasses')),
-  ResourceQuota: (d, c) => new ResourceQuota(storeQuotaAccess(d.registry.store('', 'resourcequotas')), parseQuotaConfiguration(c?.configuration)),
+  ResourceQuota: (d, c) => new ResourceQuota(quotaAccess(d.registry.store('', 'resourcequotas'), objectsOf(d, '', 'resourcequotas')), parseQuotaConfiguration(c?.configuration)),
   DefaultIngressClass: (d) => new DefaultIngressClass(lister(d, 'networking.k8s.io', 'ingressclasses')),
   DefaultStorageClass: (d) => new DefaultStorageClass(lister(d, 'storage.k8s.io', 'storageclasses')),
   PersistentVolumeClaimResize: (d) => new PersistentVolumeClaimResize(lister(d, 'storage.k8s.io', 'storageclasses')),

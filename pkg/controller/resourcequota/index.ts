@@ -49,14 +49,22 @@ export function resourceQuotaController(d: ControllerContext): Controller {
 
   const enqueue = (obj: KubeObject) => { if (obj.metadata.namespace) queue?.add(obj.metadata.namespace); };
 
-  /** Replenishment: a deleted object, or one whose charge changed, frees or moves usage. */
+  /**
+   * Replenishment: a deleted object, or one whose charge changed, frees or moves usage, for
+   * a quota of its namespace that tracks its kind (as upstream, known from the informer:
+   * an object deleted where no quota counts it costs no recount and no list).
+   */
   const watch = (e: Evaluator) => {
     const key = `${e.group}/${e.resource}`;
     if (watched.has(key)) return;
     watched.add(key);
+    const replenish = (obj: KubeObject) => {
+      const ns = obj.metadata.namespace;
+      if (ns && quotas.list(ns).some((q) => e.matchingResources([...parseResourceList((q.status as { hard?: unknown } | undefined)?.hard).keys()]).length > 0)) enqueue(obj);
+    };
     d.informers.informerFor(e.group, e.resource).addHandlers({
-      delete: enqueue,
-      update: (obj, old) => { if (!equals(e.usage(obj), e.usage(old))) enqueue(obj); },
+      delete: replenish,
+      update: (obj, old) => { if (!equals(e.usage(obj), e.usage(old))) replenish(obj); },
     });
   };
 

@@ -16,8 +16,10 @@ import type { LimitedResource } from './config.js';
 
 /** How the evaluator reads and charges quotas. */
 export interface QuotaAccess {
-  /** The namespace's quotas, read from storage (not a cache). */
+  /** The namespace's quotas, as admission reads them (access.ts: informer first). */
   list(namespace: string): Promise<KubeObject[]>;
+  /** The namespace's quotas read from storage, after a conflict. */
+  fresh(namespace: string): Promise<KubeObject[]>;
   /** Writes status.used if the quota is still at q.resourceVersion; a 409 StatusError otherwise. */
   updateUsed(q: QuotaView, used: ResourceList): Promise<void>;
 }
@@ -132,7 +134,7 @@ export class QuotaEvaluator {
     // The quotas that were written hold their charges; the requests still waiting are
     // checked again only against fresh versions of the others (a deleted one no longer
     // limits). Requests already decided stay decided.
-    const fresh = (await this.access.list(quotas[0].namespace)).map(quotaView);
+    const fresh = (await this.access.fresh(quotas[0].namespace)).map(quotaView);
     const names = new Set(failed.map((q) => q.name));
     await this.checkQuotas(fresh.filter((q) => names.has(q.name)), waiters.filter((w) => w.result === 'pending'), retries - 1);
   }

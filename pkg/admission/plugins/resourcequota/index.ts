@@ -4,18 +4,12 @@
 // controller recomputes usage from the objects, which corrects charges for requests a
 // later step refused.
 import { EvaluatorRegistry } from '../../../quota/evaluator/registry.js';
-import type { QuotaView } from '../../../quota/quota.js';
-import { toJSONResourceList, type ResourceList } from '../../../quota/resources.js';
-import { errors, StatusError } from '../../../runtime/errors.js';
-import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import { internalScope } from '../../../registry/generic/internal-scope.js';
-import { apiserverUser } from '../../../client/identities.js';
-import type { GenericStore } from '../../../registry/generic/store.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
 import { parseQuotaConfiguration, type LimitedResource } from './config.js';
 import { QuotaEvaluator, type QuotaAccess } from './evaluator.js';
 
 export { parseQuotaConfiguration };
+export { quotaAccess } from './access.js';
 
 export class ResourceQuota implements AdmissionPlugin {
   readonly name = 'ResourceQuota';
@@ -38,28 +32,4 @@ export class ResourceQuota implements AdmissionPlugin {
     if (!e.handles(a.operation, a.subresource)) return;
     await this.evaluator.evaluate(a, e);
   }
-}
-
-type QuotaStore = Pick<GenericStore, 'list' | 'update' | 'groupResource'>;
-
-/** Quotas read from and charged through the resourcequotas store (status subresource). */
-export function storeQuotaAccess(store: QuotaStore): QuotaAccess {
-  const scope = internalScope(apiserverUser, 'kube-apiserver', { subresource: 'status' });
-  return {
-    list: async (namespace) => (await store.list(namespace, {})).items as KubeObject[],
-    updateUsed: async (q: QuotaView, used: ResourceList) => {
-      await store.update(q.namespace, q.name, async (current) => {
-        if (!current || current.metadata.resourceVersion !== q.resourceVersion) {
-          throw errors.conflict(store.groupResource, q.name, 'the object has been modified; please apply your changes to the latest version and try again');
-        }
-        const status = isPlainObject(current.status) ? current.status : {};
-        return { ...current, status: { ...status, used: toJSONResourceList(used) } };
-      }, scope).catch((err) => {
-        if (err instanceof StatusError && err.code === 404) {
-          throw errors.conflict(store.groupResource, q.name, 'the object has been deleted');
-        }
-        throw err;
-      });
-    },
-  };
 }

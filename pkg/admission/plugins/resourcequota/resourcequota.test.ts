@@ -16,6 +16,9 @@ class MemQuotas implements QuotaAccess {
     await new Promise((r) => setImmediate(r));
     return structuredClone(this.quotas);
   }
+  fresh(): Promise<KubeObject[]> {
+    return this.list();
+  }
   async updateUsed(q: QuotaView, used: ResourceList): Promise<void> {
     await new Promise((r) => setImmediate(r));
     const cur = this.quotas.find((x) => x.metadata.name === q.name);
