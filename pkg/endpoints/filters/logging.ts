@@ -95,6 +95,11 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
     ctx.res.once('close', () => {
       const elapsed = process.hrtime.bigint() - start;
       const code = ctx.res.statusCode;
+      // Watches and other streams last as long as the client wants: never "slow".
+      const slow = elapsed > slowNs && !isStreaming(ctx);
+      const method = code >= 500 ? 'error' : slow ? 'warn' : level;
+      // Below the verbosity (upstream logs request lines from V(3)): no line to build.
+      if (!log.isLevelEnabled(method)) return;
       const info = requestInfoOf(ctx);
       const line = {
         verb: reportedVerb(info, ctx.method, new URLSearchParams(ctx.querystring), contentType),
@@ -108,9 +113,7 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
         user: userName(ctx),
         ...(ctx.res.writableFinished ? {} : { aborted: true }),
       };
-      // Watches and other streams last as long as the client wants: never "slow".
-      const slow = elapsed > slowNs && !isStreaming(ctx);
-      log[code >= 500 ? 'error' : slow ? 'warn' : level](slow ? { ...line, slow: true } : line, 'HTTP');
+      log[method](slow ? { ...line, slow: true } : line, 'HTTP');
     });
     await next();
   };
