@@ -80,6 +80,28 @@ describe('list-encoder (cooperative encoding of large collections)', () => {
     expect(ticks).to.be.greaterThan(1);
   });
 
+  it('gives the event loop back between batches of shared items too, in both formats', async () => {
+    // The first list after the objects changed encodes every item once: that must yield as well.
+    const sharedList = () => {
+      const list = configMapList(2000);
+      list.items = (list.items as Array<Record<string, unknown>>).map(({ apiVersion: _a, kind: _k, ...rest }) => {
+        const source = markShared({ ...rest });
+        const view: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', ...source };
+        recordView(view, source);
+        return view;
+      });
+      return list;
+    };
+    const encoders = { json: (l: Record<string, unknown>) => encodeJsonCooperatively(l, 'items', false), protobuf: encodeProtobufCooperatively };
+    for (const [format, encode] of Object.entries(encoders)) {
+      let ticks = 0;
+      const timer = setInterval(() => { ticks++; }, 0);
+      await encode(sharedList());
+      clearInterval(timer);
+      expect(ticks, format).to.be.greaterThan(1);
+    }
+  });
+
   it('groups pieces into writes of at most batchBytes, cutting larger pieces', () => {
     const small = Buffer.alloc(1000);
     const batches = [...writeBatches([Buffer.alloc(batchBytes * 2 + 5), Buffer.alloc(3), ...new Array(70).fill(small)])];

@@ -101,25 +101,30 @@ export async function encodeProtobufCooperatively(body: Json): Promise<Buffer[] 
   const parts: Uint8Array[] = [encodeMessage(type, { ...body, items: [] })];
   const tag = (itemsField.n << 3) | 2;
   let w = Writer.create();
+  // Bytes of records since the last turn, cached messages included (they are not in w).
+  let sinceTurn = 0;
   for (const item of items) {
+    const start = w.pos;
     const cached = isPlainObject(item) ? sharedEncoding(item, 'protobuf', (v) => encodeMessage(itemsField.m!, v)) : undefined;
     if (cached) {
       // The record's tag and length, then the cached message itself, not copied.
       w.uint32(tag).uint32(cached.length);
-      parts.push(w.finish(), cached);
-      w = new Writer(64);
+      parts.push(w.flush(), cached);
+      sinceTurn += cached.length;
     } else {
       w.uint32(tag).fork();
       encodeInto(w, itemsField.m, item);
       w.ldelim();
     }
-    if (w.pos >= batchBytes) {
-      parts.push(w.finish());
+    sinceTurn += w.pos - start;
+    if (sinceTurn >= batchBytes) {
+      parts.push(w.flush());
       w = Writer.create();
+      sinceTurn = 0;
       await nextTurn();
     }
   }
-  parts.push(w.finish());
+  parts.push(w.flush());
   const rawLength = parts.reduce((n, p) => n + p.length, 0);
   // runtime.Unknown: typeMeta (1), raw (2), contentEncoding (3), contentType (4).
   const head = Writer.create();

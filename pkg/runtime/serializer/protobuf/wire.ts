@@ -14,6 +14,8 @@ interface NativeSlices {
 export class Writer {
   private buf: Buffer;
   pos = 0;
+  /** Where the bytes flush() has not yet handed out begin. */
+  private flushed = 0;
   private forks: number[] = [];
 
   constructor(size = 1024) {
@@ -157,6 +159,16 @@ export class Writer {
   /** The bytes written; a view of the writer's buffer (the writer is not reused). */
   finish(): Buffer {
     return this.buf.subarray(0, this.pos);
+  }
+
+  /**
+   * The bytes written since the last flush, as a view; writing goes on after them (a later
+   * growth copies into a new buffer, so views handed out stay as they are).
+   */
+  flush(): Buffer {
+    const out = this.buf.subarray(this.flushed, this.pos);
+    this.flushed = this.pos;
+    return out;
   }
 }
 
