@@ -28,13 +28,18 @@ export function scopeSelectorsOf(quota: KubeObject): ScopeSelector[] {
   return out;
 }
 
+/** The limits a quota enforces: its status.hard (the controller copies spec.hard there). */
+export function enforcedHard(quota: KubeObject): ResourceList {
+  return parseResourceList(isPlainObject(quota.status) ? quota.status.hard : undefined);
+}
+
 export function quotaView(quota: KubeObject): QuotaView {
   const status = isPlainObject(quota.status) ? quota.status : {};
   return {
     name: quota.metadata.name ?? '',
     namespace: quota.metadata.namespace ?? '',
     resourceVersion: quota.metadata.resourceVersion ?? '',
-    hard: parseResourceList(status.hard),
+    hard: enforcedHard(quota),
     used: parseResourceList(status.used),
     selectors: scopeSelectorsOf(quota),
     object: quota,

@@ -14,7 +14,7 @@
 import { EvaluatorRegistry } from '../../quota/evaluator/registry.js';
 import type { Evaluator } from '../../quota/evaluator/interfaces.js';
 import { parseObjectCountName } from '../../quota/evaluator/objectcount.js';
-import { scopeSelectorsOf } from '../../quota/quota.js';
+import { enforcedHard, scopeSelectorsOf } from '../../quota/quota.js';
 import { equals, mask, parseResourceList, toJSONResourceList } from '../../quota/resources.js';
 import { calculateUsage, type Measured } from '../../quota/usage.js';
 import { StatusError } from '../../runtime/errors.js';
@@ -60,7 +60,7 @@ export function resourceQuotaController(d: ControllerContext): Controller {
     watched.add(key);
     const replenish = (obj: KubeObject) => {
       const ns = obj.metadata.namespace;
-      if (ns && quotas.list(ns).some((q) => e.matchingResources([...parseResourceList((q.status as { hard?: unknown } | undefined)?.hard).keys()]).length > 0)) enqueue(obj);
+      if (ns && quotas.list(ns).some((q) => e.matchingResources([...enforcedHard(q).keys()]).length > 0)) enqueue(obj);
     };
     d.informers.informerFor(e.group, e.resource).addHandlers({
       delete: replenish,
