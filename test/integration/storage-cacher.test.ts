@@ -287,4 +287,35 @@ describe('storage: watch cache', function () {
       kv.range = range;
     }
   });
+
+  it('after a value it could not decode, takes the next event\'s previous object from etcd (its watch carries no previous values)', async () => {
+    const root = `${uniquePrefix('cacher-undecodable')}/configmaps/`;
+    const s = cached(root);
+    const key = `${root}ns/x`;
+    await s.create(key, cm('x', 'first'));
+    await s.watch(`${root}ns`, { recursive: true, resourceVersion: '' }).then((w) => w.stop()); // start the cache
+    // Valid stored bytes of two other contents, written at the key straight to etcd.
+    const bytesOf = async (v: string): Promise<Buffer> => {
+      await s.create(`${root}other/${v}`, cm('x', v));
+      return (await client.get(`${root}other/${v}`).buffer())!;
+    };
+    const third = await bytesOf('third');
+    const fourth = await bytesOf('fourth');
+    const from = (await client.put(key).value(Buffer.from('not an object')).exec()).header.revision;
+    const watcher = collect(await s.watch(`${root}ns`, { recursive: true, resourceVersion: from }));
+    const v3 = (await client.put(key).value(third).exec()).header.revision;
+    await until(() => watcher.ended);
+    expect(watcher.events.map((e) => e.type).filter((t) => t !== 'BOOKMARK')).to.deep.equal(['ERROR']); // the previous value (v2) is undecodable
+    const v4 = (await client.put(key).value(fourth).exec()).header.revision;
+    const after = collect(await s.watch(`${root}ns`, { recursive: true, resourceVersion: v3 }));
+    const changes = () => after.events.filter((e) => e.type !== 'BOOKMARK');
+    await until(() => changes().length === 1);
+    const [ev] = changes();
+    expect(ev!.type).to.equal('MODIFIED');
+    expect(ev!.object.metadata.resourceVersion).to.equal(v4);
+    expect(ev!.object.data).to.deep.equal({ v: 'fourth' });
+    expect(ev!.previous?.data).to.deep.equal({ v: 'third' });
+    expect(ev!.previous?.metadata.resourceVersion).to.equal(v3);
+    expect(s.cachedWatchers()[root]).to.equal(1);
+  });
 });

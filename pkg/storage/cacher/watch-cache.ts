@@ -8,13 +8,13 @@
 // on an indexed field (a kubelet's `spec.nodeName=<node>`) is only handed the events of
 // objects that have or had that value, found by lookup rather than by asking every
 // watcher (upstream's triggers); a list on such a field reads the field's index.
-import type { Etcd3 } from 'etcd3';
+import type { Etcd3, IEvent } from 'etcd3';
 import { AsyncQueue } from '../../util/async-queue.js';
 import type { KubeObject } from '../../runtime/object.js';
 import type { IndexedField, WatchEvent, WatchStream } from '../interfaces.js';
 import { decodeFromStorage } from '../etcd/codec.js';
 import { prefixEnd } from '../etcd/keys.js';
-import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation } from '../etcd/watch.js';
+import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation, toWatchEvent } from '../etcd/watch.js';
 import { decodeWithCached } from './decode-event.js';
 import { markShared } from '../../runtime/serializer/shared-encodings.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
@@ -102,7 +102,7 @@ export class WatchCache {
       const current = Number(revision);
       this.since = current;
       this.rev = current;
-      this.source = watchRange(this.client, { key: k, rangeEnd: end, startRevision: current + 1, prevKv: true, progressNotify: true });
+      this.source = watchRange(this.client, { key: k, rangeEnd: end, startRevision: current + 1, progressNotify: true });
       void this.pump(this.source);
     })();
     return this.ready;
@@ -301,7 +301,18 @@ export class WatchCache {
       if (msg.type === 'events') {
         for (const ev of msg.events) {
           const key = ev.kv.key.toString();
-          this.dispatch(key, Number(ev.kv.mod_revision), decodeWithCached(ev, this.objects.get(key)));
+          let event = decodeWithCached(ev, this.objects.get(key));
+          if (!event) {
+            try {
+              event = await this.withPrevious(ev);
+            } catch {
+              // The previous value is gone (compacted) or etcd is unreachable: start afresh.
+              this.restart(expiredEvent('the watch cache was restarted'));
+              return;
+            }
+            if (this.stopped || source !== this.source) return;
+          }
+          this.dispatch(key, Number(ev.kv.mod_revision), event);
         }
       } else if (msg.type === 'progress') {
         const rev = Number(msg.revision);
@@ -310,14 +321,24 @@ export class WatchCache {
       } else {
         // The shared watch cannot go on (history compacted away, or an etcd error): every
         // client is ended as a watch from etcd would end, and the cache starts afresh.
-        const end = msg.type === 'compacted'
+        this.restart(msg.type === 'compacted'
           ? expiredEvent(`too old resource version: ${msg.lastRevision} (${msg.compactRevision - 1})`)
-          : expiredEvent('the watch cache was restarted');
-        for (const w of [...this.watchers]) { w.queue.push(end); w.stop(); }
-        this.reset();
+          : expiredEvent('the watch cache was restarted'));
         return;
       }
     }
+  }
+
+  /** The event decoded in full with the key's value before it, read from etcd at the revision before. */
+  private async withPrevious(ev: IEvent): Promise<WatchEvent> {
+    const before = await this.client.kv.range({ key: ev.kv.key, revision: String(Number(ev.kv.mod_revision) - 1) });
+    return toWatchEvent({ ...ev, prev_kv: before.kvs[0] });
+  }
+
+  /** Ends every client watch with `end` and starts the cache afresh (a new list, then a new watch). */
+  private restart(end: WatchEvent): void {
+    for (const w of [...this.watchers]) { w.queue.push(end); w.stop(); }
+    this.reset();
   }
 
   private dispatch(key: string, rev: number, event: WatchEvent): void {
@@ -326,7 +347,11 @@ export class WatchCache {
       if (this.objects.delete(key)) this.removeKey(key);
       this.indexes.update(key, before, undefined);
     } else if (event.type === 'ERROR') {
+      // Its value could not be decoded: the cache no longer knows the key's current value,
+      // so it serves nothing, and a later event on the key fetches its previous value.
       this.unusable = true;
+      if (this.objects.delete(key)) this.removeKey(key);
+      this.indexes.update(key, before, undefined);
     } else {
       if (!before) this.insertKey(key);
       this.objects.set(key, markShared(event.object));
