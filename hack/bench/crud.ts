@@ -4,7 +4,9 @@
 // replicas behind the local TCP load balancer (hack/lb, as hack/local-up-cluster.sh runs
 // it). Beside it, raw etcd3 does the equivalent transactions at the same concurrency:
 // create = put if absent, get = range, update = put if the mod revision matches,
-// delete = delete if present. Also: server CPU per operation, from /proc.
+// delete = delete if present. And the floor (floor-server.ts): a bare HTTPS server making
+// our server's etcd calls with no API logic, the most this architecture reaches here.
+// Also: server CPU per operation, from /proc.
 // Run: `node dist/hack/bench/crud.js [--concurrency=32] [--seconds=10]`.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -80,10 +82,13 @@ function etcdCycle(raw: Etcd3, keyRoot: string) {
   };
 }
 
-/** The balancer as its own process, as hack/local-up-cluster.sh runs it; resolves its port. */
-async function startLbProcess(backends: number[]): Promise<{ port: number; pid: number; stop(): void }> {
-  const entry = fileURLToPath(new URL('../lb/main.js', import.meta.url));
-  const child = spawn(process.execPath, [entry, '0', ...backends.map(String)], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * A server of ours as its own process (the balancer, as hack/local-up-cluster.sh runs it;
+ * the floor server); resolves the port it prints in its "listening on <port>" line.
+ */
+async function startListeningProcess(script: string, args: string[]): Promise<{ port: number; pid: number; stop(): void }> {
+  const entry = fileURLToPath(new URL(script, import.meta.url));
+  const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -91,17 +96,19 @@ async function startLbProcess(backends: number[]): Promise<{ port: number; pid: 
       const m = /listening on (\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
     });
-    child.once('exit', (code) => reject(new Error(`load balancer exited (${code}): ${out}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}): ${out}`)));
   });
   child.stdout!.resume();
   return { port, pid: child.pid!, stop: () => child.kill() };
 }
 
 async function main(): Promise<void> {
-  await withBenchCluster('crud', async ({ cluster, raw, prefix, etcdPid }) => {
+  await withBenchCluster('crud', async ({ cluster, raw, prefix, etcdPid, etcdEndpoint }) => {
     const creds = cluster.credentialsFor();
     const setup = httpsClient(cluster.urls[0]!, creds);
-    const lb = await startLbProcess(cluster.replicas.map((r) => r.port));
+    const lb = await startListeningProcess('../lb/main.js', ['0', ...cluster.replicas.map((r) => String(r.port))]);
+    const { serving, ca } = cluster.pki;
+    const floor = await startListeningProcess('./floor-server.js', [etcdEndpoint, `${prefix}-floor/`, serving.certFile, serving.keyFile, ca.certFile]);
     console.log(`crud: concurrency ${concurrency}, ${seconds} s per setting; load balancer on ${lb.port}`);
     try {
       for (const ns of ['crud-1', 'crud-2']) {
@@ -122,17 +129,25 @@ async function main(): Promise<void> {
       const two = apiCycle(`https://127.0.0.1:${lb.port}`, creds, 'crud-2');
       const r2 = await measure(() => drive(two.cycle), [...pids, lb.pid]);
       two.close();
+      const bare = apiCycle(`https://127.0.0.1:${floor.port}`, creds, 'crud-floor');
+      const rf = await measure(() => drive(bare.cycle), [floor.pid]);
+      bare.close();
       const re = await measure(() => drive(etcdCycle(raw, `${prefix}-raw/crud/`)), []);
 
       const perOp = (cpu: number, o: Outcome) => (cpu * 1e6) / o.total;
-      for (const [key, label, r] of [['crud-1-replica', 'one replica', r1], ['crud-2-replicas-lb', 'two replicas behind the load balancer', r2]] as const) {
+      const settings = [
+        ['crud-1-replica', 'one replica', r1],
+        ['crud-2-replicas-lb', 'two replicas behind the load balancer', r2],
+        ['crud-floor', 'floor: a bare HTTPS server making the same etcd calls, no API logic (floor-server.ts)', rf],
+      ] as const;
+      for (const [key, label, r] of settings) {
         const rows: Row[] = [
           { measure: 'operations/s (all four kinds)', unit: 'ops/s', ours: r.out.opsPerSecond, etcd: re.out.opsPerSecond },
           ...ops.flatMap((op): Row[] => [
             { measure: `${op} latency p50`, unit: 'ms', ours: r.out.latency[op].p50, etcd: re.out.latency[op].p50 },
             { measure: `${op} latency p99`, unit: 'ms', ours: r.out.latency[op].p99, etcd: re.out.latency[op].p99 },
           ]),
-          { measure: `CPU per operation (replicas${key.includes('lb') ? ' + lb' : ''} | etcd)`, unit: 'us', ours: perOp(r.cpu, r.out), etcd: perOp(re.etcdCpu, re.out) },
+          { measure: `CPU per operation (${key === 'crud-floor' ? 'floor server' : key.includes('lb') ? 'replicas + lb' : 'replicas'} | etcd)`, unit: 'us', ours: perOp(r.cpu, r.out), etcd: perOp(re.etcdCpu, re.out) },
           { measure: 'etcd CPU per operation', unit: 'us', ours: perOp(r.etcdCpu, r.out), etcd: perOp(re.etcdCpu, re.out) },
           { measure: 'failed operations', unit: 'ops', ours: r.out.errors, etcd: re.out.errors },
         ];
@@ -140,6 +155,7 @@ async function main(): Promise<void> {
       }
     } finally {
       lb.stop();
+      floor.stop();
       setup.close();
     }
   });

@@ -1,0 +1,92 @@
+// The floor of the CRUD benchmark: a bare Node.js HTTPS server (keep-alive, client
+// certificates) that turns each ConfigMap request into the same etcd calls as our server
+// makes (create = one txn; get = one range; update = one txn on the mod revision; delete =
+// a range, then a txn), with one JSON parse and one JSON serialize per object, and nothing
+// else: no authentication beyond TLS, no authorization, admission, defaulting, validation,
+// managed fields, watch cache or metrics. What it reaches on this machine is what any
+// apiserver written this way (Node.js, etcd3's gRPC client, HTTPS) can reach at most;
+// crud.ts runs it beside the real server so its ratio to raw etcd sits in the same table.
+// Run: node dist/hack/bench/floor-server.js <etcdEndpoint> <keyPrefix> <certFile> <keyFile> <caFile>
+import { readFileSync } from 'node:fs';
+import { createServer, type ServerOptions } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Etcd3 } from 'etcd3';
+
+const [endpoint, prefix, certFile, keyFile, caFile] = process.argv.slice(2);
+if (!endpoint || !prefix || !certFile || !keyFile || !caFile) {
+  process.stderr.write('usage: floor-server <etcdEndpoint> <keyPrefix> <certFile> <keyFile> <caFile>\n');
+  process.exit(2);
+}
+const etcd = new Etcd3({ hosts: endpoint });
+type Obj = { metadata: Record<string, unknown> } & Record<string, unknown>;
+
+function body(req: IncomingMessage): Promise<Obj> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => { try { resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Obj); } catch (err) { reject(err); } });
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, code: number, obj: unknown): void {
+  const text = JSON.stringify(obj);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const withVersion = (value: Buffer, rev: string): Obj => {
+  const obj = JSON.parse(value.toString('utf8')) as Obj;
+  obj.metadata.resourceVersion = rev;
+  return obj;
+};
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // /api/v1/namespaces/<ns>/configmaps[/<name>]
+  const parts = (req.url ?? '').split('?')[0]!.split('/');
+  const ns = parts[4];
+  const name = parts[6];
+  if (parts[5] !== 'configmaps' || !ns) return send(res, 404, { kind: 'Status', code: 404 });
+  if (req.method === 'POST') {
+    const obj = await body(req);
+    const key = Buffer.from(`${prefix}${ns}/${String(obj.metadata['name'])}`);
+    obj.metadata['uid'] = crypto.randomUUID();
+    obj.metadata['creationTimestamp'] = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const r = await etcd.kv.txn({ compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }], success: [{ request_put: { key, value: Buffer.from(JSON.stringify(obj)) } }], failure: [] });
+    if (!r.succeeded) return send(res, 409, { kind: 'Status', code: 409 });
+    obj.metadata['resourceVersion'] = r.header.revision;
+    return send(res, 201, obj);
+  }
+  if (!name) return send(res, 405, { kind: 'Status', code: 405 });
+  const key = Buffer.from(`${prefix}${ns}/${name}`);
+  if (req.method === 'GET') {
+    const kv = (await etcd.kv.range({ key })).kvs[0];
+    return kv ? send(res, 200, withVersion(kv.value, kv.mod_revision)) : send(res, 404, { kind: 'Status', code: 404 });
+  }
+  if (req.method === 'PUT') {
+    const obj = await body(req);
+    const rev = String(obj.metadata['resourceVersion']);
+    delete obj.metadata['resourceVersion'];
+    const r = await etcd.kv.txn({ compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: rev }], success: [{ request_put: { key, value: Buffer.from(JSON.stringify(obj)) } }], failure: [] });
+    if (!r.succeeded) return send(res, 409, { kind: 'Status', code: 409 });
+    obj.metadata['resourceVersion'] = r.header.revision;
+    return send(res, 200, obj);
+  }
+  if (req.method === 'DELETE') {
+    const kv = (await etcd.kv.range({ key })).kvs[0];
+    if (!kv) return send(res, 404, { kind: 'Status', code: 404 });
+    const r = await etcd.kv.txn({ compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: kv.mod_revision }], success: [{ request_delete_range: { key } }], failure: [] });
+    if (!r.succeeded) return send(res, 409, { kind: 'Status', code: 409 });
+    return send(res, 200, withVersion(kv.value, kv.mod_revision));
+  }
+  return send(res, 405, { kind: 'Status', code: 405 });
+}
+
+const options: ServerOptions = { cert: readFileSync(certFile), key: readFileSync(keyFile), ca: readFileSync(caFile), requestCert: true, rejectUnauthorized: true };
+const server = createServer(options, (req, res) => { handle(req, res).catch((err: Error) => send(res, 500, { kind: 'Status', code: 500, message: err.message })); });
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => {
+  const addr = server.address();
+  process.stdout.write(`floor: listening on ${typeof addr === 'object' && addr ? addr.port : 0}\n`);
+});
+process.on('SIGTERM', () => { server.close(); etcd.close(); process.exit(0); });
