@@ -17,11 +17,11 @@ function writeStatus(ctx: Koa.Context, status: object): void {
     format = negotiateResponse(ctx.get('accept'), { allowTransforms: false, pretty: false, protobuf: true }).format;
   } catch { /* 406 itself: fall back to JSON */ }
   if (format === 'protobuf') {
-    ctx.type = protobufMediaType;
+    ctx.set('Content-Type', protobufMediaType);
     ctx.body = encodeObject(status as Record<string, unknown>);
     return;
   }
-  ctx.type = 'application/json';
+  ctx.set('Content-Type', 'application/json');
   ctx.body = `${JSON.stringify(status)}\n`;
 }
 

@@ -88,8 +88,8 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
 
   const out = new PassThrough();
   h.ctx.status = 200;
-  h.ctx.type = media.format === 'protobuf' ? protobufWatchContentType
-    : media.transform === 'Table' ? 'application/json' : media.contentType;
+  h.ctx.set('Content-Type', media.format === 'protobuf' ? protobufWatchContentType
+    : media.transform === 'Table' ? 'application/json' : media.contentType);
   h.ctx.set('Transfer-Encoding', 'chunked');
   h.ctx.set('Cache-Control', 'no-cache, private');
   if (h.info.legacyWatchPrefix) h.ctx.set('Warning', legacyWatchWarning(Boolean(name)));

@@ -67,8 +67,10 @@ export function negotiateResponse(accept: string | undefined, opts: NegotiationO
       if (r.params.g !== 'meta.k8s.io' || !['v1', 'v1beta1'].includes(r.params.v ?? '')) continue;
       // Tables have no protobuf form upstream.
       if (format === 'protobuf' && as === 'Table') continue;
+      // The response names only the serializer's media type, as upstream's does: a client
+      // tells a Table from the body's kind.
       const base = format === 'protobuf' ? protobufMediaType : `application/${format}`;
-      return { contentType: `${base};as=${as};g=meta.k8s.io;v=${r.params.v}`, format, transform: as as Transform, transformVersion: r.params.v!, pretty: opts.pretty };
+      return { contentType: base, format, transform: as as Transform, transformVersion: r.params.v!, pretty: opts.pretty };
     }
     const contentType = format === 'protobuf' ? protobufMediaType : format === 'yaml' ? 'application/yaml' : 'application/json';
     return { contentType, format, transform: 'none', transformVersion: '', pretty: opts.pretty };
