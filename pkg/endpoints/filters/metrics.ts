@@ -6,6 +6,7 @@
 // DELETE); scope is resource / namespace / cluster; non-resource requests put their
 // path in `subresource`, and only those a server endpoint answered (markNonResourceRoute).
 import type { Context, Middleware } from 'koa';
+import { compressedBytes } from '../responsewriters/compression.js';
 import { subresourceOf, type Scheme } from '../../runtime/scheme.js';
 import { parseRequestInfo, type RequestInfo } from '../request/info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
@@ -108,10 +109,10 @@ export function markNonResourceRoute(ctx: Context): void {
   ctx.state[routedKey] = true;
 }
 
-/** The body's size as sent (Content-Length), when the response declared one. */
+/** The body's size as sent: its Content-Length, or what compression made of it. */
 function responseBytes(ctx: Context): number | undefined {
   const declared = Number(ctx.res.getHeader('content-length'));
-  return Number.isFinite(declared) ? declared : undefined;
+  return Number.isFinite(declared) ? declared : compressedBytes(ctx);
 }
 
 /** Mount early (right after panic recovery) so latency covers the whole filter chain. */

@@ -8,6 +8,7 @@ import { apiVersionOf } from '../../runtime/scheme.js';
 import { canEncode, encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import type { HandlerScope } from './scope.js';
 import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
+import { setApiBody } from '../responsewriters/compression.js';
 import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively } from './list-encoder.js';
 
 export function chooseMedia(h: HandlerScope): MediaChoice {
@@ -57,16 +58,19 @@ export function serialize(media: MediaChoice, body: unknown): string | Buffer {
 export function writeObject(h: HandlerScope, code: number, body: KubeObject | KubeList | Record<string, unknown>): void {
   const media = chooseMedia(h);
   h.ctx.status = code;
-  h.ctx.type = media.contentType;
+  // Set as it is: Koa's ctx.type would add "; charset=utf-8", which upstream never sends.
+  h.ctx.set('Content-Type', media.contentType);
   const out = transform(h, media, body);
   recordResponseObject(h.ctx, out);
-  h.ctx.body = serialize(media, out);
+  const encoded = serialize(media, out);
+  setApiBody(h.ctx, encoded, typeof encoded === 'string' ? Buffer.byteLength(encoded) : encoded.length);
 }
 
 /**
  * writeObject for a collection: a large one (list items, Table rows) is encoded a batch at
  * a time, yielding between batches, and sent as a stream the socket drains at its own pace
- * (Content-Length still declared), so other requests run while it is being written.
+ * (Content-Length still declared unless compressed), so other requests run while it is
+ * being written.
  */
 export async function writeList(h: HandlerScope, code: number, body: KubeList): Promise<void> {
   const media = chooseMedia(h);
@@ -79,18 +83,17 @@ export async function writeList(h: HandlerScope, code: number, body: KubeList): 
     chunks = await encodeProtobufCooperatively(out as Record<string, unknown>);
   }
   h.ctx.status = code;
-  h.ctx.type = media.contentType;
+  h.ctx.set('Content-Type', media.contentType);
   recordResponseObject(h.ctx, out);
   if (!chunks) {
     const whole = serialize(media, out);
     if (!field) {
-      h.ctx.body = whole;
+      setApiBody(h.ctx, whole, typeof whole === 'string' ? Buffer.byteLength(whole) : whole.length);
       return;
     }
     chunks = [typeof whole === 'string' ? Buffer.from(whole) : whole];
   }
-  h.ctx.body = new BatchedBody(chunks);
-  h.ctx.length = chunks.reduce((n, c) => n + c.length, 0);
+  setApiBody(h.ctx, new BatchedBody(chunks), chunks.reduce((n, c) => n + c.length, 0));
 }
 
 export function successStatus(h: HandlerScope, obj: KubeObject): Record<string, unknown> {
