@@ -53,6 +53,10 @@ export function createApp(cfg: AppConfig): Koa {
   void [globalThis.Blob, globalThis.ReadableStream, globalThis.Response];
   const app = new Koa();
   app.silent = true;
+  // Every filter that acts when its response is really sent (metrics, APF, audit, logging,
+  // shutdown) listens for the response's 'close', and Koa's pipeline for a streamed body
+  // adds its own: about a dozen by design, past the leak warning Node gives at 10.
+  app.use(async (ctx, next) => { ctx.res.setMaxListeners(32); await next(); });
   // Before anything reads the path: a '#' is part of the target, as Go's server reads it.
   app.use(requestTargetFilter());
   for (const f of cfg.outerFilters) app.use(f);
