@@ -194,7 +194,7 @@ describe('protobuf-only client', function () {
     expect((await accept(`${pb};q=0.5,application/json`)).headers['content-type']).to.match(/^application\/json\b/);
     // Tables have no protobuf form: the JSON clause that follows is taken, or 406.
     const table = await accept(`${pb};as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.k8s.io,application/json`);
-    expect(table.headers['content-type']).to.match(/^application\/json;as=Table;/);
+    expect(table.headers['content-type']).to.equal('application/json'); // the serializer's type, not the transform's
     const only = await accept(`${pb};as=Table;v=v1;g=meta.k8s.io`);
     expect(only.status).to.equal(406);
     // The error itself cannot be written in what was asked for either: JSON, as upstream.
@@ -204,7 +204,7 @@ describe('protobuf-only client', function () {
     });
     // Metadata-only lists are served in protobuf (kube-controller-manager's metadata informers).
     const meta = await accept(`${pb};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json`);
-    expect(meta.headers['content-type']).to.match(/^application\/vnd\.kubernetes\.protobuf;as=PartialObjectMetadataList;/);
+    expect(meta.headers['content-type']).to.equal(pb);
     const pl = decodeObject(meta.raw) as Obj;
     expect(pl).to.include({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1' });
     expect(pl.items.map((i: Obj) => i.metadata.name)).to.include('default');
