@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { markShared, recordView } from '../../runtime/serializer/shared-encodings.js';
@@ -118,5 +118,14 @@ describe('list-encoder (cooperative encoding of large collections)', () => {
     sink.on('data', (c: Buffer) => got.push(c));
     await pipeline(new BatchedBody(pieces), sink);
     expect(Buffer.concat(got).equals(Buffer.concat(pieces))).to.equal(true);
+  });
+
+  it('BatchedBody writes a batch as one chunk into a stream that is not a socket (a compressor)', async () => {
+    const pieces = Array.from({ length: 3000 }, (_, i) => Buffer.from(`piece-${i};`.repeat(i % 7 + 1)));
+    const writes: Buffer[] = [];
+    const sink = new Writable({ write(chunk: Buffer, _enc, done) { writes.push(chunk); done(); } });
+    await pipeline(new BatchedBody(pieces), sink);
+    expect(writes).to.have.length([...writeBatches(pieces)].length);
+    expect(Buffer.concat(writes).equals(Buffer.concat(pieces))).to.equal(true);
   });
 });
