@@ -4,6 +4,7 @@
 import { Agent, request as httpsRequest } from 'node:https';
 import { setPriority } from 'node:os';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { createGunzip } from 'node:zlib';
 import { Etcd3 } from 'etcd3';
 
 export type FloodTarget =
@@ -25,10 +26,14 @@ export function startFlood(target: FloodTarget, width: number): { stop(): Promis
 function httpCall(target: Extract<FloodTarget, { kind: 'http' }>, agent: Agent): Promise<number> {
   const u = new URL(target.path, target.base);
   return new Promise((resolve) => {
-    const req = httpsRequest({ hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent, headers: { Accept: 'application/json', Authorization: `Bearer ${target.token}` } }, (res) => {
+    // Asking for gzip and decompressing, as every client-go program does (Go's transport).
+    const headers = { Accept: 'application/json', 'Accept-Encoding': 'gzip', Authorization: `Bearer ${target.token}` };
+    const req = httpsRequest({ hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent, headers }, (res) => {
+      const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
       // Drained, not kept: the flooder only wants the server to do the work.
-      res.on('data', () => undefined);
-      res.on('end', () => resolve(res.statusCode ?? 0));
+      body.on('data', () => undefined);
+      body.on('end', () => resolve(res.statusCode ?? 0));
+      body.on('error', () => resolve(-1));
       res.on('error', () => resolve(-1));
     });
     req.on('error', () => resolve(-1));
