@@ -52,6 +52,17 @@ describe('response compression (APIResponseCompression)', function () {
     });
   }
 
+  it('gzips a single object over 128 KiB too', async () => {
+    const creds = cluster.credentialsFor();
+    const big = await request(`${cluster.urls[0]}${base}`, { ...creds, method: 'POST', body: { metadata: { name: 'big' }, data: { v: 'y'.repeat(300 * 1024) } } });
+    expect(big.status, big.text).to.equal(201);
+    const plain = await get(0, `${base}/big`);
+    const zipped = await get(0, `${base}/big`, { 'Accept-Encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).to.equal('gzip');
+    expect(gunzipSync(zipped.raw).equals(plain.raw)).to.equal(true);
+    await request(`${cluster.urls[0]}${base}/big`, { ...creds, method: 'DELETE' });
+  });
+
   it('leaves small bodies, other encodings and inexact tokens uncompressed; "deflate, gzip" is gzip', async () => {
     const one = await get(0, `${base}/cm-1`, { 'Accept-Encoding': 'gzip' });
     expect(one.status).to.equal(200);

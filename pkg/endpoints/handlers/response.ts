@@ -8,8 +8,8 @@ import { apiVersionOf } from '../../runtime/scheme.js';
 import { canEncode, encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import type { HandlerScope } from './scope.js';
 import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
-import { setApiBody } from '../responsewriters/compression.js';
-import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively } from './list-encoder.js';
+import { setApiBody, type ApiBody } from '../responsewriters/compression.js';
+import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, joinedBatches } from './list-encoder.js';
 
 export function chooseMedia(h: HandlerScope): MediaChoice {
   return negotiateResponse(h.ctx.get('accept'), {
@@ -62,8 +62,17 @@ export function writeObject(h: HandlerScope, code: number, body: KubeObject | Ku
   h.ctx.set('Content-Type', media.contentType);
   const out = transform(h, media, body);
   recordResponseObject(h.ctx, out);
-  const encoded = serialize(media, out);
-  setApiBody(h.ctx, encoded, typeof encoded === 'string' ? Buffer.byteLength(encoded) : encoded.length);
+  setApiBody(h.ctx, wholeBody(serialize(media, out)));
+}
+
+/** An encoded body in one piece, compressed (when it is) a batch at a time. */
+function wholeBody(encoded: string | Buffer): ApiBody {
+  const bytes = (): Buffer => (typeof encoded === 'string' ? Buffer.from(encoded) : encoded);
+  return {
+    length: typeof encoded === 'string' ? Buffer.byteLength(encoded) : encoded.length,
+    plain: () => encoded,
+    chunks: () => joinedBatches([bytes()]),
+  };
 }
 
 /**
@@ -88,12 +97,17 @@ export async function writeList(h: HandlerScope, code: number, body: KubeList): 
   if (!chunks) {
     const whole = serialize(media, out);
     if (!field) {
-      setApiBody(h.ctx, whole, typeof whole === 'string' ? Buffer.byteLength(whole) : whole.length);
+      setApiBody(h.ctx, wholeBody(whole));
       return;
     }
     chunks = [typeof whole === 'string' ? Buffer.from(whole) : whole];
   }
-  setApiBody(h.ctx, new BatchedBody(chunks), chunks.reduce((n, c) => n + c.length, 0));
+  const pieces = chunks;
+  setApiBody(h.ctx, {
+    length: pieces.reduce((n, c) => n + c.length, 0),
+    plain: () => new BatchedBody(pieces),
+    chunks: () => joinedBatches(pieces),
+  });
 }
 
 export function successStatus(h: HandlerScope, obj: KubeObject): Record<string, unknown> {

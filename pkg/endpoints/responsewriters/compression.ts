@@ -17,38 +17,44 @@ const gzipLevel = 1;
 
 const compressedBytesKey = 'compressedBytes';
 
+/** A response body, ready to be sent as it is or compressed. */
+export interface ApiBody {
+  /** Its size in bytes. */
+  length: number;
+  /** The body as sent uncompressed (a stream declares `length`). */
+  plain(): Buffer | string | Readable;
+  /** Its bytes in order, a few KB per chunk: what the compressor is fed. */
+  chunks(): Iterable<Buffer>;
+}
+
 /** Whether Accept-Encoding names gzip: as upstream, a comma-separated token that is exactly `gzip` once trimmed. */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
   return header.split(',').some((token) => token.trim() === 'gzip');
 }
 
-/**
- * Sets `body` (`length` bytes, whole or as a stream) as the response, gzip-compressed when
- * the request accepts it and the body is over the threshold; otherwise with its length.
- */
-export function setApiBody(ctx: Context, body: Buffer | string | Readable, length: number): void {
-  if (length <= gzipThresholdBytes || !acceptsGzip(ctx.get('accept-encoding')) || !featureGates().enabled('APIResponseCompression')) {
-    ctx.body = body;
-    if (body instanceof Readable) ctx.length = length;
+/** Sets `body` as the response: gzip-compressed when the request accepts it and it is over the threshold. */
+export function setApiBody(ctx: Context, body: ApiBody): void {
+  if (body.length <= gzipThresholdBytes || !acceptsGzip(ctx.get('accept-encoding')) || !featureGates().enabled('APIResponseCompression')) {
+    const plain = body.plain();
+    ctx.body = plain;
+    if (plain instanceof Readable) ctx.length = body.length;
     return;
   }
-  const gzip = createGzip({ level: gzipLevel });
   let sent = 0;
-  const counted = new Transform({ transform(chunk: Buffer, _enc, done) { sent += chunk.length; done(null, chunk); } });
   ctx.state[compressedBytesKey] = () => sent;
-  // One pipeline, so a client that goes away (Koa then destroys the body it was given)
-  // tears down the compressor and the source too, instead of leaving them waiting to drain.
-  const ignore = (): void => {};
-  if (body instanceof Readable) {
-    pipeline(body, gzip, counted, ignore);
-  } else {
-    pipeline(gzip, counted, ignore);
-    gzip.end(body);
-  }
   ctx.set('Content-Encoding', 'gzip');
   ctx.vary('Accept-Encoding');
-  ctx.body = counted;
+  ctx.body = gzipStream(body.chunks(), (n) => { sent += n; });
+}
+
+/** The gzip stream of `chunks`; `count` is told the size of each compressed piece made. */
+export function gzipStream(chunks: Iterable<Buffer>, count: (bytes: number) => void = () => undefined): Readable {
+  const counted = new Transform({ transform(chunk: Buffer, _enc, done) { count(chunk.length); done(null, chunk); } });
+  // One pipeline: a client that goes away (Koa then destroys the body it was given) tears
+  // down the compressor and the source too, instead of leaving them waiting to drain.
+  pipeline(Readable.from(chunks, { objectMode: false }), createGzip({ level: gzipLevel }), counted, () => undefined);
+  return counted;
 }
 
 /** The compressed size of a response setApiBody compressed, once sent. */
