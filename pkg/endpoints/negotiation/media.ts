@@ -61,18 +61,17 @@ export function negotiateResponse(accept: string | undefined, opts: NegotiationO
   for (const r of ranges) {
     const format = formatOf(r.type, opts.protobuf ?? false);
     if (!format) continue;
+    // The response names only the serializer's media type, as upstream's does, transform or
+    // not: a client tells a Table from the body's kind.
+    const contentType = format === 'protobuf' ? protobufMediaType : format === 'yaml' ? 'application/yaml' : 'application/json';
     const as = r.params.as;
     if (as) {
       if (!opts.allowTransforms || !supportedTransforms.has(as)) continue;
       if (r.params.g !== 'meta.k8s.io' || !['v1', 'v1beta1'].includes(r.params.v ?? '')) continue;
       // Tables have no protobuf form upstream.
       if (format === 'protobuf' && as === 'Table') continue;
-      // The response names only the serializer's media type, as upstream's does: a client
-      // tells a Table from the body's kind.
-      const base = format === 'protobuf' ? protobufMediaType : `application/${format}`;
-      return { contentType: base, format, transform: as as Transform, transformVersion: r.params.v!, pretty: opts.pretty };
+      return { contentType, format, transform: as as Transform, transformVersion: r.params.v!, pretty: opts.pretty };
     }
-    const contentType = format === 'protobuf' ? protobufMediaType : format === 'yaml' ? 'application/yaml' : 'application/json';
     return { contentType, format, transform: 'none', transformVersion: '', pretty: opts.pretty };
   }
   throw errors.notAcceptable(`only the following media types are accepted: ${acceptedMediaTypes(opts.protobuf ?? false)}`);
