@@ -65,14 +65,18 @@ export function writeObject(h: HandlerScope, code: number, body: KubeObject | Ku
   setApiBody(h.ctx, wholeBody(serialize(media, out)));
 }
 
-/** An encoded body in one piece, compressed (when it is) a batch at a time. */
+/**
+ * An encoded body in one piece, compressed (when it is) a batch at a time. A string is
+ * encoded once here: its size decides compression, and Koa, given the bytes, neither
+ * measures nor encodes it again.
+ */
 function wholeBody(encoded: string | Buffer): ApiBody {
-  const bytes = (): Buffer => (typeof encoded === 'string' ? Buffer.from(encoded) : encoded);
-  return {
-    length: typeof encoded === 'string' ? Buffer.byteLength(encoded) : encoded.length,
-    plain: () => encoded,
-    chunks: () => joinedBatches([bytes()]),
-  };
+  const bytes = asBytes(encoded);
+  return { length: bytes.length, plain: () => bytes, chunks: () => joinedBatches([bytes]) };
+}
+
+function asBytes(encoded: string | Buffer): Buffer {
+  return typeof encoded === 'string' ? Buffer.from(encoded) : encoded;
 }
 
 /**
@@ -100,7 +104,7 @@ export async function writeList(h: HandlerScope, code: number, body: KubeList): 
       setApiBody(h.ctx, wholeBody(whole));
       return;
     }
-    chunks = [typeof whole === 'string' ? Buffer.from(whole) : whole];
+    chunks = [asBytes(whole)];
   }
   const pieces = chunks;
   setApiBody(h.ctx, {
