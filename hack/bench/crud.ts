@@ -135,19 +135,20 @@ async function main(): Promise<void> {
       const re = await measure(() => drive(etcdCycle(raw, `${prefix}-raw/crud/`)), []);
 
       const perOp = (cpu: number, o: Outcome) => (cpu * 1e6) / o.total;
+      // Scenario key, title, outcome, and what the server CPU figure covers.
       const settings = [
-        ['crud-1-replica', 'one replica', r1],
-        ['crud-2-replicas-lb', 'two replicas behind the load balancer', r2],
-        ['crud-floor', 'floor: a bare HTTPS server making the same etcd calls, no API logic (floor-server.ts)', rf],
+        ['crud-1-replica', 'one replica', r1, 'replicas'],
+        ['crud-2-replicas-lb', 'two replicas behind the load balancer', r2, 'replicas + lb'],
+        ['crud-floor', 'floor: a bare HTTPS server making the same etcd calls, no API logic (floor-server.ts)', rf, 'floor server'],
       ] as const;
-      for (const [key, label, r] of settings) {
+      for (const [key, label, r, servers] of settings) {
         const rows: Row[] = [
           { measure: 'operations/s (all four kinds)', unit: 'ops/s', ours: r.out.opsPerSecond, etcd: re.out.opsPerSecond },
           ...ops.flatMap((op): Row[] => [
             { measure: `${op} latency p50`, unit: 'ms', ours: r.out.latency[op].p50, etcd: re.out.latency[op].p50 },
             { measure: `${op} latency p99`, unit: 'ms', ours: r.out.latency[op].p99, etcd: re.out.latency[op].p99 },
           ]),
-          { measure: `CPU per operation (${key === 'crud-floor' ? 'floor server' : key.includes('lb') ? 'replicas + lb' : 'replicas'} | etcd)`, unit: 'us', ours: perOp(r.cpu, r.out), etcd: perOp(re.etcdCpu, re.out) },
+          { measure: `CPU per operation (${servers} | etcd)`, unit: 'us', ours: perOp(r.cpu, r.out), etcd: perOp(re.etcdCpu, re.out) },
           { measure: 'etcd CPU per operation', unit: 'us', ours: perOp(r.etcdCpu, r.out), etcd: perOp(re.etcdCpu, re.out) },
           { measure: 'failed operations', unit: 'ops', ours: r.out.errors, etcd: re.out.errors },
         ];
