@@ -20,7 +20,7 @@ import { serviceResolver } from './resolver.js';
 import { checkTransport, loadProxyClientCert } from './transport.js';
 
 export type { AggregatorOptions } from './options.js';
-export { aggregatorFlagSpecs, parseAggregatorOptions } from './options.js';
+export { parseAggregatorOptions } from './options.js';
 
 type PathHandler = (ctx: Koa.Context) => Promise<boolean>;
 

@@ -1,7 +1,7 @@
 // kube-apiserver's aggregator flags: the client certificate presented to extension
 // servers (--proxy-client-cert-file/--proxy-client-key-file) and whether to route to a
-// Service's endpoints instead of its cluster IP (--enable-aggregator-routing).
-import type { FlagSpec } from '../server/flags.js';
+// Service's endpoints instead of its cluster IP (--enable-aggregator-routing); the flags
+// are declared in pkg/server/options/misc.ts.
 
 export interface AggregatorOptions {
   proxyClientCertFile?: string;
@@ -9,18 +9,12 @@ export interface AggregatorOptions {
   enableAggregatorRouting: boolean;
 }
 
-export const aggregatorFlagSpecs: Record<string, FlagSpec> = {
-  'proxy-client-cert-file': { type: 'string' },
-  'proxy-client-key-file': { type: 'string' },
-  'enable-aggregator-routing': { type: 'bool' },
-};
-
 export function parseAggregatorOptions(
-  one: (n: string) => string | undefined, bool: (n: string, def: boolean) => boolean,
+  one: (n: string) => string | undefined, bool: (n: string) => boolean,
 ): AggregatorOptions {
   return {
     proxyClientCertFile: one('proxy-client-cert-file') || undefined,
     proxyClientKeyFile: one('proxy-client-key-file') || undefined,
-    enableAggregatorRouting: bool('enable-aggregator-routing', false),
+    enableAggregatorRouting: bool('enable-aggregator-routing'),
   };
 }

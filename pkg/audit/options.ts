@@ -1,7 +1,6 @@
 // kube-apiserver's audit flags, names and defaults as upstream's AuditOptions: a log
 // backend (blocking by default) and a webhook backend (batch by default), each with its
 // own batch tuning.
-import type { FlagSpec } from '../server/flags.js';
 import type { BatchOptions } from './buffered-backend.js';
 import type { LogFormat } from './log-backend.js';
 
@@ -16,84 +15,56 @@ export interface AuditOptions {
   webhook?: BackendModeOptions & { configFile: string; initialBackoffMs: number };
 }
 
-const batchFlags = (p: string): Array<[string, FlagSpec]> => [
-  [`audit-${p}-mode`, { type: 'string' }],
-  [`audit-${p}-batch-buffer-size`, { type: 'int' }],
-  [`audit-${p}-batch-max-size`, { type: 'int' }],
-  [`audit-${p}-batch-max-wait`, { type: 'duration' }],
-  [`audit-${p}-batch-throttle-enable`, { type: 'bool' }],
-  [`audit-${p}-batch-throttle-qps`, { type: 'string' }],
-  [`audit-${p}-batch-throttle-burst`, { type: 'int' }],
-  [`audit-${p}-truncate-enabled`, { type: 'bool' }],
-  [`audit-${p}-truncate-max-batch-size`, { type: 'int' }],
-  [`audit-${p}-truncate-max-event-size`, { type: 'int' }],
-  [`audit-${p}-version`, { type: 'string' }],
-];
-
-export const auditFlagSpecs: Record<string, FlagSpec> = Object.fromEntries([
-  ['audit-policy-file', { type: 'string' }],
-  ['audit-log-path', { type: 'string' }],
-  ['audit-log-maxage', { type: 'int' }],
-  ['audit-log-maxbackup', { type: 'int' }],
-  ['audit-log-maxsize', { type: 'int' }],
-  ['audit-log-format', { type: 'string' }],
-  ['audit-log-compress', { type: 'bool' }],
-  ['audit-webhook-config-file', { type: 'string' }],
-  ['audit-webhook-initial-backoff', { type: 'duration' }],
-  ...batchFlags('log'),
-  ...batchFlags('webhook'),
-]);
-
+/** Flag reads with each flag's default applied (the flags are declared in pkg/server/options/auditing.ts). */
 type Read = {
-  one: (n: string) => string | undefined;
-  int: (n: string, def: number) => number;
-  dur: (n: string, def: number) => number;
-  bool: (n: string, def: boolean) => boolean;
+  string: (n: string) => string | undefined;
+  int: (n: string) => number;
+  duration: (n: string) => number;
+  bool: (n: string) => boolean;
 };
 
 export function parseAuditOptions(r: Read): AuditOptions {
   const version = (p: string) => {
-    const v = r.one(`audit-${p}-version`);
-    if (v !== undefined && v !== 'audit.k8s.io/v1') throw new Error(`--audit-${p}-version: invalid audit version ${v}, supported versions are: audit.k8s.io/v1`);
+    const v = r.string(`audit-${p}-version`);
+    if (v !== 'audit.k8s.io/v1') throw new Error(`--audit-${p}-version: invalid audit version ${v}, supported versions are: audit.k8s.io/v1`);
   };
-  const modeOf = (p: string, def: AuditMode, batch: Omit<BatchOptions, 'throttleQPS'> & { throttleQPS: number }): BackendModeOptions => {
+  const modeOf = (p: string): BackendModeOptions => {
     version(p);
-    const mode = (r.one(`audit-${p}-mode`) ?? def) as AuditMode;
+    const mode = r.string(`audit-${p}-mode`) as AuditMode;
     if (!modes.includes(mode)) throw new Error(`invalid audit ${p} mode ${mode}, allowed modes are ${JSON.stringify(modes.join(','))}`);
-    const qps = r.one(`audit-${p}-batch-throttle-qps`);
     return {
       mode,
       batch: {
-        bufferSize: r.int(`audit-${p}-batch-buffer-size`, batch.bufferSize),
-        maxBatchSize: r.int(`audit-${p}-batch-max-size`, batch.maxBatchSize),
-        maxBatchWaitMs: r.dur(`audit-${p}-batch-max-wait`, batch.maxBatchWaitMs),
-        throttleEnable: r.bool(`audit-${p}-batch-throttle-enable`, batch.throttleEnable),
-        throttleQPS: qps !== undefined ? Number(qps) : batch.throttleQPS,
-        throttleBurst: r.int(`audit-${p}-batch-throttle-burst`, batch.throttleBurst),
+        bufferSize: r.int(`audit-${p}-batch-buffer-size`),
+        maxBatchSize: r.int(`audit-${p}-batch-max-size`),
+        maxBatchWaitMs: r.duration(`audit-${p}-batch-max-wait`),
+        throttleEnable: r.bool(`audit-${p}-batch-throttle-enable`),
+        throttleQPS: Number(r.string(`audit-${p}-batch-throttle-qps`) ?? 0),
+        throttleBurst: r.int(`audit-${p}-batch-throttle-burst`),
       },
     };
   };
-  const out: AuditOptions = { policyFile: r.one('audit-policy-file') || undefined };
-  const logPath = r.one('audit-log-path');
+  const out: AuditOptions = { policyFile: r.string('audit-policy-file') || undefined };
+  const logPath = r.string('audit-log-path');
   if (logPath) {
-    const format = r.one('audit-log-format') ?? 'json';
+    const format = r.string('audit-log-format');
     if (format !== 'json' && format !== 'legacy') throw new Error(`invalid audit log format ${format}, allowed formats are "json,legacy"`);
     const nonNegative = (n: string) => {
-      const v = r.int(n, 0);
+      const v = r.int(n);
       if (v < 0) throw new Error(`--${n} can't be a negative number`);
       return v;
     };
     out.log = {
-      ...modeOf('log', 'blocking', { bufferSize: 10000, maxBatchSize: 1, maxBatchWaitMs: 0, throttleEnable: false, throttleQPS: 0, throttleBurst: 0 }),
-      path: logPath, format, compress: r.bool('audit-log-compress', false),
+      ...modeOf('log'),
+      path: logPath, format, compress: r.bool('audit-log-compress'),
       maxAgeDays: nonNegative('audit-log-maxage'), maxBackups: nonNegative('audit-log-maxbackup'), maxSizeMB: nonNegative('audit-log-maxsize'),
     };
   }
-  const webhookConfig = r.one('audit-webhook-config-file');
+  const webhookConfig = r.string('audit-webhook-config-file');
   if (webhookConfig) {
     out.webhook = {
-      ...modeOf('webhook', 'batch', { bufferSize: 10000, maxBatchSize: 400, maxBatchWaitMs: 30_000, throttleEnable: true, throttleQPS: 10, throttleBurst: 15 }),
-      configFile: webhookConfig, initialBackoffMs: r.dur('audit-webhook-initial-backoff', 10_000),
+      ...modeOf('webhook'),
+      configFile: webhookConfig, initialBackoffMs: r.duration('audit-webhook-initial-backoff'),
     };
   }
   return out;

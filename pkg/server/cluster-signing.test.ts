@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { signerFiles } from '../controller/certificates/options.js';
-import { parseClusterSigning } from './cluster-signing.js';
+import { parseOptions } from './options.js';
 
-const flags = (v: Record<string, string>) => parseClusterSigning((n) => v[n], (n, def) => (v[n] ? Number(v[n]) : def));
+const flags = (v: Record<string, string>) => parseOptions(Object.entries(v).map(([k, x]) => `--${k}=${x}`)).clusterSigning;
 const hour = 3600_000;
 
 describe('--cluster-signing-* flags', () => {

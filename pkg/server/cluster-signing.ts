@@ -1,21 +1,10 @@
-// kube-controller-manager's --cluster-signing-* flags, read into the csrsigning
-// controller's options.
+// kube-controller-manager's --cluster-signing-* flags (declared in
+// options/controller-manager.ts), read into the csrsigning controller's options.
 import { signerFlagNames, type CertKeyFiles, type ClusterSigningOptions } from '../controller/certificates/options.js';
-import type { FlagSpec } from './flags.js';
-
-export const clusterSigningFlagSpecs: Record<string, FlagSpec> = Object.fromEntries([
-  ['cluster-signing-cert-file', { type: 'string' }],
-  ['cluster-signing-key-file', { type: 'string' }],
-  ['cluster-signing-duration', { type: 'duration' }],
-  ...Object.values(signerFlagNames).flatMap((n) => [
-    [`cluster-signing-${n}-cert-file`, { type: 'string' }],
-    [`cluster-signing-${n}-key-file`, { type: 'string' }],
-  ]),
-]);
 
 /** Upstream's CSRSigningControllerOptions.Validate, with its messages. */
 export function parseClusterSigning(
-  one: (n: string) => string | undefined, dur: (n: string, def: number) => number,
+  one: (n: string) => string | undefined, dur: (n: string) => number,
 ): ClusterSigningOptions {
   const errs: string[] = [];
   const pair = (prefix: string): CertKeyFiles => {
@@ -34,5 +23,5 @@ export function parseClusterSigning(
   }
   if (errs.length === 1) throw new Error(errs[0]);
   if (errs.length > 1) throw new Error(`[${errs.join(', ')}]`);
-  return { ...general, perSigner, durationMs: dur('cluster-signing-duration', 365 * 24 * 3600_000) };
+  return { ...general, perSigner, durationMs: dur('cluster-signing-duration') };
 }

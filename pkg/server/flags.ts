@@ -1,51 +1,141 @@
-// A pflag-compatible command-line parser: `--name=value`, `--name value`, bare
-// `--name` for booleans. Flags we do not implement are accepted with a warning so a
-// kube-apiserver command line can be reused unchanged; malformed values are errors.
+// A pflag-compatible command line: `--name=value`, `--name value`, bare `--name` for
+// booleans, `-x` shorthands. Each flag is declared once as a FlagSpec (name, type, default,
+// one-line usage) inside its section (pkg/server/options/); the parser, the readers'
+// defaults and `--help` all come from that one table.
 
-export { parseDurationFlag } from '../util/duration.js';
+import { parseDurationFlag } from '../util/duration.js';
 
-export type FlagType = 'string' | 'bool' | 'int' | 'duration' | 'stringList' | 'stringArray';
+export { parseDurationFlag };
+
+/** pflag's type names, as `--help` prints them after the flag (booleans print none). */
+export type FlagType =
+  | 'bool' | 'string' | 'strings' | 'stringArray' | 'int' | 'float' | 'duration' | 'ip' | 'cidrs'
+  | 'mapStringBool' | 'mapStringString' | 'stringToString' | 'namedCertKey' | 'portRange'
+  | 'Level' | 'pattern=N,...' | 'quantity' | 'version';
 
 export interface FlagSpec {
+  name: string;
   type: FlagType;
+  /** The value used when the flag is absent, spelled as `--help` shows it (`5m0s`, `a,b`). */
   default?: string;
+  /** One line for `--help`. */
+  usage: string;
+  /** One-letter alias (`-v`, `-h`). */
+  shorthand?: string;
+  /** A bare `--name` means this value (pflag's NoOptDefVal): `--version` is `--version=true`. */
+  noOptDefault?: string;
+  /** Upstream's flag that this server accepts but does not act on: a warning at start. */
+  notImplemented?: boolean;
+}
+
+/** One of upstream's named flag sets: `--help` prints it as "<Name> flags:". */
+export interface FlagSection<T> {
+  name: string;
+  flags: FlagSpec[];
+  read(values: FlagValues): T;
 }
 
 export interface ParsedFlags {
   values: Map<string, string[]>;
+  /** Flags no spec declares, as pflag would name them in its error (`--foo`, `-x`). */
   unknown: string[];
   positional: string[];
 }
 
-export function parseFlags(argv: string[], specs: Record<string, FlagSpec>): ParsedFlags {
+export function parseFlags(argv: string[], specs: FlagSpec[]): ParsedFlags {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const byShorthand = new Map(specs.filter((s) => s.shorthand).map((s) => [s.shorthand!, s]));
   const values = new Map<string, string[]>();
   const unknown: string[] = [];
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (!arg.startsWith('-') || arg === '-' ) { positional.push(arg); continue; }
+    if (!arg.startsWith('-') || arg === '-') { positional.push(arg); continue; }
     if (arg === '--') { positional.push(...argv.slice(i + 1)); break; }
-    const body = arg.replace(/^--?/, '');
+    const long = arg.startsWith('--');
+    const body = arg.slice(long ? 2 : 1);
     const eq = body.indexOf('=');
     const name = eq >= 0 ? body.slice(0, eq) : body;
     let value = eq >= 0 ? body.slice(eq + 1) : undefined;
-    const spec = specs[name];
+    const spec = long || name.length > 1 ? byName.get(name) : byShorthand.get(name);
     if (!spec) {
-      // Unknown flag: take a following non-flag word as its value, as pflag would for a string.
-      if (value === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-')) value = argv[++i];
-      unknown.push(name);
+      // Take a following non-flag word as its value, as pflag would for a string flag.
+      if (value === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-')) i++;
+      unknown.push(long ? `--${name}` : `-${name}`);
       continue;
     }
     if (value === undefined) {
       if (spec.type === 'bool') value = 'true';
+      else if (spec.noOptDefault !== undefined) value = spec.noOptDefault;
       else if (i + 1 < argv.length) value = argv[++i];
       else throw new Error(`flag needs an argument: --${name}`);
     }
-    const list = values.get(name) ?? [];
+    const list = values.get(spec.name) ?? [];
     list.push(value);
-    values.set(name, list);
+    values.set(spec.name, list);
   }
   return { values, unknown, positional };
+}
+
+/** Typed reads of parsed flags; an absent flag reads as its spec's default. */
+export class FlagValues {
+  private readonly specs: Map<string, FlagSpec>;
+
+  constructor(private readonly parsed: Map<string, string[]>, specs: FlagSpec[]) {
+    this.specs = new Map(specs.map((s) => [s.name, s]));
+  }
+
+  /** Whether the command line set the flag. */
+  has(name: string): boolean {
+    this.spec(name);
+    return this.parsed.has(name);
+  }
+
+  /** The last value given, else the default. */
+  string(name: string): string | undefined {
+    return this.parsed.get(name)?.at(-1) ?? this.spec(name).default;
+  }
+
+  /** pflag's StringSlice: comma-separated, repeatable. */
+  list(name: string): string[] {
+    const given = this.parsed.get(name) ?? (this.spec(name).default !== undefined ? [this.spec(name).default!] : []);
+    return given.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  }
+
+  /** pflag's StringArray: one value per occurrence, commas kept. */
+  array(name: string): string[] {
+    this.spec(name);
+    return this.parsed.get(name) ?? [];
+  }
+
+  bool(name: string): boolean {
+    return parseBoolFlag(name, this.string(name) ?? 'false');
+  }
+
+  int(name: string): number {
+    return parseIntFlag(name, this.string(name) ?? '0');
+  }
+
+  /** Milliseconds. */
+  duration(name: string): number {
+    return parseDurationFlag(name, this.string(name) ?? '0');
+  }
+
+  /** pflag's mapStringString: k=v pairs, comma-separated or repeated. */
+  keyValues(name: string, valueOptional = false): Array<[string, string]> {
+    return this.list(name).map((kv) => {
+      const i = kv.indexOf('=');
+      if (i < 0 && !valueOptional) throw new Error(`invalid argument "${kv}" for "--${name}" flag: ${kv} must be formatted as key=value`);
+      return i < 0 ? [kv, ''] : [kv.slice(0, i), kv.slice(i + 1)];
+    });
+  }
+
+  private spec(name: string): FlagSpec {
+    const spec = this.specs.get(name);
+    // A read of an undeclared flag is a programming error: every flag is declared in its section.
+    if (!spec) throw new Error(`flag --${name} is not declared`);
+    return spec;
+  }
 }
 
 export function parseBoolFlag(name: string, v: string): boolean {
@@ -58,4 +148,3 @@ export function parseIntFlag(name: string, v: string): number {
   if (!/^-?\d+$/.test(v)) throw new Error(`invalid argument "${v}" for "--${name}" flag: strconv.ParseInt: parsing "${v}": invalid syntax`);
   return Number(v);
 }
-
