@@ -1,0 +1,66 @@
+// The generic store's create path: mutating admission, a generated name retried on a
+// collision, the strategy's preparation and validation, validating admission, the write.
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '../../runtime/object.js';
+import { StorageError } from '../../storage/interfaces.js';
+import { generateName, nowTimestamp } from './names.js';
+import type { RequestScope, StoreCore } from './store-interfaces.js';
+import {
+  admissionAttrs, assertValid, beginCreate, bindNamespace, collectWarnings, strategyContext,
+} from './write-steps.js';
+
+const maxGenerateNameAttempts = 8;
+
+export async function createObject(store: StoreCore, namespace: string, body: KubeObject, scope: RequestScope): Promise<KubeObject> {
+  const { def } = store;
+  let obj = structuredClone(body);
+  bindNamespace(def, obj, namespace);
+  if (scope.fieldManager !== undefined && !scope.managedFieldsRecorded) {
+    obj = store.fieldManager(scope.subresource ?? '').update(null, obj, scope.fieldManager);
+  }
+  await scope.admission.admit(admissionAttrs(def, 'CREATE', obj, undefined, scope));
+  const useGenerateName = !obj.metadata.name && !!obj.metadata.generateName;
+  for (let attempt = 0; ; attempt++) {
+    // Only a generated name is retried (on a collision), from the object as admitted;
+    // otherwise this is the one attempt and the object needs no copy.
+    const candidate = useGenerateName ? structuredClone(obj) : obj;
+    if (useGenerateName) candidate.metadata.name = generateName(candidate.metadata.generateName!);
+    const prepared = await prepareCreate(store, candidate, scope);
+    const finish = await beginCreate(def, prepared, scope);
+    if (scope.dryRun) {
+      await finish(false);
+      return store.decorate(prepared);
+    }
+    let written = false;
+    try {
+      const stored = await store.storage.create(store.key(namespace, prepared.metadata.name!), store.toStorage(prepared), store.writeOptions);
+      written = true;
+      return store.decorate(stored);
+    } catch (err) {
+      const collided = err instanceof StorageError && err.code === 'KeyExists';
+      if (collided && useGenerateName && attempt < maxGenerateNameAttempts) continue;
+      throw store.mapError(err, prepared.metadata.name ?? '');
+    } finally {
+      await finish(written);
+    }
+  }
+}
+
+/** Everything a create does after mutating admission, except persisting. */
+export async function prepareCreate(store: StoreCore, obj: KubeObject, scope: RequestScope): Promise<KubeObject> {
+  const { def } = store;
+  const meta = obj.metadata;
+  meta.uid = randomUUID();
+  meta.creationTimestamp = nowTimestamp();
+  delete meta.resourceVersion;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  const sctx = strategyContext(scope, meta.namespace);
+  def.strategy.prepareForCreate(obj, sctx);
+  assertValid(def, obj, def.strategy.validate(obj, sctx));
+  collectWarnings(def, scope, obj);
+  def.strategy.canonicalize(obj);
+  await scope.admission.validate(admissionAttrs(def, 'CREATE', obj, undefined, scope));
+  return obj;
+}

@@ -1,0 +1,65 @@
+// Steps every write path of the generic store shares: namespace binding, the strategy's
+// context and warnings, admission attributes, validation errors, the create hook.
+import type { AdmissionAttributes, Operation } from '../../admission/interfaces.js';
+import { errors, type FieldError } from '../../runtime/errors.js';
+import type { KubeObject } from '../../runtime/object.js';
+import type { ResourceDef } from '../../runtime/scheme.js';
+import type { FinishFunc } from './hooks.js';
+import type { StrategyContext } from './strategy.js';
+import type { RequestScope } from './store-interfaces.js';
+
+export function bindNamespace(def: ResourceDef, obj: KubeObject, namespace: string): void {
+  obj.metadata ??= {};
+  if (!def.namespaced) {
+    // Cluster-scoped objects carry no namespace; upstream clears it silently.
+    delete obj.metadata.namespace;
+    return;
+  }
+  if (!obj.metadata.namespace) obj.metadata.namespace = namespace;
+  else if (namespace && obj.metadata.namespace !== namespace) {
+    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+}
+
+/** The create hook's work for this object, or nothing to finish. */
+export async function beginCreate(def: ResourceDef, obj: KubeObject, scope: RequestScope): Promise<FinishFunc> {
+  const begin = def.hooks?.beginCreate;
+  if (!begin || scope.subresource) return async () => undefined;
+  return begin(obj, scope.dryRun);
+}
+
+export function strategyContext(scope: RequestScope, namespace?: string): StrategyContext {
+  return { user: scope.user, namespace, subresource: scope.subresource };
+}
+
+export function collectWarnings(def: ResourceDef, scope: RequestScope, obj: KubeObject, old?: KubeObject): void {
+  if (!scope.warnings || !def.strategy.warnings) return;
+  scope.warnings.push(...def.strategy.warnings(obj, old));
+}
+
+export function admissionAttrs(def: ResourceDef, operation: Operation, obj: KubeObject | undefined,
+  old: KubeObject | undefined, scope: RequestScope): AdmissionAttributes {
+  const meta = (obj ?? old)!.metadata;
+  return {
+    operation, group: def.group, version: def.version, kind: def.kind, resource: def.plural,
+    subresource: scope.subresource ?? '', namespace: meta.namespace ?? '', name: meta.name ?? '',
+    object: obj, oldObject: old, user: scope.user, dryRun: scope.dryRun,
+    warnings: scope.warnings, auditAnnotations: scope.auditAnnotations, options: scope.admissionOptions,
+  };
+}
+
+export function assertValid(def: ResourceDef, obj: KubeObject, fieldErrors: FieldError[]): void {
+  if (fieldErrors.length > 0) {
+    throw errors.invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', fieldErrors);
+  }
+}
+
+/** An update that changes nothing is not written (upstream skips no-op writes). */
+export function sameContent(a: KubeObject, b: KubeObject): boolean {
+  return stableJson(a) === stableJson(b);
+}
+
+function stableJson(v: unknown): string {
+  return JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val)
+    ? Object.fromEntries(Object.entries(val).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : val));
+}
