@@ -8,6 +8,7 @@ import { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
 import { createLogger } from '../endpoints/filters/logging.js';
 import { setUndecodableLogger } from '../storage/etcd/undecodable.js';
+import { setManagedFieldsFailureLogger } from '../registry/generic/managedfields/failure-log.js';
 import { legacyKeyMoves, migrateKeyPrefixes } from '../storage/etcd/migrate-keys.js';
 import { createDiscoveryHandler } from '../endpoints/discovery/index.js';
 import { setMinRequestTimeout } from '../endpoints/handlers/watch.js';
@@ -90,6 +91,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       { capacity: o.defaultWatchCacheSize, maxPending: 10_000 })
     : etcdStorage;
   setUndecodableLogger((key, reason) => log.error({ key, reason }, 'unable to decode a value stored in etcd'));
+  setManagedFieldsFailureLogger((f) => log.error(f, 'failed to update managedFields; the object is written without them'));
   const registry = new StoreRegistry(scheme, storage, o.etcdPrefix, { events: o.eventTTLSeconds });
 
   const certs = await servingCerts(o);

@@ -16,7 +16,7 @@ export async function createObject(store: StoreCore, namespace: string, body: Ku
   let obj = structuredClone(body);
   bindNamespace(def, obj, namespace);
   if (scope.fieldManager !== undefined && !scope.managedFieldsRecorded) {
-    obj = store.fieldManager(scope.subresource ?? '').update(null, obj, scope.fieldManager);
+    obj = store.fieldManager(scope.subresource ?? '').updateNoErrors(null, obj, scope.fieldManager);
   }
   await scope.admission.admit(admissionAttrs(def, 'CREATE', obj, undefined, scope));
   const useGenerateName = !obj.metadata.name && !!obj.metadata.generateName;

@@ -41,7 +41,7 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
       throw errors.badRequest('the name of the object does not match the name on the URL');
     }
     if (scope.fieldManager !== undefined && !scope.managedFieldsRecorded) {
-      desired = store.fieldManager(scope.subresource ?? '').update(current, desired, scope.fieldManager);
+      desired = store.fieldManager(scope.subresource ?? '').updateNoErrors(current, desired, scope.fieldManager);
     }
     if (!current) {
       if (!allowCreate) throw errors.notFound(store.groupResource, name);

@@ -8,19 +8,22 @@
 import type { PatchSchema } from '../../../apis/meta/patch-schema.js';
 import { deepEqual } from '../../../apis/validation/objectmeta.js';
 import { patchSchemaFor } from '../../../openapi/patch-schema.js';
-import { errors } from '../../../runtime/errors.js';
+import { errors, type StatusError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject, type ManagedFieldsEntry } from '../../../runtime/object.js';
 import { apiVersionOf } from '../../../runtime/scheme.js';
 import { nowTimestamp } from '../names.js';
 import { decodeBytes } from '../../../runtime/serializer/protobuf/codec.js';
 import { messageForKind } from '../../../runtime/serializer/protobuf/schema.js';
 import { conflictError, type Conflict } from './conflict.js';
+import { reportManagedFieldsFailure } from './failure-log.js';
 import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, managerId, type Managed, type ManagerState,
 } from './entries.js';
 import { field, type Path } from './path.js';
 import { FieldSet } from './set.js';
-import { compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, validateTyped, type Comparison } from './typed.js';
+import {
+  compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, TypedValueError, validateTyped, type Comparison,
+} from './typed.js';
 
 export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
 /** kubectl's server-side apply manager; only it migrates from client-side apply. */
@@ -56,6 +59,24 @@ export class FieldManager {
     this.schema = scope.schema ?? patchSchemaFor(scope.group, scope.version, scope.kind);
     this.apiVersion = apiVersionOf(scope.group, scope.version);
     this.ignored = FieldSet.of(...scope.ignored);
+  }
+
+  /**
+   * update() for a client's write, which it never fails: when ownership cannot be
+   * computed (a list whose items do not fit its keys, say), the failure is logged and
+   * the object goes on without managedFields, as upstream's UpdateNoErrors does. An
+   * object without them stays untracked by later updates, until someone applies.
+   */
+  updateNoErrors(live: KubeObject | null, obj: KubeObject, manager: string): KubeObject {
+    try {
+      return this.update(live, obj, manager);
+    } catch (err) {
+      reportManagedFieldsFailure({
+        apiVersion: this.apiVersion, kind: this.scope.kind, namespace: obj.metadata?.namespace ?? '',
+        name: obj.metadata?.name ?? '', error: (err as Error).message,
+      });
+      return withoutManagedFields(obj);
+    }
   }
 
   /**
@@ -143,6 +164,7 @@ export class FieldManager {
     try {
       result = attempt(force);
     } catch (err) {
+      if (err instanceof TypedValueError) throw this.untypedLive(meta, err);
       if (!(err instanceof ConflictList) || manager !== kubectlManager) throw toConflictError(err);
       // kubectl moving from client-side apply: conflicts on fields its last-applied
       // annotation still describes are its own and are forced.
@@ -158,6 +180,17 @@ export class FieldManager {
       annotations[lastAppliedAnnotation] = buildLastApplied(config);
     }
     return withManagedFields(merged as KubeObject, result.managed);
+  }
+
+  /**
+   * The live object does not fit the schema (a write whose managed fields could not be
+   * computed stored it). Upstream answers a bare 500; the object is the clients' doing,
+   * so this is a 400 naming the offending field, and an update can repair it.
+   */
+  private untypedLive(meta: Obj, err: TypedValueError): StatusError {
+    const name = typeof meta.name === 'string' ? meta.name : '';
+    const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
+    return errors.badRequest(`failed to create typed live object (${ns}/${name}; ${this.scope.group}/${this.scope.version}, Kind=${this.scope.kind}): ${err.message}`);
   }
 
   private applyOnce(liveValue: KubeObject, config: Obj, managed: Managed, manager: string, force: boolean): { merged: Obj; managed: Managed } {
