@@ -192,8 +192,9 @@ export const errors = {
     return new StatusError(429, 'TooManyRequests', message, { retryAfterSeconds },
       { 'Retry-After': String(retryAfterSeconds) });
   },
-  serviceUnavailable(message: string): StatusError {
-    return new StatusError(503, 'ServiceUnavailable', message);
+  serviceUnavailable(message: string, retryAfterSeconds?: number): StatusError {
+    if (!retryAfterSeconds) return new StatusError(503, 'ServiceUnavailable', message);
+    return new StatusError(503, 'ServiceUnavailable', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
   },
   internal(err: unknown): StatusError {
     const msg = err instanceof Error ? err.message : String(err);

@@ -20,6 +20,7 @@ import { EtcdStorage } from '../storage/etcd/store.js';
 import { CachedStorage } from '../storage/cacher/index.js';
 import { storageSegment } from '../runtime/scheme.js';
 import { startCompactor } from '../storage/etcd/compactor.js';
+import { guardEtcd } from '../storage/etcd/boundary.js';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { buildFlowControl } from './flowcontrol.js';
@@ -78,7 +79,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     endpoints = [embedded.endpoint];
     log.info({ endpoint: embedded.endpoint, pid: embedded.pid }, 'started embedded etcd');
   }
-  const client = new Etcd3({ hosts: endpoints });
+  // Every user of etcd gets the guarded client: its failures are translated at the boundary.
+  const client = guardEtcd(new Etcd3({ hosts: endpoints }));
   const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
   const stored = storedResources(scheme, o.etcdPrefix);

@@ -117,10 +117,14 @@ export interface Storage {
   currentRevision(): Promise<string>;
 }
 
-/** Storage-level failures; the registry maps them to API errors with resource names. */
+/**
+ * Storage-level failures; the registry maps them to API errors with resource names.
+ * Unreachable: etcd could not take the request. Timeout: etcd did not answer, and a write's
+ * outcome is unknown (pkg/storage/etcd/boundary.ts translates etcd's errors).
+ */
 export type StorageErrorCode =
   | 'KeyNotFound' | 'KeyExists' | 'ResourceVersionConflict' | 'InvalidObj'
-  | 'ResourceVersionGone' | 'InvalidContinue' | 'TooLargeResourceVersion' | 'Unreachable';
+  | 'ResourceVersionGone' | 'InvalidContinue' | 'TooLargeResourceVersion' | 'Unreachable' | 'Timeout';
 
 export class StorageError extends Error {
   constructor(readonly code: StorageErrorCode, readonly key: string, message: string) {

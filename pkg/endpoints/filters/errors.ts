@@ -1,11 +1,14 @@
 // The one place where thrown errors become HTTP responses: a StatusError becomes its
-// Status body and code; anything else is a 500 InternalError that is logged, never a
+// Status body and code; an etcd failure that reached here without the registry gets the
+// registry's answer for it; anything else is a 500 InternalError that is logged, never a
 // crash and never a hang.
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { errors, StatusError } from '../../runtime/errors.js';
 import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { negotiateResponse, protobufMediaType } from '../negotiation/media.js';
+import { StorageError } from '../../storage/interfaces.js';
+import { etcdFailureStatus } from '../../registry/generic/storage-errors.js';
 
 /**
  * A Status in the representation the client asked for (a protobuf client reads errors in
@@ -30,16 +33,20 @@ export function errorFilter(log: Logger): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      let se: StatusError;
-      if (err instanceof StatusError) se = err;
-      else {
-        log.error({ err, path: ctx.path, method: ctx.method }, 'internal error serving request');
-        se = errors.internal(err);
-      }
+      const se = statusOf(err, log, ctx);
       ctx.status = se.code;
       for (const [k, v] of Object.entries(se.headers)) ctx.set(k, v);
       writeStatus(ctx, se.toStatus());
       ctx.state.error = se;
     }
   };
+}
+
+/** The Status a client gets for an error thrown while serving it. */
+export function statusOf(err: unknown, log?: Logger, ctx?: Koa.Context): StatusError {
+  if (err instanceof StatusError) return err;
+  const etcd = err instanceof StorageError ? etcdFailureStatus(err) : undefined;
+  if (etcd) return etcd;
+  log?.error({ err, path: ctx?.path, method: ctx?.method }, 'internal error serving request');
+  return errors.internal(err);
 }

@@ -11,11 +11,24 @@ export function toStatusError(err: unknown, gr: GroupResource, name: string): Er
     case 'ResourceVersionConflict':
       return errors.conflict(gr, name, err.message.startsWith('Precondition failed')
         ? err.message : 'the object has been modified; please apply your changes to the latest version and try again');
-    case 'ResourceVersionGone': return errors.resourceExpired(err.message);
     case 'InvalidContinue': return errors.badRequest(err.message);
+    default: return etcdFailureStatus(err) ?? errors.internal(err);
+  }
+}
+
+/**
+ * etcd's failures, whatever the resource: also the error filter's safety net for a
+ * StorageError that reached it without the registry. Unreachable is a 503 with upstream's
+ * storage retry hint (2 s); a Timeout (a write's outcome unknown) is upstream's 504 for a
+ * request that did not complete, without Retry-After, since a blind retry may repeat it.
+ */
+export function etcdFailureStatus(err: StorageError): StatusError | undefined {
+  switch (err.code) {
+    case 'Unreachable': return errors.serviceUnavailable(err.message, 2);
+    case 'Timeout': return errors.timeout(err.message);
+    case 'ResourceVersionGone': return errors.resourceExpired(err.message);
     case 'TooLargeResourceVersion':
       return errors.tooLargeResourceVersion(`Too large resource version: ${err.message.replace(/^Too large resource version:?\s*/, '')}`);
-    case 'Unreachable': return errors.serviceUnavailable(err.message);
-    default: return errors.internal(err);
+    default: return undefined;
   }
 }

@@ -15,6 +15,7 @@ import {
 import type { KubeObject } from '../../runtime/object.js';
 import { WatchCache, type WatchCacheOptions } from './watch-cache.js';
 import { probeRange } from './freshness.js';
+import { guardEtcd } from '../etcd/boundary.js';
 
 /** How long a consistent list waits for the cache to catch up before reading etcd. */
 const consistentReadWaitMs = 250;
@@ -29,8 +30,11 @@ export class CachedStorage implements Storage {
    * `roots`: the resources' key prefixes (the server's, from the scheme), or a function
    * naming the root of a key (tests, whose prefixes are made up per test).
    */
+  private readonly client: Etcd3;
+
   constructor(private readonly inner: Storage & { currentRevision(): Promise<string>; historyCompacted(rev: number): Promise<boolean> },
-    private readonly client: Etcd3, roots: string[] | ((key: string) => string | undefined), private readonly opts: WatchCacheOptions) {
+    client: Etcd3, roots: string[] | ((key: string) => string | undefined), private readonly opts: WatchCacheOptions) {
+    this.client = guardEtcd(client);
     if (typeof roots === 'function') {
       this.rootOf = roots;
     } else {

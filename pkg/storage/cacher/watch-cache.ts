@@ -76,7 +76,8 @@ export class WatchCache {
    * resolves once the cache holds the objects as of that revision.
    */
   start(): Promise<void> {
-    this.ready ??= (async () => {
+    if (this.ready) return this.ready;
+    const starting = (async () => {
       const k = Buffer.from(this.root);
       const end = prefixEnd(k);
       let revision = '';
@@ -105,7 +106,10 @@ export class WatchCache {
       this.source = watchRange(this.client, { key: k, rangeEnd: end, startRevision: current + 1, progressNotify: true });
       void this.pump(this.source);
     })();
-    return this.ready;
+    // A list that failed (etcd unreachable) fails this read only: the next one lists again.
+    this.ready = starting;
+    starting.catch(() => { if (this.ready === starting) this.ready = undefined; });
+    return starting;
   }
 
   /** The revision up to which the cache has applied every change. */

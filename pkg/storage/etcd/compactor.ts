@@ -5,6 +5,8 @@
 // interval (watch resumption, continue tokens) always survives. A replica that loses
 // adopts the winner's clock and tries again next tick, taking over if the winner dies.
 import type { Etcd3 } from 'etcd3';
+import { StorageError } from '../interfaces.js';
+import { guardEtcd } from './boundary.js';
 
 /** The same key upstream uses, outside any --etcd-prefix, so mixed fleets coordinate. */
 export const compactRevKey = 'compact_rev_key';
@@ -29,7 +31,8 @@ export interface TickResult {
 }
 
 /** One tick: the compare-and-swap, and the compaction when we won. */
-export async function compactTick(client: Etcd3, state: CompactorState): Promise<TickResult> {
+export async function compactTick(etcd: Etcd3, state: CompactorState): Promise<TickResult> {
+  const client = guardEtcd(etcd);
   const key = Buffer.from(compactRevKey);
   const res = await client.kv.txn({
     compare: [{ key, target: 'Version', result: 'Equal', version: state.time }],
@@ -48,7 +51,7 @@ export async function compactTick(client: Etcd3, state: CompactorState): Promise
     await client.kv.compact({ revision: String(state.revision), physical: false });
   } catch (err) {
     // Already compacted further (another tool did it): nothing lost, keep the clock.
-    if (!/required revision has been compacted/.test((err as Error).message)) throw err;
+    if (!(err instanceof StorageError && err.code === 'ResourceVersionGone')) throw err;
   }
   return { state: next, compacted: state.revision };
 }

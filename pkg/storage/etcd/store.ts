@@ -13,6 +13,7 @@ import { decodeContinue, encodeContinue, ExpiredContinueError } from './continue
 import { prefixEnd } from './keys.js';
 import { startWatch } from './watch.js';
 import { LeaseManager } from './leases.js';
+import { guardEtcd } from './boundary.js';
 
 const maxUpdateRetries = 64;
 /** How long a read for a revision etcd has not reached yet waits (upstream: 3 s). */
@@ -45,9 +46,12 @@ export interface EtcdObserver {
 export class EtcdStorage implements Storage {
   private readonly leases: LeaseManager;
 
-  constructor(readonly client: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
+  readonly client: Etcd3;
+
+  constructor(client: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
     private readonly observe?: EtcdObserver) {
-    this.leases = new LeaseManager(client);
+    this.client = guardEtcd(client);
+    this.leases = new LeaseManager(this.client);
   }
 
   private async timed<T>(operation: Parameters<EtcdObserver['request']>[0], key: string, fn: () => Promise<T>): Promise<T> {
@@ -81,12 +85,8 @@ export class EtcdStorage implements Storage {
     return opts.ttlSeconds && opts.ttlSeconds > 0 ? this.leases.leaseFor(opts.ttlSeconds) : 0;
   }
 
-  private async range(req: IRangeRequest): Promise<IRangeResponse> {
-    try {
-      return await this.client.kv.range(req);
-    } catch (err) {
-      throw translateEtcdError(err, req.key?.toString() ?? '');
-    }
+  private range(req: IRangeRequest): Promise<IRangeResponse> {
+    return this.client.kv.range(req);
   }
 
   async create(key: string, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
@@ -369,9 +369,9 @@ export class EtcdStorage implements Storage {
       await this.client.kv.range({ key: Buffer.from([0]), revision: String(revision + 1), limit: 1, keys_only: true });
       return false;
     } catch (err) {
-      if (/required revision has been compacted/.test((err as Error).message)) return true;
+      if (err instanceof StorageError && err.code === 'ResourceVersionGone') return true;
       // A revision etcd has not reached yet is not compacted.
-      if (/future revision/.test((err as Error).message)) return false;
+      if (err instanceof StorageError && err.code === 'TooLargeResourceVersion') return false;
       throw err;
     }
   }
@@ -402,18 +402,4 @@ function checkPreconditions(key: string, obj: KubeObject, p?: Preconditions): vo
     throw new StorageError('ResourceVersionConflict', key,
       `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
   }
-}
-
-export function translateEtcdError(err: unknown, key: string): Error {
-  const msg = err instanceof Error ? err.message : String(err);
-  if (msg.includes('required revision has been compacted')) {
-    return new StorageError('ResourceVersionGone', key, 'The resourceVersion for the provided list is too old.');
-  }
-  if (msg.includes('required revision is a future revision')) {
-    return new StorageError('TooLargeResourceVersion', key, 'Too large resource version');
-  }
-  if (msg.includes('UNAVAILABLE') || msg.includes('ECONNREFUSED') || msg.includes('No connections available')) {
-    return new StorageError('Unreachable', key, `etcd unreachable: ${msg}`);
-  }
-  return err instanceof Error ? err : new Error(msg);
 }

@@ -25,7 +25,8 @@ export class NamespaceExists implements AdmissionPlugin {
     try {
       ns = await this.namespaces.live(a.namespace);
     } catch (err) {
-      throw err instanceof StatusError && err.code === 500 ? err : errors.internal(err);
+      // etcd's 503 or 504 (the registry's answer for an outage) stays what it is.
+      throw err instanceof StatusError && [500, 503, 504].includes(err.code) ? err : errors.internal(err);
     }
     if (!ns) throw errors.notFound({ group: '', resource: 'namespaces' }, a.namespace);
   }

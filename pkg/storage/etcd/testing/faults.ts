@@ -1,0 +1,57 @@
+// Fault injection for tests: the real etcd3 client against a real etcd, with chosen
+// calls failing as etcd3 reports etcd's own failures. The failure is injected where etcd3
+// sends every unary call (its connection pool), under any wrapper, so the boundary and
+// etcd3's own elections and leases see it as they would see etcd's answer.
+import { castGrpcError, type Etcd3 } from 'etcd3';
+
+/** etcd's failures as etcd3 hands them out (gRPC code, etcd's text). */
+export const etcdFailures = {
+  'unavailable': { code: 14, details: 'read ECONNRESET' },
+  'timed out': { code: 14, details: 'etcdserver: request timed out' },
+  'leader changed': { code: 14, details: 'etcdserver: leader changed' },
+  'compacted': { code: 11, details: 'etcdserver: mvcc: required revision has been compacted' },
+  'no leader': { code: 14, details: 'etcdserver: no leader' },
+  'connection refused': { code: 14, details: 'No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:2379' },
+  'deadline exceeded': { code: 4, details: 'Deadline exceeded after 5.001s' },
+} as const;
+
+export type EtcdFailure = keyof typeof etcdFailures;
+export const etcdFailureKinds = Object.keys(etcdFailures) as EtcdFailure[];
+
+const grpcCodeNames: Record<number, string> = { 4: 'DEADLINE_EXCEEDED', 11: 'OUT_OF_RANGE', 14: 'UNAVAILABLE' };
+
+/** The error etcd3 rejects a call with when etcd (or the way to it) fails this way. */
+export function etcdError(kind: EtcdFailure): Error {
+  const { code, details } = etcdFailures[kind];
+  return castGrpcError(Object.assign(new Error(`${code} ${grpcCodeNames[code]}: ${details}`), { code, details }));
+}
+
+interface Rule { service: string; method: string; error: Error; times: number }
+
+export interface FaultInjector {
+  /** The next `times` calls of service.method (e.g. 'KV', 'txn') fail with `kind`. */
+  fail(service: string, method: string, kind: EtcdFailure, times?: number): void;
+  /** How many injected failures were thrown. */
+  readonly injected: number;
+  clear(): void;
+}
+
+/** Makes `client` (a real etcd3 client) fail chosen calls; every other call reaches etcd. */
+export function injectFaults(client: Etcd3): FaultInjector {
+  const pool = (client as unknown as { pool: { exec(service: string, method: string, payload: unknown, options?: unknown): Promise<unknown> } }).pool;
+  const exec = pool.exec.bind(pool);
+  let rules: Rule[] = [];
+  let injected = 0;
+  pool.exec = (service, method, payload, options) => {
+    const rule = rules.find((r) => r.service === service && r.method === method && r.times > 0);
+    if (!rule) return exec(service, method, payload, options);
+    rule.times--;
+    injected++;
+    return Promise.reject(rule.error);
+  };
+  return {
+    fail(service, method, kind, times = 1) { rules.push({ service, method, error: etcdError(kind), times }); },
+    get injected() { return injected; },
+    clear() { rules = []; },
+  };
+}
