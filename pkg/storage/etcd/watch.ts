@@ -4,14 +4,15 @@
 // etcd progress notifications become BOOKMARK events whose revision is safe: every
 // change up to it was already emitted. A compacted start ends the stream with one
 // ERROR event holding a 410 Expired Status, as upstream's watch cache does.
-import type { IEvent } from 'etcd3';
+import type { Etcd3, IEvent } from 'etcd3';
 import type { KubeObject } from '../../runtime/object.js';
 import { AsyncQueue } from '../../util/async-queue.js';
-import { StorageError, type WatchEvent, type WatchOptions, type WatchStream } from '../interfaces.js';
+import {
+  StorageError, type ListOptions, type ListResult, type WatchEvent, type WatchOptions, type WatchStream,
+} from '../interfaces.js';
 import { decodeFromStorage, UndecodableValueError } from './codec.js';
 import { reportUndecodable } from './undecodable.js';
 import { prefixEnd } from './keys.js';
-import type { EtcdStorage } from './store.js';
 import { watchRange, type RangeWatch } from './watcher/range-watch.js';
 
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
@@ -52,7 +53,18 @@ function parseRevision(rv: string, key: string): number {
   return Number(rv);
 }
 
-export async function startWatch(store: EtcdStorage, key: string, opts: WatchOptions): Promise<WatchStream> {
+/**
+ * What a watch reads from the store it watches (the etcd store passes itself): the
+ * initial state for sendInitialEvents, the revision to start from, the etcd client.
+ */
+export interface WatchSource {
+  readonly client: Etcd3;
+  list(prefix: string, opts: ListOptions): Promise<ListResult>;
+  getWithRevision(key: string, minResourceVersion?: string): Promise<{ object?: KubeObject; revision: string }>;
+  currentRevision(): Promise<string>;
+}
+
+export async function startWatch(store: WatchSource, key: string, opts: WatchOptions): Promise<WatchStream> {
   const queue = new AsyncQueue<WatchEvent>();
   const prefix = opts.recursive && !key.endsWith('/') ? `${key}/` : key;
   const rv = opts.resourceVersion ?? '';
