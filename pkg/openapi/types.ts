@@ -2,6 +2,9 @@
 // It is OpenAPI's structural subset: `$ref` holds a bare definition name, and no node
 // carries prose.
 
+/** A JSON object as the documents hold it (schemas, paths, whole specs). */
+export type JSONObject = { [key: string]: unknown };
+
 export interface GVKRef {
   group: string;
   version: string;

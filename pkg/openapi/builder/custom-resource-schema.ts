@@ -4,8 +4,7 @@
 // and the list kind (`com.example.v1.GadgetList`), each in a Swagger 2.0 and an OpenAPI
 // 3.0 rendering.
 import type { ResourceDef } from '../../runtime/scheme.js';
-import type { GVKRef } from '../types.js';
-import type { JSONObject } from './definitions.js';
+import type { GVKRef, JSONObject } from '../types.js';
 import { structural, toSwagger2, unfold } from './structural.js';
 
 export interface RenderedDefinition {

@@ -5,17 +5,10 @@
 import type { Scheme } from '../../runtime/scheme.js';
 import { definition, definitionNameForGVK } from '../schema.js';
 import { customResourceDefinitions, type RenderedDefinition } from './custom-resource-schema.js';
-import { collectRefs, convert, type JSONObject } from './definitions.js';
+import { collectRefs, convert } from './definitions.js';
+import type { DefinitionSource } from './source.js';
 
-export interface DefinitionSource {
-  /** The definition name of a kind this source documents, e.g. `com.example.v1.Gadget`. */
-  nameForGVK(group: string, version: string, kind: string): string | undefined;
-  has(name: string): boolean;
-  /** The definition as a document publishes it: Swagger 2.0 (v2) or OpenAPI 3.0 (v3). */
-  render(name: string, v3: boolean): JSONObject | undefined;
-  /** The definition names its v2 or v3 rendering refers to through `$ref`. */
-  refs(name: string, v3: boolean): string[];
-}
+export type { DefinitionSource } from './source.js';
 
 /** The definitions generated from the built-in Go types. */
 export const builtinDefinitions: DefinitionSource = {

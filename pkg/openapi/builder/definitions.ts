@@ -1,9 +1,9 @@
 // Renders generated schema nodes as OpenAPI v2 or v3 schemas, and computes which
 // definitions a set of operations needs (the transitive closure of their `$ref`s).
-import type { SchemaNode } from '../types.js';
-import type { DefinitionSource } from './definition-source.js';
+import type { JSONObject, SchemaNode } from '../types.js';
+import type { DefinitionSource } from './source.js';
 
-export type JSONObject = { [key: string]: unknown };
+export type { JSONObject } from '../types.js';
 
 /** Names reachable from `roots` through `$ref`, sorted. */
 export function referencedDefinitions(roots: Iterable<string>, source: DefinitionSource, v3: boolean): string[] {

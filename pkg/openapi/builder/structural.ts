@@ -2,7 +2,7 @@
 // form keeps (structuralschema.NewStructural + ToKubeOpenAPI), with int-or-string unfolded
 // into its anyOf (Unfold), and for Swagger 2.0 stripped of what kubectl's v2 reader cannot
 // take (ToStructuralOpenAPIV2). Every function returns a new tree; inputs are not touched.
-import type { JSONObject } from './definitions.js';
+import type { JSONObject } from '../types.js';
 
 /** Keys the structural form keeps; everything else (example, externalDocs, $schema, ...) is dropped. */
 const KEPT = new Set([

@@ -6,8 +6,9 @@
 // (`_v3`, ... while taken) so our definition keeps its name. Top-level `parameters` are
 // treated like definitions. Inputs are never mutated.
 import { canonicalJSON } from '../builder/canonical-json.js';
+import type { JSONObject } from '../types.js';
 
-export type JSONObject = { [key: string]: unknown };
+export type { JSONObject };
 
 const isObject = (v: unknown): v is JSONObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
