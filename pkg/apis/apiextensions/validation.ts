@@ -5,7 +5,8 @@
 // spec.additionalPrinterColumns) when every version has the same; paths follow that.
 import type { FieldError } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
-import { deepEqual, validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from '../validation/objectmeta.js';
+import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from '../validation/objectmeta.js';
+import { deepEqual } from '../../util/deep-equal.js';
 import { child, forbidden, index, invalid, key, notSupported, required } from '../validation/field.js';
 import { isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain } from '../validation/names.js';
 import { validateWebhookService, validateWebhookURL } from '../admissionregistration/webhook-validation.js';

@@ -4,7 +4,8 @@ import type { FieldError } from '../../runtime/errors.js';
 import { labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../meta/labels.js';
 import { child, invalid, notSupported, required } from '../validation/field.js';
 import { validateLabelSelector, type LabelSelector as MetaLabelSelector } from '../validation/labelselector.js';
-import { deepEqual, FieldImmutableErrorMsg, IsNegativeErrorMsg } from '../validation/objectmeta.js';
+import { FieldImmutableErrorMsg, IsNegativeErrorMsg } from '../validation/objectmeta.js';
+import { deepEqual } from '../../util/deep-equal.js';
 import { goLabelSelector } from '../core/gofmt.js';
 import { obj, type Obj } from '../core/types.js';
 

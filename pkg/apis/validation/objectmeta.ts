@@ -6,6 +6,10 @@ import { parseApiVersion } from '../../runtime/scheme.js';
 import { byteLength, child, forbidden, index, invalid, required, tooLong } from './field.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameValidator } from './names.js';
 import { goStringSlice } from '../../runtime/gofmt.js';
+import { deepEqual } from '../../util/deep-equal.js';
+
+// deepEqual moved to util/; this re-export keeps branches in flight building.
+export { deepEqual } from '../../util/deep-equal.js';
 
 export const FieldImmutableErrorMsg = 'field is immutable';
 export const TotalAnnotationSizeLimitB = 256 * 1024;
@@ -224,23 +228,4 @@ function goUnicodeRepr(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
   const hex = cp.toString(16).toUpperCase().padStart(4, '0');
   return isPrintable(ch) ? `U+${hex} '${ch}'` : `U+${hex}`;
-}
-
-
-/** Structural equality of JSON values; key order does not matter, undefined equals absent. */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-  for (const k of keys) {
-    if (!deepEqual(ao[k], bo[k])) return false;
-  }
-  return true;
 }

@@ -2,7 +2,7 @@
 // controller/status NamingConditionController). Names already accepted by another CRD
 // of the same group are refused; each name a CRD already holds stays its own.
 import type { KubeObject } from '../../runtime/object.js';
-import { deepEqual } from '../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../util/deep-equal.js';
 import { crdSpec, crdStatus, findCondition, type CRDCondition, type CRDNames } from '../../apis/apiextensions/types.js';
 
 export interface NamingResult {

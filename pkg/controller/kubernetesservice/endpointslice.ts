@@ -1,7 +1,7 @@
 // The EndpointSlice `kubernetes` written beside the Endpoints (upstream's EndpointsAdapter):
 // the first subset's ports and addresses, ready or not, labelled with the service name.
 import type { KubeObject } from '../../runtime/object.js';
-import { deepEqual } from '../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../util/deep-equal.js';
 import { arr, type Obj } from '../../apis/core/types.js';
 
 export const serviceNameLabel = 'kubernetes.io/service-name';

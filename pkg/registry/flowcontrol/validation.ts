@@ -5,7 +5,7 @@ import { isPlainObject } from '../../runtime/object.js';
 import { GoLiteral, goQuote } from '../../runtime/gofmt.js';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apis/validation/field.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../apis/validation/names.js';
-import { deepEqual } from '../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../util/deep-equal.js';
 import type { SharesField } from './defaults.js';
 import { mandatoryFlowSchemaSpec, mandatoryPriorityLevelSpec } from './bootstrap.js';
 

@@ -5,7 +5,8 @@ import type { FieldError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { dedupe } from '../../apis/validation/field.js';
 import { validatePathSegmentName, type NameValidator } from '../../apis/validation/names.js';
-import { deepEqual, validateObjectMeta, validateObjectMetaUpdate } from '../../apis/validation/objectmeta.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../util/deep-equal.js';
 import type { Strategy, StrategyContext } from './strategy.js';
 
 export interface BaseStrategyOptions {

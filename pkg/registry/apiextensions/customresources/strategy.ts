@@ -7,7 +7,7 @@ import type { KubeObject } from '../../../runtime/object.js';
 import type { ScaleDef } from '../../../runtime/scheme.js';
 import { invalid } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy, copyField, specChanged } from '../../generic/base-strategy.js';
 import type { StrategyContext } from '../../generic/strategy.js';
 import type { CustomResourceSchema } from './validation.js';

@@ -6,7 +6,8 @@ import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '..
 import { nonNegative } from '../../../apis/apps/validation.js';
 import { invalid, required } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
-import { deepEqual, FieldImmutableErrorMsg } from '../../../apis/validation/objectmeta.js';
+import { FieldImmutableErrorMsg } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 
 export class ControllerRevisionStrategy extends BaseStrategy {

@@ -13,7 +13,7 @@ import {
   isZero, nonNegative, validateEnum, validatePositiveIntOrPercent, validateSelector,
 } from '../../../apis/apps/validation.js';
 import { forbidden, invalid, notSupported } from '../../../apis/validation/field.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import type { StrategyContext } from '../../generic/strategy.js';
 import { specOf, WorkloadStrategy } from '../workload.js';
 

@@ -8,7 +8,7 @@ import { validateTemplateForReplicas } from '../../../apis/core/template.js';
 import { arr, obj, setDefault, str, type Obj } from '../../../apis/core/types.js';
 import { nonNegative, validateEnum, validateSelector } from '../../../apis/apps/validation.js';
 import { child, forbidden } from '../../../apis/validation/field.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { scaleSubresource, specOf, WorkloadStrategy } from '../workload.js';
 import type { StrategyContext } from '../../generic/strategy.js';
 

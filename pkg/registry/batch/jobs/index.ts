@@ -11,7 +11,8 @@ import { defaultJobSpec, generateJobSelector, validateJobSpecWithSelector } from
 import { goLabelSelector } from '../../../apis/core/gofmt.js';
 import { invalid } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
-import { deepEqual, FieldImmutableErrorMsg } from '../../../apis/validation/objectmeta.js';
+import { FieldImmutableErrorMsg } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import { fieldLabels } from '../../../apis/meta/fields.js';
 

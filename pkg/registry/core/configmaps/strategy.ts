@@ -3,7 +3,7 @@ import type { FieldError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { byteLength, forbidden, invalid, key, tooLong } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain, validateConfigMapKey } from '../../../apis/validation/names.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 
 /** Shared by ConfigMaps and Secrets (upstream's MaxSecretSize). */

@@ -5,7 +5,8 @@ import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { GoLiteral, goQuote } from '../../../runtime/gofmt.js';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../../apis/validation/field.js';
 import { isValidLabelValue, nameIsDNSSubdomain } from '../../../apis/validation/names.js';
-import { deepEqual, validateLabelName } from '../../../apis/validation/objectmeta.js';
+import { validateLabelName } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import type { StrategyContext } from '../../generic/strategy.js';
 

@@ -5,7 +5,7 @@ import type { FieldError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { forbidden, invalid, key, notSupported, required } from '../../../apis/validation/field.js';
 import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../../apis/validation/names.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { resourceList, supportedAccessModes, supportedVolumeModes, validatePositiveQuantity } from '../../../apis/core/resources.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 

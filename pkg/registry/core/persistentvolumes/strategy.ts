@@ -3,7 +3,8 @@ import type { FieldError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { child, forbidden, key, notSupported, required } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
-import { deepEqual, validateImmutableField } from '../../../apis/validation/objectmeta.js';
+import { validateImmutableField } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import {
   resourceList, supportedAccessModes, supportedVolumeModes, validateNonNegativeQuantity,
 } from '../../../apis/core/resources.js';

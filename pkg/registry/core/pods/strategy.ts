@@ -10,9 +10,9 @@ import { podSpecDiff } from '../../../apis/core/diff.js';
 import { arr, obj, str, type Obj } from '../../../apis/core/types.js';
 import { forbidden, child, index, invalid, required, dedupe } from '../../../apis/validation/field.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { validatePathSegmentName } from '../../../apis/validation/names.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
 import { BaseStrategy, copyField } from '../../generic/base-strategy.js';
 import type { StrategyContext } from '../../generic/strategy.js';
 

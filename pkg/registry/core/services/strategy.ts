@@ -4,7 +4,7 @@ import type { FieldError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../../apis/validation/field.js';
 import { isDNS1123Label, isDNS1123Subdomain, nameIsDNS1035Label } from '../../../apis/validation/names.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import type { StrategyContext } from '../../generic/strategy.js';
 import { needsClusterIP, needsHealthCheck, needsNodePort } from './allocator/service.js';

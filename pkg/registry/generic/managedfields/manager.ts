@@ -6,7 +6,7 @@
 // tracking for objects that stopped being tracked, cap update entries, last-applied
 // annotation for kubectl's migration from client-side apply).
 import type { PatchSchema } from '../../../apis/meta/patch-schema.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { patchSchemaFor } from '../../../openapi/patch-schema.js';
 import { errors, type StatusError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject, type ManagedFieldsEntry } from '../../../runtime/object.js';

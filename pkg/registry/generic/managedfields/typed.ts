@@ -4,7 +4,7 @@
 // named by a set, and the checks an applied configuration must pass.
 import type { PatchSchema } from '../../../apis/meta/patch-schema.js';
 import { isPlainObject } from '../../../runtime/object.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { elementKey, field, keyElement, pathString, type Path, type PathElement } from './path.js';
 import { FieldSet } from './set.js';
 import { childSchema, isGranular, isNamedField, shapeOf, type Shape } from './shape.js';

@@ -4,7 +4,8 @@ import type { FieldError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { forbidden, invalid, notSupported, required } from '../../../apis/validation/field.js';
 import { isQualifiedName, nameIsDNSSubdomain } from '../../../apis/validation/names.js';
-import { deepEqual, validateImmutableField } from '../../../apis/validation/objectmeta.js';
+import { validateImmutableField } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 
 const reclaimPolicies = ['Delete', 'Retain'];

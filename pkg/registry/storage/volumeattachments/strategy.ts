@@ -4,7 +4,7 @@ import type { FieldError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { forbidden, invalid, required } from '../../../apis/validation/field.js';
 import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../../apis/validation/names.js';
-import { deepEqual } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import { csiDriverNameErrors } from '../csinodes/strategy.js';
 
