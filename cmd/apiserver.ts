@@ -1,16 +1,29 @@
-// kube-apiserver's command: flags -> options -> run one replica until a signal.
+// kube-apiserver's command: flags -> help, version, or options -> run one replica until a signal.
 import { createLogger } from '../pkg/endpoints/filters/logging.js';
-import { parseOptions } from '../pkg/server/options.js';
-import { runServer, type RunningServer } from '../pkg/server/server.js';
+import { flagSections, parseCommand, type Command } from '../pkg/server/options.js';
+import { helpText } from '../pkg/server/options/help.js';
+import type { RunningServer } from '../pkg/server/server.js';
+import { goVersionStruct, versionInfo } from '../pkg/version/index.js';
 
 async function main(): Promise<void> {
-  let options;
+  let command: Command;
   try {
-    options = parseOptions(process.argv.slice(2));
+    command = parseCommand(process.argv.slice(2));
   } catch (err) {
+    // Upstream (component-base's cli.Run) prints flag and validation errors so, without usage.
     process.stderr.write(`Error: ${(err as Error).message}\n`);
     process.exit(1);
   }
+  if (command.action === 'help') {
+    process.stdout.write(helpText(flagSections));
+    return;
+  }
+  if (command.action === 'version') {
+    process.stdout.write(command.raw ? `${goVersionStruct(versionInfo)}\n` : `Kubernetes ${versionInfo.gitVersion}\n`);
+    return;
+  }
+  for (const w of command.warnings) process.stderr.write(`${w}\n`);
+  const { options } = command;
   const log = createLogger(options.logLevel, undefined, options.loggingFormat);
   // Handlers go in before the server starts: readyz can answer before runServer returns,
   // and a SIGTERM then must still shut down gracefully rather than kill the process.
@@ -30,6 +43,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // Loaded only to run: --help and --version (envtest's probe) answer without it.
+  const { runServer } = await import('../pkg/server/server.js');
   started = await runServer(options, log);
   if (signaled) stop(started);
 }

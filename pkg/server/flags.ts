@@ -26,6 +26,8 @@ export interface FlagSpec {
   noOptDefault?: string;
   /** Upstream's flag that this server accepts but does not act on: a warning at start. */
   notImplemented?: boolean;
+  /** pflag's MarkDeprecated: hidden from --help, and using it prints this after "has been deprecated, ". */
+  deprecated?: string;
 }
 
 /** One of upstream's named flag sets: `--help` prints it as "<Name> flags:". */
@@ -37,44 +39,51 @@ export interface FlagSection<T> {
 
 export interface ParsedFlags {
   values: Map<string, string[]>;
-  /** Flags no spec declares, as pflag would name them in its error (`--foo`, `-x`). */
-  unknown: string[];
   positional: string[];
 }
+
+/** pflag's parse errors (unknown flag, missing argument), worded as pflag words them. */
+export class FlagParseError extends Error {}
 
 export function parseFlags(argv: string[], specs: FlagSpec[]): ParsedFlags {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const byShorthand = new Map(specs.filter((s) => s.shorthand).map((s) => [s.shorthand!, s]));
   const values = new Map<string, string[]>();
-  const unknown: string[] = [];
   const positional: string[] = [];
+  const set = (spec: FlagSpec, value: string) => values.set(spec.name, [...(values.get(spec.name) ?? []), value]);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('-') || arg === '-') { positional.push(arg); continue; }
     if (arg === '--') { positional.push(...argv.slice(i + 1)); break; }
-    const long = arg.startsWith('--');
-    const body = arg.slice(long ? 2 : 1);
-    const eq = body.indexOf('=');
-    const name = eq >= 0 ? body.slice(0, eq) : body;
-    let value = eq >= 0 ? body.slice(eq + 1) : undefined;
-    const spec = long || name.length > 1 ? byName.get(name) : byShorthand.get(name);
-    if (!spec) {
-      // Take a following non-flag word as its value, as pflag would for a string flag.
-      if (value === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-')) i++;
-      unknown.push(long ? `--${name}` : `-${name}`);
+    if (arg.startsWith('--')) {
+      const body = arg.slice(2);
+      const eq = body.indexOf('=');
+      const name = eq >= 0 ? body.slice(0, eq) : body;
+      const spec = byName.get(name);
+      if (!spec) throw new FlagParseError(`unknown flag: --${name}`);
+      if (eq >= 0) set(spec, body.slice(eq + 1));
+      else if (spec.type === 'bool') set(spec, 'true');
+      else if (spec.noOptDefault !== undefined) set(spec, spec.noOptDefault);
+      else if (i + 1 < argv.length) set(spec, argv[++i]);
+      else throw new FlagParseError(`flag needs an argument: --${name}`);
       continue;
     }
-    if (value === undefined) {
-      if (spec.type === 'bool') value = 'true';
-      else if (spec.noOptDefault !== undefined) value = spec.noOptDefault;
-      else if (i + 1 < argv.length) value = argv[++i];
-      else throw new Error(`flag needs an argument: --${name}`);
+    // Shorthands: -abc is -a -b -c; one that takes a value takes the rest (after an
+    // optional '=') or the next argument.
+    const shorthands = arg.slice(1);
+    for (let j = 0; j < shorthands.length; j++) {
+      const c = shorthands[j];
+      const spec = byShorthand.get(c);
+      if (!spec) throw new FlagParseError(`unknown shorthand flag: '${c}' in -${shorthands}`);
+      const rest = shorthands.slice(j + 1);
+      if (rest.startsWith('=')) { set(spec, rest.slice(1)); break; }
+      if (spec.type === 'bool') { set(spec, 'true'); continue; }
+      if (rest !== '') { set(spec, rest); break; }
+      if (i + 1 < argv.length) { set(spec, argv[++i]); break; }
+      throw new FlagParseError(`flag needs an argument: '${c}' in -${shorthands}`);
     }
-    const list = values.get(spec.name) ?? [];
-    list.push(value);
-    values.set(spec.name, list);
   }
-  return { values, unknown, positional };
+  return { values, positional };
 }
 
 /** Typed reads of parsed flags; an absent flag reads as its spec's default. */

@@ -1,1 +1,1 @@
-export { createVersionHandler, kubernetesUserAgent, platform, versionInfo, type VersionInfo } from './version.js';
+export { createVersionHandler, goVersionStruct, kubernetesUserAgent, platform, versionInfo, type VersionInfo } from './version.js';

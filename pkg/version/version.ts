@@ -49,3 +49,10 @@ export function createVersionHandler(info: VersionInfo = versionInfo): (ctx: Con
 export function kubernetesUserAgent(command: string, info: VersionInfo = versionInfo): string {
   return `${command}/${info.gitVersion} (${info.platform}) kubernetes/${info.gitCommit.slice(0, 7)}`;
 }
+
+/** Go's %#v of version.Info, as `kube-apiserver --version=raw` prints it. */
+export function goVersionStruct(info: VersionInfo): string {
+  const q = JSON.stringify;
+  return `version.Info{Major:${q(info.major)}, Minor:${q(info.minor)}, GitVersion:${q(info.gitVersion)}, GitCommit:${q(info.gitCommit)}, `
+    + `GitTreeState:${q(info.gitTreeState)}, BuildDate:${q(info.buildDate)}, GoVersion:${q(info.goVersion)}, Compiler:${q(info.compiler)}, Platform:${q(info.platform)}}`;
+}

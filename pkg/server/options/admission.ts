@@ -14,6 +14,8 @@ export interface AdmissionOptions {
 export const admissionSection: FlagSection<AdmissionOptions> = {
   name: 'admission',
   flags: [
+    { name: 'admission-control', type: 'strings', usage: 'Admission plugins, in one list.', notImplemented: true,
+      deprecated: 'Use --enable-admission-plugins or --disable-admission-plugins instead. Will be removed in a future version.' },
     { name: 'admission-control-config-file', type: 'string', usage: 'AdmissionConfiguration file giving plugins their configuration.' },
     { name: 'disable-admission-plugins', type: 'strings', usage: 'Admission plugins to turn off, default ones included; order does not matter.' },
     { name: 'enable-admission-plugins', type: 'strings', usage: 'Admission plugins to run besides the default ones; order does not matter.' },

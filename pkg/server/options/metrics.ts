@@ -9,6 +9,9 @@ export interface MetricsOptions {
 export const metricsSection: FlagSection<MetricsOptions> = {
   name: 'metrics',
   flags: [
+    { name: 'allow-metric-labels', type: 'stringToString', default: '[]', usage: 'Allowed values per metric label: <metric>,<label>=\'v1,v2\'.', notImplemented: true },
+    { name: 'allow-metric-labels-manifest', type: 'string', usage: 'File of --allow-metric-labels mappings (the flag wins).', notImplemented: true },
+    { name: 'disabled-metrics', type: 'strings', usage: 'Fully qualified metric names not to register.', notImplemented: true },
     { name: 'show-hidden-metrics-for-version', type: 'string', usage: 'The previous minor release (1.27) whose hidden metrics to show again.' },
   ],
   read: (f: FlagValues): MetricsOptions => ({ showHiddenMetricsForVersion: showHiddenMetricsFor(f.string('show-hidden-metrics-for-version')) }),

@@ -19,6 +19,9 @@ export const secureServingSection: FlagSection<SecureServingOptions> = {
     // Upstream's default: every interface. Tests and `make run` pass 127.0.0.1.
     { name: 'bind-address', type: 'ip', default: '0.0.0.0', usage: 'IP address to listen on for --secure-port; 0.0.0.0 or :: for all interfaces.' },
     { name: 'cert-dir', type: 'string', default: '/var/run/kubernetes', usage: 'Directory of the serving pair apiserver.crt/apiserver.key (generated self-signed when absent); ignored with --tls-cert-file.' },
+    { name: 'http2-max-streams-per-connection', type: 'int', usage: 'Concurrent HTTP/2 streams a client may open per connection; 0: the runtime\'s default.', notImplemented: true },
+    { name: 'permit-address-sharing', type: 'bool', usage: 'Bind with SO_REUSEADDR.', notImplemented: true },
+    { name: 'permit-port-sharing', type: 'bool', usage: 'Bind with SO_REUSEPORT, so several processes share the port.', notImplemented: true },
     { name: 'secure-port', type: 'int', default: '6443', usage: 'Port to serve HTTPS on (0: pick a free port).' },
     { name: 'tls-cert-file', type: 'string', usage: 'Serving certificate (PEM), followed by its intermediates.' },
     { name: 'tls-cipher-suites', type: 'strings', usage: 'TLS 1.2 cipher suites to offer, by Go\'s names; default: Node\'s AEAD suites with forward secrecy.' },

@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { parseCommand, parseOptions } from './options.js';
+
+describe('kube-apiserver command line', () => {
+  it('-h and --help ask for help before anything else is validated, --version and --version=raw for the version', () => {
+    expect(parseCommand(['-h'])).to.deep.equal({ action: 'help' });
+    expect(parseCommand(['--help', '--authorization-mode=Nope'])).to.deep.equal({ action: 'help' });
+    expect(parseCommand(['--version'])).to.deep.equal({ action: 'version', raw: false });
+    expect(parseCommand(['--version=true'])).to.deep.equal({ action: 'version', raw: false });
+    expect(parseCommand(['--version=raw'])).to.deep.equal({ action: 'version', raw: true });
+    expect(parseCommand(['--version=false']).action).to.equal('run');
+    expect(() => parseCommand(['--version=maybe'])).to.throw('invalid argument "maybe" for "--version" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
+  });
+
+  it('refuses a flag upstream v1.28 does not have, in pflag\'s words, even beside -h', () => {
+    expect(() => parseCommand(['--foo'])).to.throw('unknown flag: --foo');
+    expect(() => parseCommand(['--foo=bar', '-h'])).to.throw('unknown flag: --foo');
+    expect(() => parseCommand(['--insecure-port=0'])).to.throw('unknown flag: --insecure-port');
+    expect(() => parseCommand(['-x'])).to.throw("unknown shorthand flag: 'x' in -x");
+    expect(() => parseCommand(['-etcd-servers=http://x'])).to.throw("unknown shorthand flag: 'e' in -etcd-servers=http://x");
+    expect(() => parseCommand(['--etcd-prefix'])).to.throw('flag needs an argument: --etcd-prefix');
+    expect(() => parseCommand(['serve'])).to.throw('"kube-apiserver" does not take any arguments, got ["serve"]');
+  });
+
+  it('accepts upstream\'s flags it does not implement, naming them for the start-up warning', () => {
+    const c = parseCommand(['--profiling=false', '--allow-privileged=true', '--etcd-servers=http://127.0.0.1:2379', '--admission-control=AlwaysAdmit']);
+    expect(c.action).to.equal('run');
+    if (c.action !== 'run') return;
+    expect(c.options.ignoredFlags).to.have.members(['profiling', 'allow-privileged', 'admission-control']);
+    expect(c.warnings).to.deep.equal(['Flag --admission-control has been deprecated, Use --enable-admission-plugins or --disable-admission-plugins instead. Will be removed in a future version.']);
+    expect(parseOptions(['--etcd-servers=http://127.0.0.1:2379']).ignoredFlags).to.deep.equal([]);
+  });
+
+  it('takes -v as pflag does: -v=4, -v4, -v 4, --v=4', () => {
+    for (const argv of [['-v=4'], ['-v4'], ['-v', '4'], ['--v=4']]) expect(parseOptions(argv).logLevel, argv.join(' ')).to.equal('debug');
+  });
+
+  it('reads an absent flag as its declared default', () => {
+    const o = parseOptions([]);
+    expect(o).to.include({ etcdPrefix: '/registry', securePort: 6443, certDir: '/var/run/kubernetes', etcdCompactionIntervalMs: 300_000, eventTTLSeconds: 3600 });
+    expect(o.authorizationModes).to.deep.equal(['AlwaysAllow']);
+    expect(o.audit).to.deep.equal({ policyFile: undefined });
+    const audit = parseOptions(['--audit-webhook-config-file=/w']).audit.webhook!;
+    expect(audit.mode).to.equal('batch');
+    expect(audit.batch).to.deep.equal({ bufferSize: 10000, maxBatchSize: 400, maxBatchWaitMs: 30_000, throttleEnable: true, throttleQPS: 10, throttleBurst: 15 });
+  });
+});
