@@ -32,6 +32,8 @@ export interface BenchClusterOptions {
   nodeArgs?: string[];
   /** Token users besides the admin certificate (--token-auth-file). */
   tokens?: TokenUser[];
+  /** --authorization-mode (the harness's default: AlwaysAllow). */
+  authorizationMode?: string;
   /** Server flags after the benchmark defaults, for every replica or per replica index. */
   extraArgs?: string[] | ((index: number) => string[]);
 }
@@ -44,7 +46,7 @@ export async function withBenchCluster(label: string, run: (s: BenchSetting) => 
   // The raw etcd side ranges over exactly the seeded keys, so no controller may add objects
   // (the root CA publisher would put kube-root-ca.crt in the namespace).
   const cluster = await startReplicas(opts.replicas ?? 2, {
-    etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, nodeArgs, tokens: opts.tokens,
+    etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, nodeArgs, tokens: opts.tokens, authorizationMode: opts.authorizationMode,
     extraArgs: (i) => ['--controllers=*,-root-ca-cert-publisher', ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(i) : (opts.extraArgs ?? []))],
   });
   // gRPC's default 4 MiB receive limit would refuse a 10,000-object range in one message.

@@ -4,6 +4,7 @@
 import type { BindingObject, ClusterRoleObject, RoleObject, Subject } from '../authorization/rbac/types.js';
 import { clusterRoles, nodeRules } from './clusterroles.js';
 import { controllerRoles } from './controllerroles.js';
+import { beyondUpstreamBindings, beyondUpstreamClusterRoles } from './beyond.js';
 import { r, read } from './rules.js';
 
 export { nodeRules };
@@ -38,7 +39,7 @@ export interface BootstrapPolicy {
 }
 
 export function bootstrapPolicy(): BootstrapPolicy {
-  const crs: ClusterRoleObject[] = clusterRoles.map((c) => {
+  const crs: ClusterRoleObject[] = [...clusterRoles, ...beyondUpstreamClusterRoles].map((c) => {
     const obj: ClusterRoleObject = { apiVersion, kind: 'ClusterRole', metadata: meta(c.name, c.labels) };
     if (c.aggregateFrom) {
       obj.aggregationRule = { clusterRoleSelectors: c.aggregateFrom.map((to) => ({ matchLabels: { [`${rbac}/aggregate-to-${to}`]: 'true' } })) };
@@ -67,6 +68,7 @@ export function bootstrapPolicy(): BootstrapPolicy {
     { ...clusterBinding('system:node', []), subjects: undefined },
     clusterBinding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
   ];
+  for (const b of beyondUpstreamBindings) crbs.push(clusterBinding(b.role, b.groups.map(group)));
   for (const c of controllerRoles) {
     crbs.push(clusterBinding(`system:controller:${c.name}`, [sa('kube-system', c.name)]));
   }

@@ -61,6 +61,7 @@ import {
   validatingadmissionpolicybindingsV1beta1,
 } from './admissionregistration/validatingadmissionpolicies/index.js';
 import { customresourcedefinitions } from './apiextensions/customresourcedefinitions/index.js';
+import { resourceAccessReviewDefs } from './openshiftauthorization/index.js';
 
 export interface SchemeOptions {
   /** --runtime-config: turns group versions that upstream serves only on request on or off. */
@@ -98,6 +99,8 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     runtimeclasses,
     endpointslices,
     flowschemasV1beta3, prioritylevelconfigurationsV1beta3, flowschemasV1beta2, prioritylevelconfigurationsV1beta2,
+    // Beyond upstream's surface (see beyond-upstream.ts), after every upstream group.
+    ...resourceAccessReviewDefs,
   ]) {
     if (!versionEnabled(def.group, def.version, opts.runtimeConfig ?? {})) continue;
     const gate = featureGated.get(def);

@@ -14,6 +14,11 @@ import { RBACRuleResolver } from '../authorization/rbac/resolver.js';
 import { UnionAuthorizer, UnionRuleResolver } from '../authorization/union/index.js';
 import { WebhookAuthorizer } from '../authorization/webhook/index.js';
 import { loadWebhookConnection } from '../authorization/webhook/kubeconfig.js';
+import type { SubjectLocator } from '../authorization/whocan/interfaces.js';
+import { alwaysAllowLocator, alwaysDenyLocator, cannotEnumerate, privilegedGroupsLocator } from '../authorization/whocan/modes.js';
+import { NodeSubjectLocator } from '../authorization/whocan/node.js';
+import { RBACSubjectLocator } from '../authorization/whocan/rbac.js';
+import { UnionSubjectLocator } from '../authorization/whocan/union.js';
 import type { Admission, AdmissionAttributes, AdmissionPlugin } from '../admission/interfaces.js';
 import { nodeRules } from '../bootstrappolicy/index.js';
 import type { ServerDeps } from './deps.js';
@@ -23,6 +28,8 @@ export interface Authorization {
   ruleResolver: RuleResolver;
   /** The RBAC index every replica keeps (also read by escalation checks). */
   policy: PolicyIndex;
+  /** Who may do an action, through the same modes (ResourceAccessReview). */
+  subjectLocator: SubjectLocator;
   /** Wraps the admission chain so RBAC writes are checked for escalation first. */
   guard(admission: Admission): Admission;
 }
@@ -34,14 +41,16 @@ export async function buildAuthorization(d: ServerDeps): Promise<Authorization> 
   const rbacResolver = new RBACRuleResolver(policy);
   const members: Authorizer[] = [privilegedGroups];
   const resolvers: RuleResolver[] = [];
+  const locators: SubjectLocator[] = [privilegedGroupsLocator];
   for (const m of o.authorizationModes) {
     let a: Authorizer & RuleResolver;
     switch (m) {
-      case 'AlwaysAllow': a = alwaysAllow; break;
-      case 'AlwaysDeny': a = alwaysDeny; break;
-      case 'RBAC': a = new RBACAuthorizer(rbacResolver); break;
-      case 'ABAC': a = ABACAuthorizer.fromFile(o.authorizationPolicyFile!); break;
+      case 'AlwaysAllow': a = alwaysAllow; locators.push(alwaysAllowLocator); break;
+      case 'AlwaysDeny': a = alwaysDeny; locators.push(alwaysDenyLocator); break;
+      case 'RBAC': a = new RBACAuthorizer(rbacResolver); locators.push(new RBACSubjectLocator(policy, rbacResolver)); break;
+      case 'ABAC': a = ABACAuthorizer.fromFile(o.authorizationPolicyFile!); locators.push(cannotEnumerate(m)); break;
       case 'Webhook':
+        locators.push(cannotEnumerate(m));
         a = new WebhookAuthorizer({
           connection: loadWebhookConnection(o.authorizationWebhookConfigFile!),
           version: o.authorizationWebhookVersion === 'v1' ? 'v1' : 'v1beta1',
@@ -54,6 +63,7 @@ export async function buildAuthorization(d: ServerDeps): Promise<Authorization> 
         const node = new NodeAuthorizer(nodeRules);
         node.attach(d.informers);
         a = node;
+        locators.push(new NodeSubjectLocator(node));
         break;
       }
       default: throw new Error(`authorization mode "${m}" is not a valid mode`);
@@ -67,6 +77,7 @@ export async function buildAuthorization(d: ServerDeps): Promise<Authorization> 
     authorizer,
     ruleResolver: new UnionRuleResolver(resolvers),
     policy,
+    subjectLocator: new UnionSubjectLocator(locators),
     guard: (admission) => prepend(escalation, admission),
   };
 }

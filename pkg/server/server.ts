@@ -53,6 +53,7 @@ import { buildAdmission } from './admission.js';
 import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
 import { bindAccessReviews } from '../registry/authorization/index.js';
+import { bindResourceAccessReviews } from '../registry/openshiftauthorization/index.js';
 import { bindComponentStatuses } from '../registry/core/componentstatuses/index.js';
 import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
@@ -117,6 +118,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const authorizer = authz.authorizer;
   deps.authorizer = authorizer;
   bindAccessReviews(scheme, authz);
+  bindResourceAccessReviews(scheme, authz.subjectLocator);
   bindComponentStatuses(scheme, endpoints);
   const admission = authz.guard(await hooked('start-kube-apiserver-admission-initializer', () => buildAdmission(deps)));
 

@@ -115,6 +115,11 @@ export class NodeGraph {
   upsertAttachment(va: KubeObject): void { this.attachments.set(va.metadata.name ?? '', str(rec(va.spec).nodeName)); }
   deleteAttachment(va: KubeObject): void { this.attachments.delete(va.metadata.name ?? ''); }
 
+  /** Every node some pod or attachment names: the only nodes a path can lead to. */
+  nodeNames(): Set<string> {
+    return new Set([...this.podsByNode.keys(), ...this.attachments.values()]);
+  }
+
   /** Is there a path from the object to the node? */
   hasPathFrom(node: string, type: VertexType, namespace: string, name: string): boolean {
     if (type === 'volumeattachment') return this.attachments.get(name) === node;

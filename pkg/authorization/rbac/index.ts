@@ -18,6 +18,8 @@ class BindingBucket {
 
   get size(): number { return this.all.size; }
 
+  values(): Iterable<BindingObject> { return this.all.values(); }
+
   upsert(b: BindingObject): void {
     const key = b.metadata.name ?? '';
     this.remove(key);
@@ -112,6 +114,15 @@ export class PolicyIndex implements PolicySource {
 
   clusterRoleBindingsFor(user: UserLike): Iterable<BindingObject> {
     return this.clusterRoleBindings.candidates(user);
+  }
+
+  /** Every RoleBinding of a namespace, whoever it names (who-can walks them all). */
+  allRoleBindingsIn(namespace: string): Iterable<BindingObject> {
+    return this.roleBindings.get(namespace)?.values() ?? [];
+  }
+
+  allClusterRoleBindings(): Iterable<BindingObject> {
+    return this.clusterRoleBindings.values();
   }
 
   upsertRole(r: RoleObject): void {

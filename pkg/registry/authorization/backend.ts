@@ -9,14 +9,15 @@ export interface AccessReviewBackend {
   ruleResolver: RuleResolver;
 }
 
-export class AccessReviewBinding {
-  private backend: AccessReviewBackend | undefined;
+/** Also holds other late-bound review backends (the who-can locator). */
+export class AccessReviewBinding<T = AccessReviewBackend> {
+  private backend: T | undefined;
 
-  bind(b: AccessReviewBackend): void {
+  bind(b: T): void {
     this.backend = b;
   }
 
-  get(): AccessReviewBackend {
+  get(): T {
     if (!this.backend) throw errors.serviceUnavailable('authorization is not ready yet');
     return this.backend;
   }

@@ -1,0 +1,17 @@
+// Default roles for the APIs this server serves beyond upstream (pkg/registry/
+// beyond-upstream.ts): named under our own prefix so that none can be mistaken for, or
+// collide with, an upstream or OpenShift role. Cluster admins (system:masters) are bound
+// to them explicitly; grant them to others with a binding of your own.
+import { r } from './rules.js';
+import type { RoleSpec } from './clusterroles.js';
+
+export const whoCanRole = 'k8s-ts:who-can';
+
+export const beyondUpstreamClusterRoles: RoleSpec[] = [
+  { name: whoCanRole, rules: [r('create', 'authorization.openshift.io', 'resourceaccessreviews,localresourceaccessreviews')] },
+];
+
+/** ClusterRole name -> the groups its bootstrap ClusterRoleBinding (same name) names. */
+export const beyondUpstreamBindings: Array<{ role: string; groups: string[] }> = [
+  { role: whoCanRole, groups: ['system:masters'] },
+];
