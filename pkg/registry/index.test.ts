@@ -9,7 +9,9 @@ describe('buildScheme', () => {
     expect(scheme.groups()).to.deep.equal(['', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io',
       'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
       'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io',
-      'flowcontrol.apiserver.k8s.io']);
+      'flowcontrol.apiserver.k8s.io',
+      // Beyond upstream, after every upstream group.
+      'authorization.openshift.io']);
   });
 
   it('serves every declared resource', () => {
@@ -41,6 +43,7 @@ describe('buildScheme', () => {
       'discovery.k8s.io/v1/endpointslices',
       'flowcontrol.apiserver.k8s.io/v1beta3/flowschemas', 'flowcontrol.apiserver.k8s.io/v1beta3/prioritylevelconfigurations',
       'flowcontrol.apiserver.k8s.io/v1beta2/flowschemas', 'flowcontrol.apiserver.k8s.io/v1beta2/prioritylevelconfigurations',
+      'authorization.openshift.io/v1/localresourceaccessreviews', 'authorization.openshift.io/v1/resourceaccessreviews',
     ]);
     expect(scheme.kind('rbac.authorization.k8s.io', 'v1', 'ClusterRole')?.plural).to.equal('clusterroles');
   });
