@@ -1,6 +1,7 @@
 // The node shape of the generated schema module (pkg/generated/openapi-schema.json).
 // It is OpenAPI's structural subset: `$ref` holds a bare definition name, and no node
-// carries prose.
+// carries prose (the meta/v1 types get their published descriptions added, see
+// meta-descriptions.ts).
 
 /** A JSON object as the documents hold it (schemas, paths, whole specs). */
 export type JSONObject = { [key: string]: unknown };
@@ -22,6 +23,7 @@ export interface SchemaNode {
   enum?: unknown[];
   default?: unknown;
   oneOf?: SchemaNode[];
+  description?: string;
   'x-kubernetes-group-version-kind'?: GVKRef[];
   'x-kubernetes-patch-strategy'?: string;
   'x-kubernetes-patch-merge-key'?: string;

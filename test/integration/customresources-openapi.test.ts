@@ -84,7 +84,7 @@ describe('custom resources in OpenAPI', function () {
     expect(widget['x-kubernetes-group-version-kind']).to.deep.equal([{ group, kind: 'Widget', version: 'v1' }]);
     expect(widget.properties.spec.properties.size).to.deep.equal({ type: 'integer', description: 'Size of the widget in centimetres.' });
     expect(widget.properties.spec.properties.label.nullable).to.equal(true);
-    expect(widget.properties.metadata.$ref).to.equal('#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+    expect(widget.properties.metadata.allOf).to.deep.equal([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
     expect(doc.components.schemas['com.example.openapi.v1.WidgetList'].properties.items.items)
       .to.deep.equal({ $ref: `#/components/schemas/${kindDef}` });
     expect(doc.components.schemas).to.have.property('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');

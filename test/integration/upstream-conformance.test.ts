@@ -2,7 +2,7 @@
 // where we once answered differently (issue 27): each case replays one spec's requests
 // over HTTPS (or kubectl) against two replicas and checks what upstream answers.
 import { expect } from 'chai';
-import { request, startReplicas, until, type Cluster, type HttpResponse } from '../harness/index.js';
+import { kubectl, request, startReplicas, until, type Cluster, type HttpResponse, type KubectlVersion } from '../harness/index.js';
 import { decodeObject, encodeObject } from '../../pkg/runtime/serializer/protobuf/envelope.js';
 import { csrBody, makeRequest } from './csr-helpers.js';
 
@@ -123,4 +123,23 @@ describe('upstream conformance specs that once failed here (issue 27)', function
       return r.status === 200 && typeof r.body.data?.['ca.crt'] === 'string' && r.body.data['ca.crt'] !== '';
     });
   });
+
+  for (const version of ['1.28', '1.34'] as KubectlVersion[]) {
+    it(`kubectl ${version} explain <crd plural>.metadata prints ObjectMeta's descriptions (OpenAPI v3 and v2)`, async () => {
+      const plural = `explains${version.replace('.', '')}`;
+      const crd = crdWithSchema('explain.conformance.example.com', plural, `Explain${version.replace('.', '')}`);
+      await establishedCRD(crd);
+      const explain = async (extra: string[]): Promise<string> => until(`explain ${plural}.metadata ${extra.join(' ')}`, async () => {
+        const r = await kubectl(['explain', `${plural}.metadata`, ...extra], { kubeconfig: cluster.kubeconfigFor(1), version });
+        return r.code === 0 ? r.stdout : undefined;
+      }, 20_000, 500);
+      for (const extra of [[], ['--output=plaintext-openapiv2']]) {
+        const out = await explain(extra);
+        // The spec's own expectation.
+        expect(out, `${extra.join(' ')}\n${out}`).to.match(/DESCRIPTION:.*Standard object's metadata.*FIELDS:.*creationTimestamp.*<string>.*CreationTimestamp is a timestamp/s);
+        expect(out).to.not.include('<no description>');
+        expect(out).to.not.include('<empty>');
+      }
+    });
+  }
 });

@@ -22,10 +22,12 @@ const EMBEDDED_KIND = {
   description: `kind is a string value representing the type of this object. In CamelCase. More info: ${CONVENTIONS}#types-kinds`,
   type: 'string',
 };
-const metadata = (prefix: string) => ({
-  $ref: `${prefix}io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`,
-  description: `Standard object's metadata. More info: ${CONVENTIONS}#metadata`,
-});
+// v3 wraps a described reference in allOf (OpenAPI 3.0 ignores a $ref's siblings).
+const metadata = (prefix: string) => {
+  const ref = `${prefix}io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`;
+  const description = `Standard object's metadata. More info: ${CONVENTIONS}#metadata`;
+  return prefix.startsWith('#/components/') ? { allOf: [{ $ref: ref }], description } : { $ref: ref, description };
+};
 
 // A small CRD schema touching each rule: int-or-string, nullable, junctors, defaults,
 // preserved unknown fields, embedded resources, and keys structural schemas drop.
@@ -150,7 +152,7 @@ describe('custom resource definitions', () => {
         apiVersion: API_VERSION,
         kind: KIND,
         items: { description: `List of gadgets. More info: ${CONVENTIONS}`, type: 'array', items: { $ref: '#/components/schemas/com.example.cr.v1.Gadget' } },
-        metadata: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', description: `Standard list metadata. More info: ${CONVENTIONS}#types-kinds` },
+        metadata: { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' }], description: `Standard list metadata. More info: ${CONVENTIONS}#types-kinds` },
       },
       'x-kubernetes-group-version-kind': [{ group: 'cr.example.com', kind: 'GadgetList', version: 'v1' }],
     });

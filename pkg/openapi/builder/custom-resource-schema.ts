@@ -42,6 +42,15 @@ function refTo(name: string, v3: boolean): string {
   return v3 ? `#/components/schemas/${name}` : `#/definitions/${name}`;
 }
 
+/**
+ * A reference with its own description. OpenAPI 3.0 ignores the siblings of a `$ref`, so
+ * v3 wraps it in `allOf`, as upstream publishes it; kubectl's v3 explain then prints this
+ * description (the field's) rather than the referenced type's.
+ */
+function describedRef(name: string, description: string, v3: boolean): JSONObject {
+  return v3 ? { allOf: [{ $ref: refTo(name, true) }], description } : { $ref: refTo(name, false), description };
+}
+
 function setProperty(node: JSONObject, name: string, schema: JSONObject): void {
   node.properties = { ...(isObject(node.properties) ? node.properties : {}), [name]: schema };
 }
@@ -64,7 +73,7 @@ function addEmbedded(node: JSONObject, v3: boolean): void {
   if (node['x-kubernetes-embedded-resource'] !== true) return;
   setProperty(node, 'apiVersion', { description: EMBEDDED_API_VERSION_DOC, type: 'string' });
   setProperty(node, 'kind', { description: EMBEDDED_KIND_DOC, type: 'string' });
-  setProperty(node, 'metadata', { $ref: refTo(OBJECT_META, v3), description: OBJECT_METADATA_DOC });
+  setProperty(node, 'metadata', describedRef(OBJECT_META, OBJECT_METADATA_DOC, v3));
   const required = Array.isArray(node.required) ? [...node.required as string[]] : [];
   for (const name of ['kind', 'apiVersion']) if (!required.includes(name)) required.push(name);
   node.required = required;
@@ -80,7 +89,7 @@ export function kindSchema(schema: JSONObject | undefined, gvk: GVKRef, v3: bool
   } else {
     out = unfold(structural(schema));
     if (!v3) out = toSwagger2(out);
-    setProperty(out, 'metadata', { $ref: refTo(OBJECT_META, v3), description: OBJECT_METADATA_DOC });
+    setProperty(out, 'metadata', describedRef(OBJECT_META, OBJECT_METADATA_DOC, v3));
     addTypeMeta(out);
     addEmbedded(out, v3);
   }
@@ -96,7 +105,7 @@ export function listSchema(kindName: string, plural: string, listGVK: GVKRef, ki
     required: ['items'],
     properties: {
       items: { description: `List of ${plural}. More info: ${CONVENTIONS}`, type: 'array', items: { $ref: refTo(kindName, v3) } },
-      metadata: { $ref: refTo(LIST_META, v3), description: LIST_METADATA_DOC },
+      metadata: describedRef(LIST_META, LIST_METADATA_DOC, v3),
     },
     'x-kubernetes-group-version-kind': [{ group: listGVK.group, kind: listGVK.kind, version: listGVK.version }],
   };

@@ -4,6 +4,7 @@
 // global state and a CRD's change is a new source, not a mutation.
 import type { Scheme } from '../../runtime/scheme.js';
 import { definition, definitionNameForGVK } from '../schema.js';
+import { withPublishedDescriptions } from '../meta-descriptions.js';
 import { customResourceDefinitions, type RenderedDefinition } from './custom-resource-schema.js';
 import { collectRefs, convert } from './definitions.js';
 import type { DefinitionSource } from './source.js';
@@ -16,7 +17,7 @@ export const builtinDefinitions: DefinitionSource = {
   has: (name) => definition(name) !== undefined,
   render(name, v3) {
     const def = definition(name);
-    return def ? convert(def, v3) : undefined;
+    return def ? convert(withPublishedDescriptions(name, def), v3) : undefined;
   },
   refs(name) {
     const def = definition(name);
