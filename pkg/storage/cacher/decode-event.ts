@@ -9,20 +9,22 @@
 import type { IEvent } from 'etcd3';
 import type { KubeObject } from '../../runtime/object.js';
 import type { WatchEvent } from '../interfaces.js';
-import { decodeFromStorage, UndecodableValueError } from '../etcd/codec.js';
+import { UndecodableValueError } from '../etcd/codec.js';
+import { decodeStored } from '../etcd/stored-value.js';
+import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { toWatchEvent } from '../etcd/watch.js';
 
 /** The event, or undefined when it needs the previous value and `cached` is not it. */
-export function decodeWithCached(ev: IEvent, cached: KubeObject | undefined): WatchEvent | undefined {
+export async function decodeWithCached(ev: IEvent, cached: KubeObject | undefined, transformer?: ValueTransformer): Promise<WatchEvent | undefined> {
   if (ev.type === 'Put') {
     const added = ev.kv.create_revision === ev.kv.mod_revision;
     if (!added && !cached) return undefined;
     let object: KubeObject;
     try {
-      object = decodeFromStorage(ev.kv.value, ev.kv.mod_revision);
+      object = await decodeStored(transformer, ev.kv, ev.kv.mod_revision);
     } catch (err) {
       if (!(err instanceof UndecodableValueError)) throw err;
-      return toWatchEvent(ev); // reports the undecodable value as an ERROR event
+      return toWatchEvent(ev, transformer); // reports the undecodable value as an ERROR event
     }
     return added ? { type: 'ADDED', object } : { type: 'MODIFIED', object, previous: cached };
   }

@@ -12,7 +12,8 @@ import type { Etcd3, IEvent } from 'etcd3';
 import { AsyncQueue } from '../../util/async-queue.js';
 import type { KubeObject } from '../../runtime/object.js';
 import type { IndexedField, WatchEvent, WatchStream } from '../interfaces.js';
-import { decodeFromStorage } from '../etcd/codec.js';
+import { decodeStored } from '../etcd/stored-value.js';
+import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { prefixEnd } from '../etcd/keys.js';
 import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation, toWatchEvent } from '../etcd/watch.js';
 import { decodeWithCached } from './decode-event.js';
@@ -40,6 +41,8 @@ export interface WatchCacheOptions {
   capacity: number;
   /** A watcher with more undelivered events than this is closed; its client re-watches. */
   maxPending: number;
+  /** Encryption at rest: how values are read from etcd. */
+  transformer?: ValueTransformer;
 }
 
 export class WatchCache {
@@ -91,7 +94,7 @@ export class WatchCache {
         for (const kv of page.kvs) {
           try {
             const key = kv.key.toString();
-            this.objects.set(key, markShared(decodeFromStorage(kv.value, kv.mod_revision)));
+            this.objects.set(key, markShared(await decodeStored(this.opts.transformer, kv, kv.mod_revision)));
             this.keys.push(key);
           } catch {
             this.unusable = true;
@@ -305,7 +308,8 @@ export class WatchCache {
       if (msg.type === 'events') {
         for (const ev of msg.events) {
           const key = ev.kv.key.toString();
-          let event = decodeWithCached(ev, this.objects.get(key));
+          let event = await decodeWithCached(ev, this.objects.get(key), this.opts.transformer);
+          if (this.stopped || source !== this.source) return;
           if (!event) {
             try {
               event = await this.withPrevious(ev);
@@ -336,7 +340,7 @@ export class WatchCache {
   /** The event decoded in full with the key's value before it, read from etcd at the revision before. */
   private async withPrevious(ev: IEvent): Promise<WatchEvent> {
     const before = await this.client.kv.range({ key: ev.kv.key, revision: String(Number(ev.kv.mod_revision) - 1) });
-    return toWatchEvent({ ...ev, prev_kv: before.kvs[0] });
+    return toWatchEvent({ ...ev, prev_kv: before.kvs[0] }, this.opts.transformer);
   }
 
   /** Ends every client watch with `end` and starts the cache afresh (a new list, then a new watch). */

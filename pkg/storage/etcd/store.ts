@@ -7,7 +7,9 @@ import {
   StorageError, type GetOptions, type ListOptions, type ListResult, type Preconditions,
   type Storage, type TryUpdate, type WriteOptions, type WatchOptions, type WatchStream,
 } from '../interfaces.js';
-import { decodeFromStorage, encodeForStorage, UndecodableValueError, type StorageMediaType } from './codec.js';
+import { UndecodableValueError, type StorageMediaType } from './codec.js';
+import { encodeStored, readStored } from './stored-value.js';
+import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { reportUndecodable } from './undecodable.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError } from './continue.js';
 import { prefixEnd } from './keys.js';
@@ -21,8 +23,11 @@ const freshnessWaitMs = 3000;
 /** Keys per etcd range when a list has no limit. */
 const unlimitedPageSize = 1000;
 
-/** An object and the etcd mod revision it was read at. */
-interface KeyState { obj: KubeObject; modRevision: string }
+/**
+ * An object and the etcd mod revision it was read at; `stale` when its bytes were
+ * encrypted by a provider or key that no longer writes (so even a no-op update rewrites it).
+ */
+interface KeyState { obj: KubeObject; modRevision: string; stale?: boolean }
 
 /** Thrown inside a list when the revision read is older than required: wait, then retry. */
 class FreshnessWait extends Error {
@@ -49,7 +54,7 @@ export class EtcdStorage implements Storage {
   readonly client: Etcd3;
 
   constructor(client: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
-    private readonly observe?: EtcdObserver) {
+    private readonly observe?: EtcdObserver, readonly transformer?: ValueTransformer) {
     this.client = guardEtcd(client);
     this.leases = new LeaseManager(this.client);
   }
@@ -64,14 +69,18 @@ export class EtcdStorage implements Storage {
     }
   }
 
-  private encode(obj: KubeObject): Buffer {
-    return encodeForStorage(obj, this.mediaType);
+  private encode(key: Buffer, obj: KubeObject): Promise<Buffer> {
+    return encodeStored(this.transformer, key, obj, this.mediaType);
   }
 
   /** A value nothing can decode fails the read with its key and reason; it is never overwritten. */
-  private decode(kv: { key: Buffer; value: Buffer; mod_revision: string }): KubeObject {
+  private async decode(kv: { key: Buffer; value: Buffer; mod_revision: string }): Promise<KubeObject> {
+    return (await this.read(kv)).obj;
+  }
+
+  private async read(kv: { key: Buffer; value: Buffer; mod_revision: string }): Promise<{ obj: KubeObject; stale: boolean }> {
     try {
-      return decodeFromStorage(kv.value, kv.mod_revision);
+      return await readStored(this.transformer, kv, kv.mod_revision);
     } catch (err) {
       if (!(err instanceof UndecodableValueError)) throw err;
       const key = kv.key.toString();
@@ -97,7 +106,7 @@ export class EtcdStorage implements Storage {
     const k = Buffer.from(key);
     const res = await this.client.kv.txn({
       compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-      success: [{ request_put: { key: k, value: this.encode(obj), lease: await this.leaseFor(opts) } }],
+      success: [{ request_put: { key: k, value: await this.encode(k, obj), lease: await this.leaseFor(opts) } }],
       failure: [],
     });
     if (!res.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
@@ -123,7 +132,7 @@ export class EtcdStorage implements Storage {
         continue;
       }
       const kv = res.kvs[0];
-      return { object: kv ? this.decode(kv) : undefined, revision: res.header.revision };
+      return { object: kv ? await this.decode(kv) : undefined, revision: res.header.revision };
     }
   }
 
@@ -219,7 +228,7 @@ export class EtcdStorage implements Storage {
         const kv = res.kvs[i];
         lastKey = kv.key;
         evaluated++;
-        const obj = this.decode(kv);
+        const obj = await this.decode(kv);
         if (predicate(obj)) items.push(obj);
         if (limit > 0 && items.length >= limit) { stoppedAt = i; break; }
       }
@@ -251,8 +260,10 @@ export class EtcdStorage implements Storage {
   }
 
   /** An object as read from etcd, with the revision a write of it must compare against. */
-  private stateOf(kv: { key: Buffer; value: Buffer; mod_revision: string } | undefined): KeyState | undefined {
-    return kv && { obj: this.decode(kv), modRevision: kv.mod_revision };
+  private async stateOf(kv: { key: Buffer; value: Buffer; mod_revision: string } | undefined): Promise<KeyState | undefined> {
+    if (!kv) return undefined;
+    const { obj, stale } = await this.read(kv);
+    return { obj, modRevision: kv.mod_revision, stale };
   }
 
   /**
@@ -262,7 +273,7 @@ export class EtcdStorage implements Storage {
   private async startingState(k: Buffer, cached: KubeObject | undefined): Promise<{ state: KeyState | undefined; verified: boolean }> {
     const rv = cached?.metadata.resourceVersion;
     if (cached && rv) return { state: { obj: cached, modRevision: rv }, verified: false };
-    return { state: this.stateOf(await this.readKv(k)), verified: true };
+    return { state: await this.stateOf(await this.readKv(k)), verified: true };
   }
 
   private async updateUntimed(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
@@ -272,7 +283,7 @@ export class EtcdStorage implements Storage {
     // a write that lands proves it, and anything else is tried again from etcd).
     let { state, verified } = await this.startingState(k, opts.cachedExisting);
     const refresh = async () => {
-      state = this.stateOf(await this.readKv(k));
+      state = await this.stateOf(await this.readKv(k));
       verified = true;
     };
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
@@ -296,7 +307,10 @@ export class EtcdStorage implements Storage {
         // "No change" against a cached object may only mean the cache is behind.
         if (!verified) { await refresh(); continue; }
         if (!state) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-        return { object: existing, created: false };
+        // Bytes under an old key are rewritten even unchanged (upstream's stale read), so
+        // rewriting every object moves it to the provider that writes now.
+        if (!state.stale) return { object: existing, created: false };
+        updated = existing;
       }
       const current = state;
       const compare = current
@@ -304,12 +318,12 @@ export class EtcdStorage implements Storage {
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
       const res = await this.client.kv.txn({
         compare: [compare],
-        success: [{ request_put: { key: k, value: this.encode(updated), lease: await this.leaseFor(opts) } }],
+        success: [{ request_put: { key: k, value: await this.encode(k, updated), lease: await this.leaseFor(opts) } }],
         failure: [{ request_range: { key: k } }],
       });
       if (res.succeeded) return { object: withRevision(updated, res.header.revision), created: !current };
       const kv = res.responses[0]?.response_range?.kvs?.[0];
-      state = this.stateOf(kv);
+      state = await this.stateOf(kv);
       verified = true;
     }
     throw new StorageError('ResourceVersionConflict', key, `too many conflicts updating ${key}`);
@@ -336,7 +350,7 @@ export class EtcdStorage implements Storage {
         if (validateDeletion) await validateDeletion(existing);
       } catch (err) {
         if (verified) throw err;
-        state = this.stateOf(await this.readKv(k));
+        state = await this.stateOf(await this.readKv(k));
         verified = true;
         continue;
       }
@@ -347,7 +361,7 @@ export class EtcdStorage implements Storage {
       });
       if (res.succeeded) return existing;
       const kv = res.responses[0]?.response_range?.kvs?.[0];
-      state = this.stateOf(kv);
+      state = await this.stateOf(kv);
       verified = true;
     }
     throw new StorageError('ResourceVersionConflict', key, `too many conflicts deleting ${key}`);

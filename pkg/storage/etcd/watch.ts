@@ -10,7 +10,9 @@ import { AsyncQueue } from '../../util/async-queue.js';
 import {
   StorageError, type ListOptions, type ListResult, type WatchEvent, type WatchOptions, type WatchStream,
 } from '../interfaces.js';
-import { decodeFromStorage, UndecodableValueError } from './codec.js';
+import { UndecodableValueError } from './codec.js';
+import { decodeStored } from './stored-value.js';
+import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { reportUndecodable } from './undecodable.js';
 import { prefixEnd } from './keys.js';
 import { watchRange, type RangeWatch } from './watcher/range-watch.js';
@@ -62,6 +64,8 @@ export interface WatchSource {
   list(prefix: string, opts: ListOptions): Promise<ListResult>;
   getWithRevision(key: string, minResourceVersion?: string): Promise<{ object?: KubeObject; revision: string }>;
   currentRevision(): Promise<string>;
+  /** Encryption at rest: how the watched values are read. */
+  readonly transformer?: ValueTransformer;
 }
 
 export async function startWatch(store: WatchSource, key: string, opts: WatchOptions): Promise<WatchStream> {
@@ -111,7 +115,7 @@ export async function startWatch(store: WatchSource, key: string, opts: WatchOpt
       if (stopped) break;
       if (msg.type === 'events') {
         for (const ev of msg.events) {
-          const out = toWatchEvent(ev);
+          const out = await toWatchEvent(ev, store.transformer);
           queue.push(out);
           if (out.type === 'ERROR') { stop(); break; }
         }
@@ -134,9 +138,9 @@ export async function startWatch(store: WatchSource, key: string, opts: WatchOpt
   };
 }
 
-export function toWatchEvent(ev: IEvent): WatchEvent {
+export async function toWatchEvent(ev: IEvent, transformer: ValueTransformer | undefined): Promise<WatchEvent> {
   try {
-    return decodeEvent(ev);
+    return await decodeEvent(ev, transformer);
   } catch (err) {
     if (!(err instanceof UndecodableValueError)) throw err;
     const key = ev.kv.key.toString();
@@ -146,10 +150,10 @@ export function toWatchEvent(ev: IEvent): WatchEvent {
   }
 }
 
-function decodeEvent(ev: IEvent): WatchEvent {
+async function decodeEvent(ev: IEvent, t: ValueTransformer | undefined): Promise<WatchEvent> {
   if (ev.type === 'Put') {
-    const obj = decodeFromStorage(ev.kv.value, ev.kv.mod_revision);
-    const previous = ev.prev_kv ? decodeFromStorage(ev.prev_kv.value, ev.prev_kv.mod_revision) : undefined;
+    const obj = await decodeStored(t, ev.kv, ev.kv.mod_revision);
+    const previous = ev.prev_kv ? await decodeStored(t, ev.prev_kv, ev.prev_kv.mod_revision) : undefined;
     return { type: ev.kv.create_revision === ev.kv.mod_revision ? 'ADDED' : 'MODIFIED', object: obj, previous };
   }
   if (!ev.prev_kv) {
@@ -158,6 +162,6 @@ function decodeEvent(ev: IEvent): WatchEvent {
     return internalErrorEvent(`etcd event received with PrevKv=nil (key=${JSON.stringify(ev.kv.key.toString())}, modRevision=${ev.kv.mod_revision}, type=DELETE)`);
   }
   // A deleted object is reported with the revision of its deletion, as upstream does.
-  const obj = decodeFromStorage(ev.prev_kv.value, ev.kv.mod_revision);
+  const obj = await decodeStored(t, ev.prev_kv, ev.kv.mod_revision);
   return { type: 'DELETED', object: obj, previous: obj };
 }

@@ -1,0 +1,30 @@
+// The one place values pass the encryption-at-rest transformer on their way to and from
+// etcd (keyed by the etcd key, which aesgcm and KMS authenticate). Without a transformer
+// values are the codec's bytes as they are. A value no provider can read is undecodable,
+// with the provider's reason, like any other value no codec can read.
+import type { KubeObject } from '../../runtime/object.js';
+import type { ValueTransformer } from '../value/encryption-at-rest.js';
+import { decodeFromStorage, encodeForStorage, UndecodableValueError, type StorageMediaType } from './codec.js';
+
+export interface StoredKV { key: Buffer; value: Buffer }
+
+/** The object and whether its bytes were written with a provider or key that no longer writes. */
+export async function readStored(t: ValueTransformer | undefined, kv: StoredKV, modRevision: string | number): Promise<{ obj: KubeObject; stale: boolean }> {
+  if (!t) return { obj: decodeFromStorage(kv.value, modRevision), stale: false };
+  let plain;
+  try {
+    plain = await t.fromStorage(kv.key, kv.value);
+  } catch (err) {
+    throw new UndecodableValueError((err as Error).message);
+  }
+  return { obj: decodeFromStorage(plain.data, modRevision), stale: plain.stale };
+}
+
+export async function decodeStored(t: ValueTransformer | undefined, kv: StoredKV, modRevision: string | number): Promise<KubeObject> {
+  return t ? (await readStored(t, kv, modRevision)).obj : decodeFromStorage(kv.value, modRevision);
+}
+
+export async function encodeStored(t: ValueTransformer | undefined, key: Buffer, obj: KubeObject, mediaType: StorageMediaType): Promise<Buffer> {
+  const bytes = encodeForStorage(obj, mediaType);
+  return t ? t.toStorage(key, bytes) : bytes;
+}
