@@ -35,6 +35,7 @@ import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityCla
 import { resetFeatureGates } from '../features/gates.js';
 import type { ServerOptions } from './options.js';
 import { servingCerts } from './serving-certs.js';
+import { addEncryptionHealthChecks, startEncryption } from './encryption.js';
 import { extraEndpoints } from './endpoints.js';
 import { InformerFactory } from '../client/factory.js';
 import { LoopbackTokens, loopbackClient, type RequestListener } from '../client/loopback.js';
@@ -85,13 +86,14 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
   const stored = storedResources(scheme, o.etcdPrefix);
-  const etcdStorage = new EtcdStorage(client, o.storageMediaType, etcdRequestObserver(stored));
+  const encryption = await startEncryption(o, scheme, log);
+  const etcdStorage = new EtcdStorage(client, o.storageMediaType, etcdRequestObserver(stored), encryption);
   const serviceAllocators = bindServiceAllocation(scheme, {
     client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
   }, log);
   const storage = o.watchCache && o.defaultWatchCacheSize > 0
     ? new CachedStorage(etcdStorage, client, scheme.storedResources().map((d) => `${o.etcdPrefix}/${storageSegment(d)}/`),
-      { capacity: o.defaultWatchCacheSize, maxPending: 10_000 })
+      { capacity: o.defaultWatchCacheSize, maxPending: 10_000, transformer: encryption })
     : etcdStorage;
   setUndecodableLogger((key, reason) => log.error({ key, reason }, 'unable to decode a value stored in etcd'));
   setManagedFieldsFailureLogger((f) => log.error(f, 'failed to update managedFields; the object is written without them'));
@@ -104,6 +106,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const informers = new InformerFactory(registry);
   const deps: ServerDeps = { o, log, client, storage, scheme, registry, informers, clientCAFile, servingCert: certs };
   const extra = extraEndpoints({ scheme, storage, log, o, informers });
+  addEncryptionHealthChecks(extra.health, encryption);
   // Each start step under upstream's post-start hook name, so /readyz?verbose and
   // /livez?verbose list them as kube-apiserver's do.
   const hooked = async <T>(name: string, step: () => Promise<T> | T): Promise<T> => {
@@ -269,6 +272,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       informers.stop();
       extra.stop();
       compactor.stop();
+      encryption?.stop();
       objectCounter.stop();
       if (storage instanceof CachedStorage) storage.stop();
       await closed;

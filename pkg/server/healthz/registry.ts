@@ -57,6 +57,15 @@ export class HealthRegistry {
     }
   }
 
+  /** Checks on /healthz and /readyz but not /livez (upstream's KMS plugin checks: a plugin outage must not restart the server). */
+  addHealthzAndReadyzChecks(...checks: HealthCheck[]): void {
+    for (const c of checks) {
+      this.assertUnique('healthz', c.name);
+      this.lists.healthz.push(c);
+    }
+    this.addReadyzChecks(...checks);
+  }
+
   /** Checks on /readyz alone (upstream AddReadyzChecks), e.g. etcd-readiness, informer-sync, shutdown. */
   addReadyzChecks(...checks: HealthCheck[]): void {
     for (const c of checks) {

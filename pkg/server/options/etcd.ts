@@ -13,6 +13,10 @@ export interface EtcdOptions {
   watchCache: boolean;
   /** --default-watch-cache-size: events each resource's watch cache keeps for resuming watches. */
   defaultWatchCacheSize: number;
+  /** --encryption-provider-config: EncryptionConfiguration file (encryption at rest); unset: values are stored as encoded. */
+  encryptionProviderConfig?: string;
+  /** --encryption-provider-config-automatic-reload: follow changes to that file without a restart. */
+  encryptionProviderConfigAutomaticReload: boolean;
 }
 
 export const etcdSection: FlagSection<EtcdOptions> = {
@@ -23,8 +27,8 @@ export const etcdSection: FlagSection<EtcdOptions> = {
     { name: 'default-watch-cache-size', type: 'int', default: '1024', usage: 'Events each resource\'s watch cache keeps for resuming watches; 0 disables the cache.' },
     { name: 'delete-collection-workers', type: 'int', default: '1', usage: 'Workers deleting the items of one DeleteCollection call.', notImplemented: true },
     { name: 'enable-garbage-collector', type: 'bool', default: 'true', usage: 'Run the garbage collector; keep in step with kube-controller-manager\'s flag.', notImplemented: true },
-    { name: 'encryption-provider-config', type: 'string', usage: 'EncryptionConfiguration naming how resources are encrypted at rest in etcd.', notImplemented: true },
-    { name: 'encryption-provider-config-automatic-reload', type: 'bool', usage: 'Reload --encryption-provider-config when the file changes.', notImplemented: true },
+    { name: 'encryption-provider-config', type: 'string', usage: 'EncryptionConfiguration naming how resources are encrypted at rest in etcd.' },
+    { name: 'encryption-provider-config-automatic-reload', type: 'bool', usage: 'Reload --encryption-provider-config when the file changes; its KMS checks become one, kms-providers.' },
     { name: 'etcd-cafile', type: 'string', usage: 'CA bundle that verifies etcd\'s serving certificate.', notImplemented: true },
     { name: 'etcd-certfile', type: 'string', usage: 'Client certificate presented to etcd.', notImplemented: true },
     { name: 'etcd-compaction-interval', type: 'duration', default: '5m0s', usage: 'Interval between compactions of etcd history (one replica compacts); 0 disables.' },
@@ -52,6 +56,8 @@ export const etcdSection: FlagSection<EtcdOptions> = {
       storageMediaType: storageMediaType(f.string('storage-media-type')),
       watchCache: f.bool('watch-cache'),
       defaultWatchCacheSize: cacheSize,
+      encryptionProviderConfig: f.string('encryption-provider-config') || undefined,
+      encryptionProviderConfigAutomaticReload: f.bool('encryption-provider-config-automatic-reload'),
     };
   },
 };
