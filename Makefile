@@ -22,10 +22,15 @@ $(DEPS_STAMP): package-lock.json
 
 deps: $(DEPS_STAMP)
 
-# From scratch, so tests deleted from the source do not linger in dist/.
+# From scratch, so tests deleted from the source do not linger in dist/. Also puts the
+# `kube-apiserver` executable in _output/bin (a launcher for this checkout's build; envtest
+# finds it with KUBEBUILDER_ASSETS=$(PWD)/_output/bin).
 build: deps
 	rm -rf dist
 	npm run build --silent
+	@mkdir -p _output/bin
+	@printf '#!/bin/sh\nexec "%s" "%s/dist/cmd/apiserver.js" "$$@"\n' "$$(command -v node)" "$(CURDIR)" > _output/bin/kube-apiserver
+	@chmod +x _output/bin/kube-apiserver
 
 etcd:
 	@bash hack/install-etcd.sh >/dev/null

@@ -69,7 +69,7 @@ describe('pkg/endpoints/filters/logging', function () {
     app.use(async (ctx) => {
       ctx.state.user = { name: 'system:admin', groups: ['system:masters'] };
       ctx.set('Audit-ID', 'b9a4c4b6-1b7e-4b0e-9a55-2f6b0d2b7e11');
-      if (ctx.path.endsWith('/boom')) {
+      if (ctx.path.endsWith('/boom') || ctx.path.startsWith('/readyz')) {
         ctx.status = 503;
         ctx.body = 'down';
         return;
@@ -100,6 +100,10 @@ describe('pkg/endpoints/filters/logging', function () {
       await (await fetch(`${base}/api/v1/namespaces/default/configmaps/boom`, { method: 'DELETE' })).text();
       await eventually(() => expect(lines).to.have.length(2));
       expect(lines[1]).to.include({ msg: 'HTTP', level: 50, verb: 'DELETE', resp: 503 });
+      // A failing health check is an answer, not a server error: its line keeps the request level.
+      await (await fetch(`${base}/readyz?verbose`)).text();
+      await eventually(() => expect(lines).to.have.length(3));
+      expect(lines[2]).to.include({ msg: 'HTTP', level: 20, URI: '/readyz?verbose', resp: 503 });
     } finally {
       server.close();
     }

@@ -73,8 +73,8 @@ function userName(ctx: Context): string | undefined {
 
 export interface RequestLogOptions {
   /**
-   * Level of request lines (upstream logs them at -v=3: `debug` here); 5xx responses are
-   * always logged at `error`, and requests slower than `slowMs` at `warn`. Default `debug`.
+   * Level of request lines (upstream logs them at -v=3: `debug` here); 5xx responses
+   * (but a failing health check's) are always logged at `error`, and requests slower than `slowMs` at `warn`. Default `debug`.
    */
   level?: Level;
   /** Requests taking longer than this are logged whatever the verbosity (long-running ones excepted). Default 1000. */
@@ -97,7 +97,9 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
       const code = ctx.res.statusCode;
       // Watches and other streams last as long as the client wants: never "slow".
       const slow = elapsed > slowNs && !isStreaming(ctx);
-      const method = code >= 500 ? 'error' : slow ? 'warn' : level;
+      // A failing health check answers 500 by design (starting, shutting down, etcd away):
+      // the health handler logs the failed checks; the request line keeps its level.
+      const method = code >= 500 && !isHealthCheck(ctx.path) ? 'error' : slow ? 'warn' : level;
       // Below the verbosity (upstream logs request lines from V(3)): no line to build.
       if (!log.isLevelEnabled(method)) return;
       const info = requestInfoOf(ctx);
@@ -117,6 +119,10 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
     });
     await next();
   };
+}
+
+function isHealthCheck(path: string): boolean {
+  return /^\/(healthz|livez|readyz)(\/|$)/.test(path);
 }
 
 function isStreaming(ctx: Context): boolean {

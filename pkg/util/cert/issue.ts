@@ -25,6 +25,7 @@ function subjectName(cn: string, organizations: string[] = []): x509.JsonName {
 export interface GenerateCAOptions {
   days?: number;
   keyAlgorithm?: KeyAlgorithm;
+  organizations?: string[];
 }
 
 /** A self-signed certificate authority (10 years by default). */
@@ -34,7 +35,7 @@ export async function generateCA(cn: string, opts: GenerateCAOptions = {}): Prom
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serialNumber(),
-    name: subjectName(cn),
+    name: subjectName(cn, opts.organizations),
     notBefore: new Date(now - clockSkew),
     notAfter: new Date(now + (opts.days ?? 3650) * day),
     signingAlgorithm: signingAlgorithm(alg),
