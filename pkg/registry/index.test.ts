@@ -11,7 +11,7 @@ describe('buildScheme', () => {
       'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io',
       'flowcontrol.apiserver.k8s.io',
       // Beyond upstream, after every upstream group.
-      'authorization.openshift.io']);
+      'authorization.openshift.io', 'history.apiserver.k8s-ts.io']);
   });
 
   it('serves every declared resource', () => {
@@ -44,6 +44,7 @@ describe('buildScheme', () => {
       'flowcontrol.apiserver.k8s.io/v1beta3/flowschemas', 'flowcontrol.apiserver.k8s.io/v1beta3/prioritylevelconfigurations',
       'flowcontrol.apiserver.k8s.io/v1beta2/flowschemas', 'flowcontrol.apiserver.k8s.io/v1beta2/prioritylevelconfigurations',
       'authorization.openshift.io/v1/localresourceaccessreviews', 'authorization.openshift.io/v1/resourceaccessreviews',
+      'history.apiserver.k8s-ts.io/v1/objecthistories',
     ]);
     expect(scheme.kind('rbac.authorization.k8s.io', 'v1', 'ClusterRole')?.plural).to.equal('clusterroles');
   });

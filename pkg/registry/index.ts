@@ -62,6 +62,7 @@ import {
 } from './admissionregistration/validatingadmissionpolicies/index.js';
 import { customresourcedefinitions } from './apiextensions/customresourcedefinitions/index.js';
 import { resourceAccessReviewDefs } from './openshiftauthorization/index.js';
+import { objectHistories } from './history/index.js';
 
 export interface SchemeOptions {
   /** --runtime-config: turns group versions that upstream serves only on request on or off. */
@@ -100,7 +101,7 @@ export function buildScheme(opts: SchemeOptions = {}): Scheme {
     endpointslices,
     flowschemasV1beta3, prioritylevelconfigurationsV1beta3, flowschemasV1beta2, prioritylevelconfigurationsV1beta2,
     // Beyond upstream's surface (see beyond-upstream.ts), after every upstream group.
-    ...resourceAccessReviewDefs,
+    ...resourceAccessReviewDefs, objectHistories,
   ]) {
     if (!versionEnabled(def.group, def.version, opts.runtimeConfig ?? {})) continue;
     const gate = featureGated.get(def);

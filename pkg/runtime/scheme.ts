@@ -104,10 +104,15 @@ export interface VirtualContext {
 /** Takes the decoded request object, returns the response object (usually with status filled). */
 export type VirtualCreate = (obj: KubeObject, ctx: VirtualContext) => Promise<KubeObject>;
 
+export interface VirtualReadContext {
+  user: UserInfo;
+  query: URLSearchParams;
+}
+
 /** Objects computed on each read rather than stored (componentstatuses): get and list only. */
 export interface VirtualRead {
-  /** Throws a NotFound StatusError for an unknown name. */
-  get(name: string): Promise<KubeObject>;
+  /** Throws a NotFound StatusError for an unknown name. `ctx`: who asks, and the query (reads that depend on them). */
+  get(name: string, ctx?: VirtualReadContext): Promise<KubeObject>;
   list(): Promise<KubeObject[]>;
 }
 

@@ -55,6 +55,7 @@ import { buildAuthenticator, serviceAccountIssuerDiscovery } from './authenticat
 import { buildAuthorization } from './authorization.js';
 import { bindAccessReviews } from '../registry/authorization/index.js';
 import { bindResourceAccessReviews } from '../registry/openshiftauthorization/index.js';
+import { bindObjectHistories } from '../registry/history/index.js';
 import { bindComponentStatuses } from '../registry/core/componentstatuses/index.js';
 import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
@@ -122,6 +123,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   deps.authorizer = authorizer;
   bindAccessReviews(scheme, authz);
   bindResourceAccessReviews(scheme, authz.subjectLocator);
+  bindObjectHistories(scheme, { registry, authorizer, client: etcdStorage.client });
   bindComponentStatuses(scheme, endpoints);
   const admission = authz.guard(await hooked('start-kube-apiserver-admission-initializer', () => buildAdmission(deps)));
 

@@ -10,7 +10,7 @@ import { selectionFor } from './selectors.js';
 export function virtualReadHandler(read: VirtualRead): (h: HandlerScope) => Promise<void> {
   return async (h) => {
     if (h.info.verb === 'get') {
-      writeObject(h, 200, await read.get(h.info.name));
+      writeObject(h, 200, await read.get(h.info.name, { user: h.user, query: h.query }));
       return;
     }
     const matches = matcherFor(h.def, selectionFor(h.def, parseListQuery(h.query)));
