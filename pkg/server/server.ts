@@ -123,7 +123,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   deps.authorizer = authorizer;
   bindAccessReviews(scheme, authz);
   bindResourceAccessReviews(scheme, authz.subjectLocator);
-  bindObjectHistories(scheme, { registry, authorizer, client: etcdStorage.client });
+  bindObjectHistories(scheme, { registry, authorizer, storage: etcdStorage });
   bindComponentStatuses(scheme, endpoints);
   const admission = authz.guard(await hooked('start-kube-apiserver-admission-initializer', () => buildAdmission(deps)));
 

@@ -3,8 +3,13 @@
 // updated five times by five managers and deleted has six versions with their diffs and
 // managers and its deletion last; one version whole by resourceVersion; after a
 // compaction the answer says what is gone; 403 without get on the history, or on the
-// object (a Secret's history needs get on that Secret).
+// object (a Secret's history needs get on that Secret); Secrets are encrypted at rest
+// (aescbc) and their history is read through the same transformer.
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { kubectl, request, startReplicas, startTestEtcd, until, type Cluster, type TestEtcd } from '../harness/index.js';
 
@@ -26,10 +31,14 @@ describe('object history from etcd MVCC over HTTPS (two replicas)', function () 
   const historyOf = (name: string, resource = 'configmaps', extra = '') => `${history}/${name}?resource=${resource}&namespace=${ns}${extra}`;
   const revisions: string[] = [];
 
+  const configDir = mkdtempSync(join(tmpdir(), 'history-encryption-'));
   before(async () => {
     etcd = await startTestEtcd();
+    const encryption = join(configDir, 'encryption.yaml');
+    writeFileSync(encryption, ['apiVersion: apiserver.config.k8s.io/v1', 'kind: EncryptionConfiguration', 'resources:', '- resources: [secrets]',
+      '  providers:', '  - aescbc:', '      keys:', `      - {name: key1, secret: ${randomBytes(32).toString('base64')}}`, '  - identity: {}', ''].join('\n'));
     cluster = await startReplicas(2, {
-      etcdEndpoint: etcd.endpoint, authorizationMode: 'RBAC',
+      etcdEndpoint: etcd.endpoint, authorizationMode: 'RBAC', extraArgs: [`--encryption-provider-config=${encryption}`],
       tokens: [{ token: 'a', name: 'alice' }, { token: 'h', name: 'historian' }, { token: 'r', name: 'reader' }],
     });
     expect((await admin('/api/v1/namespaces', { method: 'POST', body: { metadata: { name: ns } } })).status).to.equal(201);
@@ -63,6 +72,7 @@ describe('object history from etcd MVCC over HTTPS (two replicas)', function () 
   after(async () => {
     await cluster?.stop();
     await etcd?.stop();
+    rmSync(configDir, { recursive: true, force: true });
   });
 
   it('six versions with managers, operations, times and diffs, then the deletion', async () => {
@@ -117,6 +127,13 @@ describe('object history from etcd MVCC over HTTPS (two replicas)', function () 
     expect((s.body as { message: string }).message).to.equal(
       `secrets "token" is forbidden: User "historian" cannot get resource "secrets" in API group "" in the namespace "${ns}"`);
     expect(s.text).to.not.contain('aHVudGVyMg'); // base64 of the password
+    const raw = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      const stored = await raw.get(`${cluster.etcdPrefix}/secrets/${ns}/token`).buffer();
+      expect(stored?.subarray(0, 23).toString()).to.equal('k8s:enc:aescbc:v1:key1:');
+    } finally {
+      raw.close();
+    }
     const own = await admin(historyOf('token', 'secrets'));
     expect(own.status).to.equal(200);
     expect(JSON.stringify((own.body as History).versions[0]!.patch)).to.contain('aHVudGVyMg');

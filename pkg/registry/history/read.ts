@@ -8,8 +8,7 @@ import { forbiddenError } from '../../authorization/forbidden.js';
 import { errors } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
 import type { VirtualRead, VirtualReadContext } from '../../runtime/scheme.js';
-import type { Etcd3 } from 'etcd3';
-import { readKeyHistory } from '../../storage/etcd/history/reader.js';
+import { readKeyHistory, type HistorySource } from '../../storage/etcd/history/reader.js';
 import type { StoreRegistry } from '../generic/registry.js';
 import { entriesOf } from './entries.js';
 
@@ -18,8 +17,8 @@ export const historyGroup = 'history.apiserver.k8s-ts.io';
 export interface HistoryBackend {
   registry: StoreRegistry;
   authorizer: Authorizer;
-  /** The storage layer's etcd client. */
-  client: Etcd3;
+  /** The etcd store (its guarded client and value transformer). */
+  storage: HistorySource;
 }
 
 export function historyRead(b: HistoryBackend): VirtualRead {
@@ -37,7 +36,7 @@ export function historyRead(b: HistoryBackend): VirtualRead {
       if (def.namespaced && !namespace) throw errors.badRequest(`the query parameter "namespace" is required for ${resource}`);
       await authorizeObjectRead(b.authorizer, ctx, { group, resource, namespace: def.namespaced ? namespace : '', name });
       const store = b.registry.storeFor(def);
-      const history = await readKeyHistory(b.client, store.key(namespace, name));
+      const history = await readKeyHistory(b.storage, store.key(namespace, name));
       const rv = q.get('resourceVersion');
       if (rv) return wholeVersion(history, rv, { group, resource }, name);
       // Nothing in the window: never existed, or its whole life was compacted away.

@@ -1,12 +1,20 @@
 // One key's past from etcd's MVCC: every version etcd still keeps (it keeps all of them
 // until compaction), oldest first, and the deletion that ended the key's latest life.
-// Reads only, through the storage layer's guarded client, so an etcd failure leaves as
-// a StorageError like any other read. A version is found from the next one: the key's
+// Reads only, through the storage layer's guarded client and its value transformer
+// (encryption at rest), so an etcd failure leaves as a StorageError like any other read
+// and an encrypted value is decrypted as the store decrypts it. A version is found from the next one: the key's
 // value at (mod revision - 1) is the version before, until its create revision.
 import type { Etcd3, IKeyValue } from 'etcd3';
 import type { KubeObject } from '../../../runtime/object.js';
 import { StorageError } from '../../interfaces.js';
-import { decodeFromStorage } from '../codec.js';
+import type { ValueTransformer } from '../../value/encryption-at-rest.js';
+import { decodeStored } from '../stored-value.js';
+
+/** What the history is read through: the etcd store's client and transformer. */
+export interface HistorySource {
+  client: Etcd3;
+  transformer?: ValueTransformer;
+}
 
 export interface KeyVersion {
   revision: number;
@@ -88,7 +96,8 @@ class KeyReader {
 }
 
 /** Reads the history of one etcd key (an object's storage key). */
-export async function readKeyHistory(client: Etcd3, key: string, maxVersions = 1000): Promise<KeyHistory> {
+export async function readKeyHistory(source: HistorySource, key: string, maxVersions = 1000): Promise<KeyHistory> {
+  const { client } = source;
   const reader = new KeyReader(client, key);
   const head = await client.kv.range({ key: Buffer.from(key) });
   const currentRevision = Number(head.header.revision);
@@ -105,7 +114,7 @@ export async function readKeyHistory(client: Etcd3, key: string, maxVersions = 1
   const versions: KeyVersion[] = [];
   for (let cur: IKeyValue | undefined = kv; cur;) {
     const revision = Number(cur.mod_revision);
-    versions.push({ revision, object: decodeFromStorage(cur.value, cur.mod_revision) });
+    versions.push({ revision, object: await decodeStored(source.transformer, cur, cur.mod_revision) });
     if (Number(cur.version) <= 1) break;
     if (versions.length >= maxVersions || revision - 1 < oldest) { out.truncated = true; break; }
     try {
