@@ -6,8 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
 import type { Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
-import { Etcd3 } from 'etcd3';
 import { freePorts } from '../../util/net/ports.js';
+import { createEtcdClient } from './client.js';
+import type { EtcdTLSFiles } from './tls/files.js';
 
 export interface EmbeddedEtcdOptions {
   dataDir: string;
@@ -24,6 +25,31 @@ export interface EmbeddedEtcdOptions {
    * Default true.
    */
   keepProcessAlive?: boolean;
+  /** Serve clients and peers over TLS (https:// URLs); tests only. */
+  tls?: EmbeddedEtcdTLS;
+}
+
+/** etcd's own TLS flags, client and peer side, and what the readiness probe presents. */
+export interface EmbeddedEtcdTLS {
+  certFile: string;
+  keyFile: string;
+  trustedCAFile: string;
+  /** --client-cert-auth: refuse clients without a certificate from trustedCAFile. */
+  clientCertAuth: boolean;
+  peerCertFile: string;
+  peerKeyFile: string;
+  /** The client files the start-up round trip uses (kubeadm's healthcheck-client). */
+  probe: EtcdTLSFiles;
+}
+
+/** etcd's flags for that TLS setup (peer client certificates always required, as kubeadm does). */
+export function etcdTLSArgs(t: EmbeddedEtcdTLS): string[] {
+  return [
+    `--cert-file=${t.certFile}`, `--key-file=${t.keyFile}`, `--trusted-ca-file=${t.trustedCAFile}`,
+    `--client-cert-auth=${t.clientCertAuth}`,
+    `--peer-cert-file=${t.peerCertFile}`, `--peer-key-file=${t.peerKeyFile}`,
+    `--peer-trusted-ca-file=${t.trustedCAFile}`, '--peer-client-cert-auth=true',
+  ];
 }
 
 export interface EmbeddedEtcd {
@@ -86,8 +112,9 @@ async function startOnce(
   binary: string, host: string, clientPort: number, peerPort: number,
   opts: EmbeddedEtcdOptions, log: WriteStream | undefined,
 ): Promise<EmbeddedEtcd> {
-  const endpoint = `http://${host}:${clientPort}`;
-  const peer = `http://${host}:${peerPort}`;
+  const scheme = opts.tls ? 'https' : 'http';
+  const endpoint = `${scheme}://${host}:${clientPort}`;
+  const peer = `${scheme}://${host}:${peerPort}`;
   const args = [
     '--name=embedded',
     `--data-dir=${opts.dataDir}`,
@@ -102,6 +129,7 @@ async function startOnce(
     // etcd 3.4 sends watch progress every 10 minutes by default; watch bookmarks ride on
     // these notifications, so they would rarely advance without a shorter interval.
     '--experimental-watch-progress-notify-interval=5s',
+    ...(opts.tls ? etcdTLSArgs(opts.tls) : []),
   ];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: envWithoutEtcdVars() });
   const pid = child.pid;
@@ -127,7 +155,7 @@ async function startOnce(
     return stopping;
   };
   try {
-    await waitReady(endpoint, exited, opts.startTimeoutMs ?? 30_000, () => tail);
+    await waitReady(endpoint, opts.tls?.probe ?? {}, exited, opts.startTimeoutMs ?? 30_000, () => tail);
   } catch (err) {
     await stop();
     throw err;
@@ -140,7 +168,7 @@ async function startOnce(
   return { endpoint, pid, stop };
 }
 
-async function waitReady(endpoint: string, exited: Promise<void>, timeoutMs: number, tail: () => string): Promise<void> {
+async function waitReady(endpoint: string, tls: EtcdTLSFiles, exited: Promise<void>, timeoutMs: number, tail: () => string): Promise<void> {
   let hasExited = false;
   void exited.then(() => { hasExited = true; });
   const deadline = Date.now() + timeoutMs;
@@ -148,7 +176,7 @@ async function waitReady(endpoint: string, exited: Promise<void>, timeoutMs: num
   while (Date.now() < deadline) {
     if (hasExited) throw new Error(`etcd exited during startup:\n${tail()}`);
     try {
-      await roundTrip(endpoint);
+      await roundTrip(endpoint, tls);
       return;
     } catch (err) {
       lastErr = (err as Error).message;
@@ -159,8 +187,9 @@ async function waitReady(endpoint: string, exited: Promise<void>, timeoutMs: num
 }
 
 /** Put, read back and delete a key: proves etcd serves requests, not just that it listens. */
-async function roundTrip(endpoint: string): Promise<void> {
-  const client = new Etcd3({ hosts: endpoint, defaultCallOptions: () => ({ deadline: Date.now() + 2000 }) });
+export async function roundTrip(endpoint: string, tls: EtcdTLSFiles = {}): Promise<void> {
+  const quiet = { warn: () => undefined, info: () => undefined };
+  const { client } = createEtcdClient({ endpoints: [endpoint], tls, options: { defaultCallOptions: () => ({ deadline: Date.now() + 2000 }) } }, quiet);
   try {
     const key = `/embedded-etcd-probe/${process.pid}`;
     await client.put(key).value('ok');

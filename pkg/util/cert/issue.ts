@@ -61,9 +61,10 @@ export async function issueCertificate(ca: CertKeyPair, req: CertRequest): Promi
   const extensions: x509.Extension[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-    new x509.ExtendedKeyUsageExtension(
-      [req.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth],
-    ),
+    new x509.ExtendedKeyUsageExtension([
+      ...(req.usage !== 'client' ? [x509.ExtendedKeyUsage.serverAuth] : []),
+      ...(req.usage !== 'server' ? [x509.ExtendedKeyUsage.clientAuth] : []),
+    ]),
     await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey),
   ];

@@ -6,7 +6,8 @@ export interface CertKeyPair {
   key: string;
 }
 
-export type CertUsage = 'server' | 'client';
+/** 'peer': both, as etcd's peer and server certificates are (each member dials the others). */
+export type CertUsage = 'server' | 'client' | 'peer';
 
 export interface CertRequest {
   cn: string;

@@ -1,0 +1,54 @@
+// The etcd client of one etcd cluster (--etcd-servers, or one --etcd-servers-overrides
+// entry): etcd3's client, with our channel credentials for its https:// members.
+import { Etcd3, type IOptions } from 'etcd3';
+import type { ChannelCredentials } from '@grpc/grpc-js';
+import { EtcdChannelCredentials } from './tls/credentials.js';
+import { hasTLSFiles, ReloadingTLSFiles, type EtcdTLSFiles } from './tls/files.js';
+import { HandshakeStatus, type HandshakeLog } from './tls/handshakes.js';
+
+export interface EtcdClientConfig {
+  /** Client URLs, http:// or https://. */
+  endpoints: string[];
+  tls: EtcdTLSFiles;
+  /** etcd3's other options (call deadlines, fault handling). */
+  options?: Omit<IOptions, 'hosts' | 'credentials'>;
+}
+
+export interface EtcdConnection {
+  client: Etcd3;
+  endpoints: string[];
+  /** Failed TLS handshakes by member, for health checks. */
+  handshakes: HandshakeStatus;
+  close(): void;
+}
+
+/** etcd3's per-member state that holds the channel credentials (its Host class). */
+interface EtcdHost { host: string; channelCredentials: ChannelCredentials }
+
+/**
+ * Reads the TLS files now (a bad file throws EtcdTLSFileError naming flag and file) and
+ * makes the client. Files are re-read on change for every new connection.
+ */
+export function createEtcdClient(cfg: EtcdClientConfig, log: HandshakeLog): EtcdConnection {
+  const handshakes = new HandshakeStatus(log);
+  const secure = cfg.endpoints.some((e) => e.startsWith('https://'));
+  // Upstream reads the files whenever a flag is set, even for http:// members.
+  const files = secure || hasTLSFiles(cfg.tls) ? new ReloadingTLSFiles(cfg.tls, (err) => {
+    if (err) log.warn({ err: err.message }, 'renewed etcd TLS files could not be loaded; keeping the previous ones');
+    else log.info({ ...cfg.tls }, 'loaded renewed etcd TLS files for new connections');
+  }) : undefined;
+  // Without a scheme etcd3 makes plain channels (and does not refuse a mix of http and
+  // https members, which upstream's client allows); https members get ours below.
+  const client = new Etcd3({ ...cfg.options, hosts: cfg.endpoints.map((e) => e.replace(/^https?:\/\//, '')) });
+  if (files && secure) {
+    const hosts = (client as unknown as { pool?: { hosts?: EtcdHost[] } }).pool?.hosts;
+    if (!hosts || hosts.length !== cfg.endpoints.length || !hosts.every((h) => 'channelCredentials' in h)) {
+      client.close();
+      throw new Error('this etcd3 version keeps its connections differently: cannot give it TLS credentials');
+    }
+    cfg.endpoints.forEach((endpoint, i) => {
+      if (endpoint.startsWith('https://')) hosts[i]!.channelCredentials = new EtcdChannelCredentials(endpoint, files, handshakes);
+    });
+  }
+  return { client, endpoints: cfg.endpoints, handshakes, close: () => client.close() };
+}
