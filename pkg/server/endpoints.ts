@@ -6,12 +6,12 @@ import type { Logger } from 'pino';
 import { createRequestLogger } from '../endpoints/filters/logging.js';
 import { createMetricsFilter } from '../endpoints/filters/metrics.js';
 import type { Scheme } from '../runtime/scheme.js';
-import type { Storage } from '../storage/interfaces.js';
 import { createVersionHandler } from '../version/index.js';
 import type { PathHandler } from './app.js';
 import type { InformerFactory } from '../client/factory.js';
 import { undecodableValues } from '../storage/etcd/undecodable.js';
-import { createHealthHandler, createInformerSyncCheck, createLogCheck, createShutdownCheck, HealthRegistry, namedCheck, pingCheck } from './healthz/index.js';
+import { createHealthHandler, createInformerSyncCheck, createLogCheck, createShutdownCheck, HealthRegistry, pingCheck } from './healthz/index.js';
+import type { EtcdHealthChecks } from './etcd-health.js';
 import { apiserverMetrics, createMetricsHandler } from './metrics.js';
 import type { ServerOptions } from './options.js';
 
@@ -24,13 +24,12 @@ export interface Endpoints {
   stop(): void;
 }
 
-export function extraEndpoints(deps: { scheme: Scheme; storage: Storage; log: Logger; o: ServerOptions; informers: InformerFactory }): Endpoints {
+export function extraEndpoints(deps: { scheme: Scheme; etcdChecks: EtcdHealthChecks; log: Logger; o: ServerOptions; informers: InformerFactory }): Endpoints {
   const health = new HealthRegistry({ livezGracePeriodMs: deps.o.livezGracePeriodMs });
-  const etcdCheck = namedCheck('etcd', async () => { await withTimeout(deps.storage.currentRevision(), 2000); });
-  health.addHealthChecks(pingCheck, createLogCheck(), etcdCheck);
+  health.addHealthChecks(pingCheck, createLogCheck(), ...deps.etcdChecks.health);
   const shutdown = createShutdownCheck();
   health.addReadyzChecks(
-    namedCheck('etcd-readiness', async () => { await withTimeout(deps.storage.currentRevision(), 2000); }),
+    ...deps.etcdChecks.ready,
     createInformerSyncCheck(() => deps.informers.notSynced(), undecodableValues),
     shutdown,
   );
@@ -48,9 +47,3 @@ export function extraEndpoints(deps: { scheme: Scheme; storage: Storage; log: Lo
   };
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`timed out after ${ms}ms`)), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
-  });
-}

@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createServer, type Server } from 'node:https';
-import { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
 import { createLogger } from '../endpoints/filters/logging.js';
 import { setUndecodableLogger } from '../storage/etcd/undecodable.js';
@@ -16,12 +15,6 @@ import { buildScheme } from '../registry/index.js';
 import { bindServiceAllocation } from '../registry/core/services/allocator/index.js';
 import { AllocationRepair, allocationRepairController } from '../registry/core/services/allocator/repair.js';
 import { StoreRegistry } from '../registry/generic/registry.js';
-import { EtcdStorage } from '../storage/etcd/store.js';
-import { CachedStorage } from '../storage/cacher/index.js';
-import { storageSegment } from '../runtime/scheme.js';
-import { startCompactor } from '../storage/etcd/compactor.js';
-import { guardEtcd } from '../storage/etcd/boundary.js';
-import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { buildFlowControl } from './flowcontrol.js';
 import { buildAuditor } from '../audit/auditor.js';
@@ -30,7 +23,9 @@ import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { sniCallback } from './tls-options.js';
 import { applyConnectionLimits, connectionOptions } from './connection-limits.js';
-import { etcdRequestObserver, startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
+import { startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
+import { buildStorage, waitForEtcd } from './storage.js';
+import { etcdHealthChecks } from './etcd-health.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
 import { resetFeatureGates } from '../features/gates.js';
 import type { ServerOptions } from './options.js';
@@ -75,27 +70,15 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   apiserverMetrics().showHiddenMetricsFor(o.showHiddenMetricsForVersion);
   for (const f of o.ignoredFlags) log.warn({ flag: `--${f}` }, 'flag accepted but not implemented; ignoring');
 
-  let embedded: EmbeddedEtcd | undefined;
-  let endpoints = o.etcdServers;
-  if (endpoints.length === 0) {
-    embedded = await startEmbeddedEtcd({ dataDir: o.embeddedEtcdDataDir });
-    endpoints = [embedded.endpoint];
-    log.info({ endpoint: embedded.endpoint, pid: embedded.pid }, 'started embedded etcd');
-  }
-  // Every user of etcd gets the guarded client: its failures are translated at the boundary.
-  const client = guardEtcd(new Etcd3({ hosts: endpoints }));
-  const compactor = startCompactor(client, o.etcdCompactionIntervalMs, log);
   const scheme = buildScheme({ runtimeConfig: o.runtimeConfig });
-  const stored = storedResources(scheme, o.etcdPrefix);
   const encryption = await startEncryption(o, scheme, log);
-  const etcdStorage = new EtcdStorage(client, o.storageMediaType, etcdRequestObserver(stored), encryption);
+  const layer = await buildStorage(o, scheme, log, encryption);
+  const { client, storage, endpoints } = layer;
+  await waitForEtcd(layer, log);
+  const stored = storedResources(scheme, o.etcdPrefix);
   const serviceAllocators = bindServiceAllocation(scheme, {
     client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
   }, log);
-  const storage = o.watchCache && o.defaultWatchCacheSize > 0
-    ? new CachedStorage(etcdStorage, client, scheme.storedResources().map((d) => `${o.etcdPrefix}/${storageSegment(d)}/`),
-      { capacity: o.defaultWatchCacheSize, maxPending: 10_000, transformer: encryption })
-    : etcdStorage;
   setUndecodableLogger((key, reason) => log.error({ key, reason }, 'unable to decode a value stored in etcd'));
   setManagedFieldsFailureLogger((f) => log.error(f, 'failed to update managedFields; the object is written without them'));
   const registry = new StoreRegistry(scheme, storage, o.etcdPrefix, { events: o.eventTTLSeconds });
@@ -106,7 +89,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const informers = new InformerFactory(registry);
   const deps: ServerDeps = { o, log, client, storage, scheme, registry, informers, clientCAFile, servingCert: certs };
-  const extra = extraEndpoints({ scheme, storage, log, o, informers });
+  const etcdChecks = etcdHealthChecks(layer.clusters, o.etcdPrefix, { healthMs: o.etcdHealthcheckTimeoutMs, readyMs: o.etcdReadycheckTimeoutMs });
+  const extra = extraEndpoints({ scheme, etcdChecks, log, o, informers });
   addEncryptionHealthChecks(extra.health, encryption);
   // Each start step under upstream's post-start hook name, so /readyz?verbose and
   // /livez?verbose list them as kube-apiserver's do.
@@ -123,15 +107,15 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   deps.authorizer = authorizer;
   bindAccessReviews(scheme, authz);
   bindResourceAccessReviews(scheme, authz.subjectLocator);
-  bindObjectHistories(scheme, { registry, authorizer, storage: etcdStorage });
-  bindComponentStatuses(scheme, endpoints);
+  bindObjectHistories(scheme, { registry, authorizer, storage: layer.clusters[0]!.etcd });
+  bindComponentStatuses(scheme, endpoints, o.etcdTLS);
   const admission = authz.guard(await hooked('start-kube-apiserver-admission-initializer', () => buildAdmission(deps)));
 
   const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
   serveCustomResources({
     scheme, registry, informers, log, metricsRegistry: apiserverMetrics().registry, etcdPrefix: o.etcdPrefix,
-    cache: storage instanceof CachedStorage ? storage : undefined,
+    cache: layer.cache,
   });
   await hooked('generic-apiserver-start-informers', () => informers.start());
   const crdSynced = extra.health.addPostStartHook('crd-informer-synced');
@@ -219,7 +203,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   controllers.start();
   apiserverLoops.start();
   // Counted once the bootstrap objects exist.
-  objectCounter = startStorageObjectCounter(client, stored, apiserverMetrics().storageObjects, log);
+  objectCounter = startStorageObjectCounter(layer.clientFor, stored, apiserverMetrics().storageObjects, log, o.etcdCountMetricPollPeriodMs);
   const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
   const server: Server = createServer({
     ...connectionOptions, ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,
@@ -273,15 +257,12 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       aggregator.stop();
       informers.stop();
       extra.stop();
-      compactor.stop();
       encryption?.stop();
       objectCounter.stop();
-      if (storage instanceof CachedStorage) storage.stop();
       await closed;
       // Events of requests answered before the close are flushed, not dropped.
       await auditor?.shutdown();
-      client.close();
-      if (embedded) await embedded.stop();
+      await layer.stop();
     },
   };
 }

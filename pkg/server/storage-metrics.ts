@@ -51,14 +51,16 @@ export function etcdRequestObserver(resources: StoredResource[]): EtcdObserver {
 /** The last counts, by resource, for APF's work estimates. */
 export interface StorageObjectCounter { stop(): void; count(resource: string): number | undefined }
 
-export function startStorageObjectCounter(client: Etcd3, resources: StoredResource[], gauge: Gauge<'resource'>, log: Logger, intervalMs = 60_000): StorageObjectCounter {
+/** `clientFor`: the etcd cluster holding a resource's prefix (--etcd-servers-overrides). 0 ms: not counted. */
+export function startStorageObjectCounter(clientFor: (prefix: string) => Etcd3, resources: StoredResource[], gauge: Gauge<'resource'>, log: Logger, intervalMs = 60_000): StorageObjectCounter {
   let stopped = false;
   const last = new Map<string, number>();
+  if (!(intervalMs > 0)) return { stop: () => undefined, count: () => undefined };
   const countAll = async () => {
     for (const r of resources) {
       if (stopped) return;
       try {
-        const n = await client.getAll().prefix(r.prefix).count();
+        const n = await clientFor(r.prefix).getAll().prefix(r.prefix).count();
         last.set(r.resource, n);
         gauge.set({ resource: r.resource }, n);
       } catch (err) {

@@ -4,9 +4,8 @@
 // every object lives at least its TTL and at most TTL plus the window.
 import type { Etcd3 } from 'etcd3';
 
-/** Reuse a lease for up to 5% of the TTL, and never more than a minute. */
+/** Reuse a lease for up to 5% of the TTL, and never more than --lease-reuse-duration-seconds. */
 const reuseFraction = 0.05;
-const maxReuseSeconds = 60;
 
 interface Held { id: string; ttl: number; until: number }
 
@@ -14,7 +13,7 @@ export class LeaseManager {
   private held = new Map<number, Held>();
   private pending = new Map<number, Promise<Held>>();
 
-  constructor(private readonly client: Etcd3, private readonly now: () => number = Date.now) {}
+  constructor(private readonly client: Etcd3, private readonly maxReuseSeconds = 60, private readonly now: () => number = Date.now) {}
 
   /** A lease ID under which a key lives at least `ttlSeconds`. */
   async leaseFor(ttlSeconds: number): Promise<string> {
@@ -29,7 +28,7 @@ export class LeaseManager {
   }
 
   private async grant(ttlSeconds: number): Promise<Held> {
-    const window = Math.min(maxReuseSeconds, Math.floor(ttlSeconds * reuseFraction));
+    const window = Math.min(this.maxReuseSeconds, Math.floor(ttlSeconds * reuseFraction));
     const res = await this.client.leaseClient.leaseGrant({ TTL: ttlSeconds + window });
     const held = { id: String(res.ID), ttl: ttlSeconds, until: this.now() + window * 1000 };
     this.held.set(ttlSeconds, held);

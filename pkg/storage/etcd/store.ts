@@ -54,9 +54,9 @@ export class EtcdStorage implements Storage {
   readonly client: Etcd3;
 
   constructor(client: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
-    private readonly observe?: EtcdObserver, readonly transformer?: ValueTransformer) {
+    private readonly observe?: EtcdObserver, readonly transformer?: ValueTransformer, opts: { leaseReuseSeconds?: number } = {}) {
     this.client = guardEtcd(client);
-    this.leases = new LeaseManager(this.client);
+    this.leases = new LeaseManager(this.client, opts.leaseReuseSeconds);
   }
 
   private async timed<T>(operation: Parameters<EtcdObserver['request']>[0], key: string, fn: () => Promise<T>): Promise<T> {

@@ -9,6 +9,7 @@ import { column, type TableConvertor } from '../../../runtime/table.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { probeEtcd, probeHTTPS, type ProbeResult } from './probes.js';
+import type { EtcdTLSFiles } from '../../../storage/etcd/tls/files.js';
 
 type Condition = { type: string; status: string; message?: string; error?: string };
 
@@ -59,11 +60,11 @@ export function componentStatus(name: string, r: ProbeResult): KubeObject {
  * Upstream's checks: the scheduler and controller manager on their default secure
  * ports, and etcd-<i> per storage backend (one here: --etcd-servers as a whole).
  */
-export function defaultChecks(etcdEndpoints: string[]): Map<string, Check> {
+export function defaultChecks(etcdEndpoints: string[], etcdTLS: EtcdTLSFiles = {}): Map<string, Check> {
   return new Map<string, Check>([
     ['controller-manager', () => probeHTTPS('127.0.0.1', 10257, '/healthz')],
     ['scheduler', () => probeHTTPS('127.0.0.1', 10259, '/healthz')],
-    ['etcd-0', () => probeEtcd(etcdEndpoints)],
+    ['etcd-0', () => probeEtcd(etcdEndpoints, undefined, etcdTLS)],
   ]);
 }
 
@@ -82,7 +83,7 @@ export function componentStatusReads(checks: Map<string, Check>): VirtualRead {
   };
 }
 
-export function bindComponentStatuses(scheme: Scheme, etcdEndpoints: string[]): void {
+export function bindComponentStatuses(scheme: Scheme, etcdEndpoints: string[], etcdTLS: EtcdTLSFiles = {}): void {
   if (!scheme.resource('', 'v1', 'componentstatuses')) return;
-  scheme.bindRead('', 'v1', 'componentstatuses', componentStatusReads(defaultChecks(etcdEndpoints)));
+  scheme.bindRead('', 'v1', 'componentstatuses', componentStatusReads(defaultChecks(etcdEndpoints, etcdTLS)));
 }

@@ -3,7 +3,8 @@
 // scheduler's and controller manager's /healthz on their default local ports. A check
 // that cannot connect is a failed probe whose message is the Go client's error text.
 import { request } from 'node:https';
-import { Etcd3 } from 'etcd3';
+import { createEtcdClient } from '../../../storage/etcd/client.js';
+import type { EtcdTLSFiles } from '../../../storage/etcd/tls/files.js';
 
 export const probeTimeoutMs = 20_000;
 
@@ -11,8 +12,13 @@ export const probeTimeoutMs = 20_000;
 export type ProbeStatus = 'True' | 'False' | 'Unknown';
 export interface ProbeResult { status: ProbeStatus; message: string; error: string }
 
-export async function probeEtcd(endpoints: string[], timeoutMs = probeTimeoutMs): Promise<ProbeResult> {
-  const client = new Etcd3({ hosts: endpoints, dialTimeout: timeoutMs });
+export async function probeEtcd(endpoints: string[], timeoutMs = probeTimeoutMs, tls: EtcdTLSFiles = {}): Promise<ProbeResult> {
+  let client;
+  try {
+    client = createEtcdClient({ endpoints, tls, options: { dialTimeout: timeoutMs } }, { warn: () => undefined, info: () => undefined }).client;
+  } catch (err) {
+    return { status: 'False', message: '', error: `error getting data from etcd: ${(err as Error).message}` };
+  }
   let timer: NodeJS.Timeout | undefined;
   try {
     const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('context deadline exceeded')), timeoutMs); });

@@ -51,7 +51,9 @@ export class EtcdChannelCredentials extends grpc.ChannelCredentials {
       let timer: NodeJS.Timeout | undefined;
       const fail = (err: Error) => {
         if (timer) clearTimeout(timer);
-        this.observer.failed(this.endpoint, reasonOf(err));
+        // Once connected, only a TLS alert is the handshake's (a member refusing our
+        // certificate under TLS 1.3); a reset is the member going away.
+        if (!settled || (err as NodeJS.ErrnoException).code?.startsWith('ERR_SSL_')) this.observer.failed(this.endpoint, reasonOf(err));
         if (!settled) { settled = true; reject(err); }
       };
       const tlsSocket = connect({

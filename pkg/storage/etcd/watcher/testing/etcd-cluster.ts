@@ -7,8 +7,10 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { Etcd3 } from 'etcd3';
-import { findEtcdBinary } from '../../embedded.js';
+import type { Etcd3 } from 'etcd3';
+import { createEtcdClient } from '../../client.js';
+import { etcdTLSArgs, findEtcdBinary, type EmbeddedEtcdTLS } from '../../embedded.js';
+import type { EtcdTLSFiles } from '../../tls/files.js';
 
 export interface Member {
   name: string;
@@ -43,16 +45,26 @@ export interface TestClusterOptions {
   prefix?: (i: number) => string[];
   /** Called with the chosen ports before any member starts (to set up what the prefix needs). */
   beforeStart?: (members: Member[]) => Promise<void>;
+  /** Client and peer URLs over TLS, with etcd's TLS flags (test/harness/etcd-tls.ts makes them). */
+  tls?: EmbeddedEtcdTLS;
+}
+
+/** A client of some members; with TLS, presenting the probe's files. */
+export function memberClient(endpoints: string[], tls: EtcdTLSFiles = {}, deadlineMs = 1000): Etcd3 {
+  const quiet = { warn: () => undefined, info: () => undefined };
+  return createEtcdClient({ endpoints, tls, options: { defaultCallOptions: () => ({ deadline: Date.now() + deadlineMs }) } }, quiet).client;
 }
 
 export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {}): Promise<TestCluster> {
   const binary = findEtcdBinary();
   const root = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'etcd-cluster-'));
   const ports = await freePorts(size * 2);
+  const scheme = opts.tls ? 'https' : 'http';
+  const probe = opts.tls?.probe ?? {};
   const members: Member[] = Array.from({ length: size }, (_, i) => ({
     name: `m${i}`,
-    clientUrl: `http://127.0.0.1:${ports[2 * i]}`,
-    peerUrl: `http://127.0.0.1:${ports[2 * i + 1]}`,
+    clientUrl: `${scheme}://127.0.0.1:${ports[2 * i]}`,
+    peerUrl: `${scheme}://127.0.0.1:${ports[2 * i + 1]}`,
     dataDir: join(root, `m${i}`),
   }));
   const initialCluster = members.map((m) => `${m.name}=${m.peerUrl}`).join(',');
@@ -65,6 +77,7 @@ export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {
       '--initial-cluster-token=watch-test', '--log-level=error', '--logger=zap',
       `--experimental-watch-progress-notify-interval=${opts.progressNotifyInterval ?? '1s'}`,
       '--heartbeat-interval=50', '--election-timeout=500',
+      ...(opts.tls ? etcdTLSArgs(opts.tls) : []),
     ];
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ETCD_')));
     const [command, ...rest] = [...(opts.prefix?.(i) ?? []), binary, ...args];
@@ -87,14 +100,14 @@ export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {
     },
     async start(i) {
       launch(members[i], i);
-      await waitHealthy([members[i].clientUrl]);
+      await waitHealthy([members[i].clientUrl], probe);
     },
     async leader() {
       for (let attempt = 0; attempt < 100; attempt++) {
         for (let i = 0; i < members.length; i++) {
           const c = members[i].child;
           if (!c || c.exitCode !== null || c.signalCode !== null) continue;
-          const client = new Etcd3({ hosts: members[i].clientUrl, defaultCallOptions: () => ({ deadline: Date.now() + 1000 }) });
+          const client = memberClient([members[i].clientUrl], probe);
           try {
             const st = await client.maintenance.status();
             if (st.leader === st.header.member_id) return i;
@@ -110,7 +123,7 @@ export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {
     },
   };
   try {
-    await waitHealthy(cluster.endpoints);
+    await waitHealthy(cluster.endpoints, probe);
   } catch (err) {
     await cluster.stop();
     throw err;
@@ -118,11 +131,11 @@ export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {
   return cluster;
 }
 
-async function waitHealthy(endpoints: string[]): Promise<void> {
+async function waitHealthy(endpoints: string[], tls: EtcdTLSFiles): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (const ep of endpoints) {
     for (;;) {
-      const client = new Etcd3({ hosts: ep, defaultCallOptions: () => ({ deadline: Date.now() + 1000 }) });
+      const client = memberClient([ep], tls);
       try {
         await client.get('/health-probe').string();
         break;
