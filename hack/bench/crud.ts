@@ -6,12 +6,18 @@
 // create = put if absent, get = range, update = put if the mod revision matches,
 // delete = delete if present. And the floor (floor-server.ts): a bare HTTPS server making
 // our server's etcd calls with no API logic, the most this architecture reaches here.
-// Also: server CPU per operation, from /proc.
+// Also: server CPU per operation, from /proc. And encryption at rest's cost: one more
+// replica, on its own key prefix, with ConfigMaps encrypted by aescbc
+// (--encryption-provider-config), measured right after the plain one-replica setting.
 // Run: `node dist/hack/bench/crud.js [--concurrency=32] [--seconds=10]`.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Etcd3 } from 'etcd3';
 import { arg, configMap, httpsClient, procMeter, report, runMain, stats, withBenchCluster, type Row, type Stats } from './common.js';
+import { startReplicas, type Cluster } from '../../test/harness/index.js';
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 10);
@@ -102,8 +108,18 @@ async function startListeningProcess(script: string, args: string[]): Promise<{ 
   return { port, pid: child.pid!, stop: () => child.kill() };
 }
 
+/** One replica whose ConfigMaps are encrypted at rest with aescbc (a 32-byte key), on its own key prefix. */
+async function startEncryptedReplica(etcdEndpoint: string, prefix: string): Promise<{ cluster: Cluster; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-aescbc-'));
+  const config = join(dir, 'encryption.yaml');
+  writeFileSync(config, `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [configmaps]\n    providers:\n      - aescbc:\n          keys:\n            - name: key1\n              secret: ${Buffer.alloc(32, 7).toString('base64')}\n      - identity: {}\n`);
+  const cluster = await startReplicas(1, { etcdEndpoint, etcdPrefix: `${prefix}-aescbc`, extraArgs: ['--controllers=*,-root-ca-cert-publisher', `--encryption-provider-config=${config}`] });
+  return { cluster, stop: async () => { await cluster.stop(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
 async function main(): Promise<void> {
   await withBenchCluster('crud', async ({ cluster, raw, prefix, etcdPid, etcdEndpoint }) => {
+    const encrypted = await startEncryptedReplica(etcdEndpoint, prefix);
     const creds = cluster.credentialsFor();
     const setup = httpsClient(cluster.urls[0]!, creds);
     const lb = await startListeningProcess('../lb/main.js', ['0', ...cluster.replicas.map((r) => String(r.port))]);
@@ -115,6 +131,11 @@ async function main(): Promise<void> {
         const res = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: ns } });
         if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
       }
+      const encCreds = encrypted.cluster.credentialsFor();
+      const encSetup = httpsClient(encrypted.cluster.urls[0]!, encCreds);
+      const nsRes = await encSetup.call('POST', '/api/v1/namespaces', { metadata: { name: 'crud-aescbc' } });
+      encSetup.close();
+      if (nsRes.status !== 201) throw new Error(`create namespace: ${nsRes.status} ${nsRes.text}`);
       const pids = cluster.replicas.map((r) => r.pid!);
       const measure = async (f: () => Promise<Outcome>, servers: number[]) => {
         const meters = servers.map(procMeter);
@@ -126,6 +147,9 @@ async function main(): Promise<void> {
       const one = apiCycle(cluster.urls[0]!, creds, 'crud-1');
       const r1 = await measure(() => drive(one.cycle), [pids[0]!]);
       one.close();
+      const enc = apiCycle(encrypted.cluster.urls[0]!, encCreds, 'crud-aescbc');
+      const ra = await measure(() => drive(enc.cycle), [encrypted.cluster.replicas[0]!.pid!]);
+      enc.close();
       const two = apiCycle(`https://127.0.0.1:${lb.port}`, creds, 'crud-2');
       const r2 = await measure(() => drive(two.cycle), [...pids, lb.pid]);
       two.close();
@@ -154,10 +178,22 @@ async function main(): Promise<void> {
         ];
         report(key, `CRUD of 1 KB ConfigMaps, concurrency ${concurrency}, ${seconds} s: ${label}`, rows, { concurrency, seconds });
       }
+      // Encryption's cost: the same CRUD on one replica with aescbc ConfigMaps, beside the
+      // plain one-replica run just before it (the etcd3 column stays raw etcd's).
+      report('crud-1-replica-aescbc', `CRUD of 1 KB ConfigMaps, concurrency ${concurrency}, ${seconds} s: one replica, ConfigMaps encrypted with aescbc`, [
+        { measure: 'operations/s (all four kinds)', unit: 'ops/s', ours: ra.out.opsPerSecond, etcd: re.out.opsPerSecond },
+        { measure: 'operations/s without encryption', unit: 'ops/s', ours: r1.out.opsPerSecond, etcd: re.out.opsPerSecond },
+        { measure: 'throughput with aescbc / without', unit: 'ratio', ours: ra.out.opsPerSecond / r1.out.opsPerSecond },
+        ...ops.map((op): Row => ({ measure: `${op} latency p50`, unit: 'ms', ours: ra.out.latency[op].p50, etcd: re.out.latency[op].p50 })),
+        { measure: 'CPU per operation (replica | etcd)', unit: 'us', ours: perOp(ra.cpu, ra.out), etcd: perOp(re.etcdCpu, re.out) },
+        { measure: 'CPU per operation without encryption', unit: 'us', ours: perOp(r1.cpu, r1.out), etcd: perOp(re.etcdCpu, re.out) },
+        { measure: 'failed operations', unit: 'ops', ours: ra.out.errors, etcd: re.out.errors },
+      ], { concurrency, seconds });
     } finally {
       lb.stop();
       floor.stop();
       setup.close();
+      await encrypted.stop();
     }
   });
 }
