@@ -5,6 +5,7 @@ import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { apiVersionOf, type ResourceDef } from '../../runtime/scheme.js';
 import { decodeBody, mediaTypeOf, objectBodyMediaTypes, readBody } from '../negotiation/body.js';
 import { checkTypes } from '../../openapi/type-check.js';
+import { dropEmptyOmitted } from '../../runtime/serializer/protobuf/omit-empty.js';
 import { recordRawRequestBody, recordRequestObject } from '../filters/audit-context.js';
 import type { HandlerScope } from './scope.js';
 import { summarizeBody, typeMetaDecodeError } from './type-meta.js';
@@ -52,6 +53,7 @@ export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType): 
   obj.kind = kind;
   const typeProblem = checkTypes(group, version, kind, obj);
   if (typeProblem) throw typeProblem;
+  if (!def.customResource) dropEmptyOmitted(obj, expectedVersion, kind);
   if (type && type.kind !== def.kind) return obj;
   def.strategy.applyDefaults(obj);
   if (!def.conversion) return obj;

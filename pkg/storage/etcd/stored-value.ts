@@ -8,16 +8,19 @@ import { decodeFromStorage, encodeForStorage, UndecodableValueError, type Storag
 
 export interface StoredKV { key: Buffer; value: Buffer }
 
-/** The object and whether its bytes were written with a provider or key that no longer writes. */
-export async function readStored(t: ValueTransformer | undefined, kv: StoredKV, modRevision: string | number): Promise<{ obj: KubeObject; stale: boolean }> {
-  if (!t) return { obj: decodeFromStorage(kv.value, modRevision), stale: false };
+/**
+ * The object, its codec bytes (before encryption: what a no-op update is compared with),
+ * and whether its bytes were written with a provider or key that no longer writes.
+ */
+export async function readStored(t: ValueTransformer | undefined, kv: StoredKV, modRevision: string | number): Promise<{ obj: KubeObject; data: Buffer; stale: boolean }> {
+  if (!t) return { obj: decodeFromStorage(kv.value, modRevision), data: kv.value, stale: false };
   let plain;
   try {
     plain = await t.fromStorage(kv.key, kv.value);
   } catch (err) {
     throw new UndecodableValueError((err as Error).message);
   }
-  return { obj: decodeFromStorage(plain.data, modRevision), stale: plain.stale };
+  return { obj: decodeFromStorage(plain.data, modRevision), data: plain.data, stale: plain.stale };
 }
 
 export async function decodeStored(t: ValueTransformer | undefined, kv: StoredKV, modRevision: string | number): Promise<KubeObject> {
@@ -25,6 +28,10 @@ export async function decodeStored(t: ValueTransformer | undefined, kv: StoredKV
 }
 
 export async function encodeStored(t: ValueTransformer | undefined, key: Buffer, obj: KubeObject, mediaType: StorageMediaType): Promise<Buffer> {
-  const bytes = encodeForStorage(obj, mediaType);
+  return sealStored(t, key, encodeForStorage(obj, mediaType));
+}
+
+/** Codec bytes as they go to etcd. */
+export async function sealStored(t: ValueTransformer | undefined, key: Buffer, bytes: Buffer): Promise<Buffer> {
   return t ? t.toStorage(key, bytes) : bytes;
 }

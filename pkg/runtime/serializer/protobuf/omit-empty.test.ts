@@ -1,0 +1,25 @@
+import { expect } from 'chai';
+import { dropEmptyOmitted } from './omit-empty.js';
+
+describe('dropEmptyOmitted: what decoding into the Go type loses', () => {
+  it('drops empty maps and slices of omitempty fields, at any depth, and keeps the rest', () => {
+    const cm: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: {}, annotations: { a: 'b' }, finalizers: [] }, data: {} };
+    dropEmptyOmitted(cm, 'v1', 'ConfigMap');
+    expect(cm).to.deep.equal({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', annotations: { a: 'b' } } });
+    const pod: Record<string, unknown> = {
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'i', ports: [], env: [{ name: 'E', value: 'v' }] }], volumes: [], nodeSelector: {} },
+    };
+    dropEmptyOmitted(pod, 'v1', 'Pod');
+    expect(pod).to.deep.equal({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'E', value: 'v' }] }] } });
+  });
+
+  it('keeps empty slices of fields without omitempty, and leaves kinds without a Go type alone', () => {
+    const role: Record<string, unknown> = { metadata: { name: 'r' }, rules: [] };
+    dropEmptyOmitted(role, 'rbac.authorization.k8s.io/v1', 'Role');
+    expect(role).to.deep.equal({ metadata: { name: 'r' }, rules: [] });
+    const cr: Record<string, unknown> = { metadata: { labels: {} }, spec: { list: [] } };
+    dropEmptyOmitted(cr, 'example.com/v1', 'Widget');
+    expect(cr).to.deep.equal({ metadata: { labels: {} }, spec: { list: [] } });
+  });
+});

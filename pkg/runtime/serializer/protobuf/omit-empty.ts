@@ -1,0 +1,47 @@
+// What decoding into upstream's Go types loses before anything else sees the object: an
+// empty map or slice in an omitempty field (`"labels": {}`) is never encoded again, so
+// the field manager, admission, storage and the response all see it absent. Only kinds
+// upstream has a Go type (a protobuf message) for; custom resources keep what was sent.
+import { isPlainObject } from '../../object.js';
+import { messageFields, messageForKind, type FieldDesc } from './schema.js';
+import { special } from './special-types.js';
+
+type Obj = Record<string, unknown>;
+
+/** Removes, in place, the empty maps and slices of omitempty fields of `obj` (a `kind` of `apiVersion`). */
+export function dropEmptyOmitted(obj: Obj, apiVersion: string, kind: string): void {
+  const message = messageForKind(apiVersion, kind);
+  if (message) walk(obj, message);
+}
+
+function walk(obj: Obj, message: string): void {
+  const fields = messageFields(message);
+  if (!fields || special.has(message)) return;
+  for (const f of fields) {
+    if (f.i) {
+      if (f.m) walk(obj, f.m);
+      continue;
+    }
+    const v = obj[f.j];
+    if (v === undefined || v === null) continue;
+    if (f.o && isEmptyCollection(f, v)) {
+      delete obj[f.j];
+      continue;
+    }
+    if (f.t !== 'msg' || !f.m) continue;
+    if (f.r === 1 && Array.isArray(v)) {
+      for (const item of v) if (isPlainObject(item)) walk(item, f.m);
+    } else if (f.r === 2 && isPlainObject(v)) {
+      for (const item of Object.values(v)) if (isPlainObject(item)) walk(item, f.m);
+    } else if (!f.r && isPlainObject(v)) {
+      walk(v, f.m);
+    }
+  }
+}
+
+/** A map, slice or []byte (a base64 string in JSON) with nothing in it. */
+function isEmptyCollection(f: FieldDesc, v: unknown): boolean {
+  if (f.r === 1) return Array.isArray(v) && v.length === 0;
+  if (f.r === 2) return isPlainObject(v) && Object.keys(v).length === 0;
+  return f.t === 'bytes' && v === '';
+}
