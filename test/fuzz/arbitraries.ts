@@ -2,9 +2,11 @@
 // path tricks upstream must survive, query parameters (selectors, continue tokens,
 // resourceVersion, timeouts...), identity headers (Authorization, Impersonate-*), Accept and
 // Content-Type, and a body for every decoder behind them (JSON, YAML, protobuf, JSON patch,
-// merge patch, strategic merge patch, apply configurations). Mostly malformed, sometimes
-// valid, so both the error paths and the stores behind them are reached.
+// merge patch, strategic merge patch, apply configurations, associative lists that do not
+// fit their keys). Mostly malformed, sometimes valid, so both the error paths and the
+// stores behind them are reached.
 import fc from 'fast-check';
+import { conditionsList, containersList, setAt } from './keyed-lists.js';
 
 export const FUZZ_NAMESPACE = 'fuzz';
 /** A token of a system:masters user, so a request without a client cert can still get far. */
@@ -52,7 +54,7 @@ export const targets: Target[] = [
 ];
 
 export type BodyKind = 'json' | 'deep-json' | 'huge-number' | 'duplicate-keys' | 'invalid-utf8' | 'yaml' | 'yaml-alias'
-  | 'protobuf' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply' | 'none';
+  | 'protobuf' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply' | 'keyed-lists' | 'none';
 
 export interface FuzzRequest {
   method: string;
@@ -285,7 +287,21 @@ function withSampleMutation(sample: Record<string, unknown>, extra: unknown, whe
   }
 }
 
+/** Where the targets hold associative lists (absent paths are made). */
+const keyedListPlaces: Array<{ path: string[]; list: fc.Arbitrary<unknown> }> = [
+  { path: ['spec', 'containers'], list: containersList },
+  { path: ['spec', 'template', 'spec', 'containers'], list: containersList },
+  { path: ['status', 'conditions'], list: conditionsList },
+];
+
+/** The sample with an associative list that does not fit its keys, as any body that carries an object. */
+const keyedListBody = (target: Target): fc.Arbitrary<Body> => fc.tuple(
+  fc.constantFrom(...keyedListPlaces).chain((p) => p.list.map((list) => ({ path: p.path, list }))),
+  fc.constantFrom('application/json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'),
+).map(([{ path, list }, contentType]) => ({ kind: 'keyed-lists' as const, contentType, body: Buffer.from(JSON.stringify(setAt(target.sample, path, list))) }));
+
 const bodyArb = (target: Target): fc.Arbitrary<Body> => fc.oneof(
+  keyedListBody(target),
   fc.constant<Body>({ kind: 'none' }),
   fc.tuple(jsonValue, fc.nat()).map(([x, w]) => ({ kind: 'json' as const, body: Buffer.from(JSON.stringify(withSampleMutation(target.sample, x, w))), contentType: 'application/json' })),
   fc.tuple(fc.constantFrom(100, 1000, 10_000, 100_000), fc.constantFrom(['[', ']'], ['{"a":', '}'], ['{"metadata":', '}'])).map(([d, [o, c]]) => ({

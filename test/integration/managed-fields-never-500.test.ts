@@ -7,35 +7,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { request, startReplicas, until, type Cluster, type HttpResponse } from '../harness/index.js';
+import { conditionsList as conditions, containersList as containers, setAt } from '../fuzz/keyed-lists.js';
 import { csrBody, makeRequest } from './csr-helpers.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** A value where a key field belongs: right type, wrong type, or nothing sensible. */
-const keyValue = (right: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> => fc.oneof(
-  { weight: 4, arbitrary: right },
-  fc.integer(), fc.boolean(), fc.constant(null), fc.constant({}), fc.constant([]), fc.constant(''),
-);
-
-/** One item of a list keyed by `keys`: keys present, absent or mistyped, plus other fields. */
-const item = (keys: Record<string, fc.Arbitrary<unknown>>, extra: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> => fc.oneof(
-  { weight: 8, arbitrary: fc.record(Object.fromEntries([...Object.entries(keys).map(([k, a]) => [k, keyValue(a)]), ...Object.entries(extra)]), { requiredKeys: [] }) },
-  fc.constant(null), fc.string({ maxLength: 3 }), fc.integer(), fc.constant([]),
-);
-
-/** A list of such items, often repeating one (a duplicate key). */
-const keyedList = (keys: Record<string, fc.Arbitrary<unknown>>, extra: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> => fc.oneof(
-  { weight: 6, arbitrary: fc.array(item(keys, extra), { maxLength: 4 }) },
-  { weight: 3, arbitrary: fc.array(item(keys, extra), { minLength: 1, maxLength: 2 }).map((xs) => [...xs, ...xs]) },
-  fc.constant(null), fc.constant({}), fc.string({ maxLength: 3 }),
-);
-
-const conditionType = fc.constantFrom('Ready', 'Approved', 'Denied', 'Failed', 'NamesAccepted', 'Established', 'X');
-const conditions = keyedList({ type: conditionType }, {
-  status: fc.constantFrom('True', 'False', 'Unknown', 7), reason: fc.constantFrom('R', ''), message: fc.constantFrom('m', 'patched'),
-});
-const containerPorts = keyedList({ containerPort: fc.constantFrom(80, 443), protocol: fc.constantFrom('TCP', 'UDP') }, { name: fc.constantFrom('http', 'x') });
-const containers = keyedList({ name: fc.constantFrom('a', 'b') }, { image: fc.constantFrom('nginx', ''), ports: containerPorts });
 
 /** How the list reaches the server. */
 type Verb = 'put' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply';
@@ -67,28 +42,22 @@ describe('managed fields never turn a client\'s input into a 500', function () {
     expect(r.status, r.text).to.equal(201);
     return r.body;
   };
-  const nested = (at: string[], value: unknown): Obj => at.reduceRight<Obj>((acc, k) => ({ [k]: acc }), value as Obj);
 
   /** Sends `list` at `t.at` by `verb`; answers the response. */
   async function send(t: Target, verb: Verb, list: unknown): Promise<HttpResponse<Obj>> {
     const pointer = `/${t.at.join('/')}`;
     switch (verb) {
-      case 'put': {
-        const current = (await call('GET', t.path)).body;
-        let o: Obj = current;
-        for (const k of t.at.slice(0, -1)) o = (o[k] ??= {});
-        o[t.at[t.at.length - 1]] = list;
-        return call('PUT', t.path, current);
-      }
+      case 'put':
+        return call('PUT', t.path, setAt((await call('GET', t.path)).body, t.at, list));
       case 'json-patch':
         return call('PATCH', t.path, [{ op: 'add', path: pointer, value: list }], 'application/json-patch+json');
       case 'merge-patch':
-        return call('PATCH', t.path, nested(t.at, list), 'application/merge-patch+json');
+        return call('PATCH', t.path, setAt({}, t.at, list), 'application/merge-patch+json');
       case 'strategic-merge-patch':
-        return call('PATCH', t.path, nested(t.at, list), 'application/strategic-merge-patch+json');
+        return call('PATCH', t.path, setAt({}, t.at, list), 'application/strategic-merge-patch+json');
       case 'apply': {
         const name = t.path.split('/').filter((s) => s !== 'status' && s !== 'approval').pop();
-        const body = { ...t.typeMeta, metadata: { name }, ...nested(t.at, list) };
+        const body = { ...t.typeMeta, metadata: { name }, ...setAt({}, t.at, list) };
         return call('PATCH', `${t.path}?fieldManager=property&force=true`, body, 'application/apply-patch+yaml');
       }
     }
