@@ -101,8 +101,9 @@ describe('custom resource paths', () => {
     expect(v3.info).to.deep.equal({ title: 'Kubernetes CRD Swagger', version: 'v0.1.0' });
     expect(v3.components).to.not.have.property('securitySchemes');
     expect(v3.components.schemas['com.example.cr.v1.Gadget'].properties.spec.description).to.equal('Desired state.');
-    expect(v3.components.schemas['com.example.cr.v1.Gadget'].properties.metadata.$ref)
-      .to.equal('#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+    // OpenAPI 3.0 ignores a $ref's siblings, so upstream wraps it to keep the field's description.
+    expect(v3.components.schemas['com.example.cr.v1.Gadget'].properties.metadata.allOf)
+      .to.deep.equal([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
     expect(v3.components.schemas).to.include.keys('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta');
     expect(Object.keys(v3.paths).every((p) => p.startsWith(`${base}/`))).to.equal(true);
     // Built-in documents do not carry the custom definitions.
