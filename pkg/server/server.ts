@@ -23,7 +23,9 @@ import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { sniCallback } from './tls-options.js';
 import { applyConnectionLimits, connectionOptions } from './connection-limits.js';
-import { startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
+import { bookmarkObserver, startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
+import { startDBSizePoller } from './etcd-metrics.js';
+import { setProgressObserver } from '../storage/etcd/progress.js';
 import { buildStorage, waitForEtcd } from './storage.js';
 import { etcdHealthChecks } from './etcd-health.js';
 import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
@@ -76,6 +78,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const { client, storage, endpoints } = layer;
   await waitForEtcd(layer, log);
   const stored = storedResources(scheme, o.etcdPrefix);
+  setProgressObserver(bookmarkObserver(stored));
+  const dbSizePoller = startDBSizePoller(layer.clusters.flatMap((c) => c.connection.endpoints), o.etcdTLS, o.etcdDBMetricPollIntervalMs, log);
   const serviceAllocators = bindServiceAllocation(scheme, {
     client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
   }, log);
@@ -259,6 +263,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       extra.stop();
       encryption?.stop();
       objectCounter.stop();
+      dbSizePoller.stop();
       await closed;
       // Events of requests answered before the close are flushed, not dropped.
       await auditor?.shutdown();

@@ -9,6 +9,7 @@ import { qualifiedResource } from '../runtime/errors.js';
 import { storageSegment, type Scheme } from '../runtime/scheme.js';
 import type { EtcdObserver } from '../storage/etcd/store.js';
 import { apiserverMetrics, etcdTypeName } from './metrics.js';
+import { etcdMetrics } from './etcd-metrics.js';
 
 /** One stored resource's etcd key prefix and the names its metrics carry. */
 export interface StoredResource {
@@ -36,8 +37,14 @@ export function etcdRequestObserver(resources: StoredResource[]): EtcdObserver {
     return resources.find((r) => k.startsWith(r.prefix)) ?? { type: 'unknown', resource: 'unknown' };
   };
   const m = apiserverMetrics();
+  const etcd = etcdMetrics(m.registry);
   return {
-    request: (operation, key, seconds) => m.etcdRequestDuration.observe({ operation, type: resourceOf(key).type }, seconds),
+    request: (operation, key, seconds, failed) => {
+      const labels = { operation, type: resourceOf(key).type };
+      m.etcdRequestDuration.observe(labels, seconds);
+      etcd.requests.inc(labels);
+      if (failed) etcd.requestErrors.inc(labels);
+    },
     list: (prefix, fetched, evaluated, returned) => {
       const resource = resourceOf(prefix).resource;
       m.storageList.total.inc({ resource });
@@ -74,4 +81,14 @@ export function startStorageObjectCounter(clientFor: (prefix: string) => Etcd3, 
   const timer = setInterval(() => { void countAll(); }, intervalMs);
   timer.unref();
   return { stop: () => { stopped = true; clearInterval(timer); }, count: (resource) => last.get(resource) };
+}
+
+/** etcd_bookmark_counts: each progress notification of a resource's etcd watch. */
+export function bookmarkObserver(resources: StoredResource[]): (key: string) => void {
+  const bookmarks = etcdMetrics().bookmarks;
+  return (key) => {
+    const k = key.endsWith('/') ? key : `${key}/`;
+    const r = resources.find((x) => k.startsWith(x.prefix));
+    if (r) bookmarks.inc({ resource: r.resource });
+  };
 }

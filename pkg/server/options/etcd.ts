@@ -57,7 +57,7 @@ export const etcdSection: FlagSection<EtcdOptions> = {
     { name: 'etcd-certfile', type: 'string', usage: 'Client certificate presented to etcd.' },
     { name: 'etcd-compaction-interval', type: 'duration', default: '5m0s', usage: 'Interval between compactions of etcd history (one replica compacts); 0 disables.' },
     { name: 'etcd-count-metric-poll-period', type: 'duration', default: '1m0s', usage: 'How often object counts per resource are polled from etcd; 0 disables.' },
-    { name: 'etcd-db-metric-poll-interval', type: 'duration', default: '30s', usage: 'How often the etcd database size metric is polled; 0 disables.', notImplemented: true },
+    { name: 'etcd-db-metric-poll-interval', type: 'duration', default: '30s', usage: 'How often the etcd database size metric is polled; 0 disables.' },
     { name: 'etcd-healthcheck-timeout', type: 'duration', default: '2s', usage: 'Timeout of the etcd health check.' },
     { name: 'etcd-keyfile', type: 'string', usage: 'Key of --etcd-certfile.' },
     { name: 'etcd-prefix', type: 'string', default: '/registry', usage: 'Prefix of every key this server writes in etcd.' },

@@ -15,6 +15,7 @@ import type { IndexedField, WatchEvent, WatchStream } from '../interfaces.js';
 import { decodeStored } from '../etcd/stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { prefixEnd } from '../etcd/keys.js';
+import { reportProgress } from '../etcd/progress.js';
 import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation, toWatchEvent } from '../etcd/watch.js';
 import { decodeWithCached } from './decode-event.js';
 import { markShared } from '../../runtime/serializer/shared-encodings.js';
@@ -323,6 +324,7 @@ export class WatchCache {
           this.dispatch(key, Number(ev.kv.mod_revision), event);
         }
       } else if (msg.type === 'progress') {
+        reportProgress(this.root);
         const rev = Number(msg.revision);
         this.advance(rev);
         for (const w of this.watchers) if (rev > w.after) this.deliver(w, bookmarkEvent(String(rev)));

@@ -44,7 +44,7 @@ function parseMinRevision(rv: string | undefined, key: string): number {
 
 /** Told what each storage operation against etcd cost (etcd_request_duration_seconds, apiserver_storage_list_*). */
 export interface EtcdObserver {
-  request(operation: 'create' | 'get' | 'list' | 'update' | 'delete' | 'count', key: string, seconds: number): void;
+  request(operation: 'create' | 'get' | 'list' | 'update' | 'delete' | 'count', key: string, seconds: number, failed: boolean): void;
   /** One list: keys read from etcd, objects the predicate looked at, objects returned. */
   list(prefix: string, fetched: number, evaluated: number, returned: number): void;
 }
@@ -63,10 +63,14 @@ export class EtcdStorage implements Storage {
   private async timed<T>(operation: Parameters<EtcdObserver['request']>[0], key: string, fn: () => Promise<T>): Promise<T> {
     if (!this.observe) return fn();
     const start = process.hrtime.bigint();
+    let failed = false;
     try {
       return await fn();
+    } catch (err) {
+      failed = true;
+      throw err;
     } finally {
-      this.observe.request(operation, key, Number(process.hrtime.bigint() - start) / 1e9);
+      this.observe.request(operation, key, Number(process.hrtime.bigint() - start) / 1e9, failed);
     }
   }
 

@@ -14,6 +14,7 @@ import { UndecodableValueError } from './codec.js';
 import { decodeStored } from './stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { reportUndecodable } from './undecodable.js';
+import { reportProgress } from './progress.js';
 import { prefixEnd } from './keys.js';
 import { watchRange, type RangeWatch } from './watcher/range-watch.js';
 
@@ -120,6 +121,7 @@ export async function startWatch(store: WatchSource, key: string, opts: WatchOpt
           if (out.type === 'ERROR') { stop(); break; }
         }
       } else if (msg.type === 'progress') {
+        reportProgress(key);
         queue.push(bookmarkEvent(String(msg.revision)));
       } else if (msg.type === 'compacted') {
         queue.push(expiredEvent(tooOldMessage(msg.lastRevision, msg.compactRevision)));
