@@ -34,7 +34,8 @@ export function decodeContinue(token: string, prefix: string): ContinueToken {
   if (typeof parsed !== 'object' || parsed === null) throw bad(invalidRV);
   const p = parsed as { v?: unknown; rv?: unknown; start?: unknown };
   if (p.v !== tokenVersion) throw bad(`continue key is not valid: server does not recognize this encoded version ${String(p.v ?? '')}`);
-  if (typeof p.rv !== 'number' || !Number.isInteger(p.rv) || p.rv === 0 || p.rv < -1) throw bad(invalidRV);
+  // Upstream reads rv as an int64 and refuses 1e+30; a revision past 2^53 cannot be real.
+  if (typeof p.rv !== 'number' || !Number.isSafeInteger(p.rv) || p.rv === 0 || p.rv < -1) throw bad(invalidRV);
   if (typeof p.start !== 'string' || p.start.length === 0) throw bad('continue key is not valid: encoded start key empty');
   // Keys are relative; refuse anything that would escape the listed prefix, as upstream
   // does by requiring the key to be unchanged by path cleaning.
