@@ -6,6 +6,7 @@ import type { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { createEtcdClient } from '../storage/etcd/client.js';
+import { guardEtcd } from '../storage/etcd/boundary.js';
 import type { EtcdTLSFiles } from '../storage/etcd/tls/files.js';
 import { apiserverMetrics } from './metrics.js';
 
@@ -39,8 +40,8 @@ export function startDBSizePoller(endpoints: string[], tls: EtcdTLSFiles, interv
   if (!(intervalMs > 0) || endpoints.length === 0) return { stop: () => undefined };
   const quiet = { warn: () => undefined, info: () => undefined };
   // One client per member: a status call answers for the member it reaches.
-  const clients = new Map<string, Etcd3>(endpoints.map((ep) => [ep, createEtcdClient({ endpoints: [ep], tls,
-    options: { defaultCallOptions: () => ({ deadline: Date.now() + Math.min(intervalMs, 5000) }) } }, quiet).client]));
+  const clients = new Map<string, Etcd3>(endpoints.map((ep) => [ep, guardEtcd(createEtcdClient({ endpoints: [ep], tls,
+    options: { defaultCallOptions: () => ({ deadline: Date.now() + Math.min(intervalMs, 5000) }) } }, quiet).client)]));
   const poll = async () => {
     for (const [ep, client] of clients) {
       try {
