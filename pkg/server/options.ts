@@ -21,12 +21,13 @@ import { miscSection, type MiscOptions } from './options/misc.js';
 import { globalSection } from './options/global.js';
 import { controllerManagerSection, type ControllerManagerOptions } from './options/controller-manager.js';
 import { localSection, type LocalOptions } from './options/local.js';
+import { shadowSection, type ShadowOptions } from './options/shadow.js';
 
 export type { EndpointReconcilerType } from './options/misc.js';
 
 export interface ServerOptions extends GenericOptions, EtcdOptions, SecureServingOptions, AuditingOptions,
   AuthenticationOptions, AuthorizationOptions, APIEnablementOptions, AdmissionOptions, MetricsOptions,
-  LogsOptions, MiscOptions, ControllerManagerOptions, LocalOptions {
+  LogsOptions, MiscOptions, ControllerManagerOptions, LocalOptions, ShadowOptions {
   /** Upstream's flags given on the command line that this server does not act on (warned about at start). */
   ignoredFlags: string[];
 }
@@ -36,7 +37,7 @@ export const flagSections: ReadonlyArray<FlagSection<object>> = [
   genericSection, etcdSection, secureServingSection, auditingSection, featuresSection, authenticationSection,
   authorizationSection, cloudProviderSection, apiEnablementSection, egressSelectorSection, admissionSection,
   metricsSection, logsSection, tracesSection, miscSection, globalSection,
-  controllerManagerSection, localSection,
+  controllerManagerSection, localSection, shadowSection,
 ];
 
 export const allFlags: FlagSpec[] = flagSections.flatMap((s) => s.flags);

@@ -53,6 +53,7 @@ import { buildAuthorization } from './authorization.js';
 import { bindAccessReviews } from '../registry/authorization/index.js';
 import { bindResourceAccessReviews } from '../registry/openshiftauthorization/index.js';
 import { bindObjectHistories } from '../registry/history/index.js';
+import { shadowFilters } from './shadow/index.js';
 import { bindComponentStatuses } from '../registry/core/componentstatuses/index.js';
 import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
@@ -191,7 +192,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   if (o.enablePriorityAndFairness) for (const name of ['priority-and-fairness-config-consumer', 'priority-and-fairness-filter']) extra.health.addPostStartHook(name).done();
   const lifecycle = new ServerLifecycle();
   const app = createApp({
-    log, outerFilters: extra.outerFilters, authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect,
+    log, outerFilters: [...shadowFilters(o, log, apiserverMetrics().registry), ...extra.outerFilters], authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect,
     lifecycle, shutdownSendRetryAfter: o.shutdownSendRetryAfter,
     limits: { requestTimeoutMs: o.requestTimeoutMs, maxRequestBodyBytes: o.maxRequestBodyBytes },
   });
