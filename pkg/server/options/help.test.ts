@@ -21,7 +21,7 @@ describe('kube-apiserver --help', () => {
 
   it('starts with the description and the usage line, then upstream v1.28\'s sections in its order, ours last', () => {
     expect(help).to.match(/\n\nUsage:\n {2}kube-apiserver \[flags\]\n\nGeneric flags:\n\n/);
-    expect([...bySection.keys()]).to.deep.equal([...upstreamSections, 'Controller manager', 'Non-upstream']);
+    expect([...bySection.keys()]).to.deep.equal([...upstreamSections, 'Controller manager', 'Non-upstream', 'Shadow mode']);
   });
 
   it('lists every accepted flag once, deprecated ones hidden as pflag hides them', () => {

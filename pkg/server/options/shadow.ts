@@ -12,7 +12,7 @@ export interface ShadowOptions {
 }
 
 export const shadowSection: FlagSection<ShadowOptions> = {
-  name: 'shadow (non-upstream)',
+  name: 'shadow mode',
   flags: [
     { name: 'shadow-fraction', type: 'float', default: '0.1', usage: 'Fraction of reads (get, list, discovery, OpenAPI) copied to --shadow-upstream for comparison, 0 to 1.' },
     { name: 'shadow-max-in-flight', type: 'int', default: '4', usage: 'Shadow comparisons in flight at once; reads beyond it are not copied.' },
