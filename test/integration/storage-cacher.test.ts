@@ -171,6 +171,41 @@ describe('storage: watch cache', function () {
     expect(calls.length).to.be.below(15);
   });
 
+  it('serves paginated lists from memory, each page what etcd answers for the same token while objects change; etcd once the ring is past', async () => {
+    const root = `${uniquePrefix('cacher-pages')}/configmaps/`;
+    const { calls, counting } = countingReads(etcd, ['list']);
+    const s = new CachedStorage(counting, client, [root], { capacity: 40, maxPending: 100 });
+    caches.push(s);
+    const key = (i: number) => `${root}ns/o-${String(i).padStart(3, '0')}`;
+    for (let i = 0; i < 30; i++) await etcd.create(key(i), cm(`o-${i}`));
+    const view = (l: { items: KubeObject[]; continue?: string; remainingItemCount?: number; resourceVersion: string }) => ({
+      items: l.items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`), continue: l.continue,
+      remaining: l.remainingItemCount, rv: l.resourceVersion,
+    });
+    let page = await s.list(`${root}ns`, { limit: 4 });
+    const tokens: string[] = [];
+    let round = 0;
+    while (page.continue) {
+      tokens.push(page.continue);
+      // Writes around the cache, ahead of and behind the cursor: updates, deletions, creations.
+      await etcd.guaranteedUpdate(key(29 - round), undefined, async (cur) => ({ ...cur!, data: { v: `u${round}` } }), true);
+      await etcd.delete(key(28 - round)).catch(() => undefined);
+      await etcd.create(key(100 + round), cm('late'));
+      await etcd.create(`${root}ns/a-${round}`, cm('early'));
+      const truth = await etcd.list(`${root}ns`, { limit: 4, continue: page.continue });
+      page = await s.list(`${root}ns`, { limit: 4, continue: page.continue });
+      expect(view(page), `page ${round}`).to.deep.equal(view(truth));
+      round++;
+    }
+    expect(round).to.be.greaterThan(4);
+    expect(calls, 'pages read etcd').to.deep.equal([]);
+    // Past the ring's 40 events the first token's revision is out of its reach: etcd answers.
+    for (let i = 0; i < 45; i++) await etcd.create(`${root}ns/z-${i}`, cm('z'));
+    const old = await s.list(`${root}ns`, { limit: 4, continue: tokens[0] });
+    expect(view(old)).to.deep.equal(view(await etcd.list(`${root}ns`, { limit: 4, continue: tokens[0] })));
+    expect(calls).to.deep.equal(['list']);
+  });
+
   it('hands a node-scoped watcher only its node\'s pod events (old and new node), and lists a node through the index', async () => {
     const root = `${uniquePrefix('cacher-trigger')}/pods/`;
     const s = cached(root, 1000);

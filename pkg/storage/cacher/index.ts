@@ -3,7 +3,10 @@
 // watches, are served from the resource's WatchCache when it covers them, and from etcd
 // otherwise. Consistent lists (resourceVersion unset) are served from the cache too once
 // a probe of etcd shows the cache has caught up (beyond upstream v1.28, as its later
-// ConsistentListFromCache); paginated and Exact reads stay with etcd. A list or watch
+// ConsistentListFromCache), and so are their pages: the first at the revision the probe
+// showed, later ones at their continue token's, rolled back through the cache's ring of
+// events (etcd answers instead when the ring no longer reaches back that far, and for
+// 410 Expired when etcd has compacted that revision). Exact reads stay with etcd. A list or watch
 // that names an indexed field value (ListOptions.index, WatchOptions.trigger) is served
 // through the cache's index and triggers; etcd, which has neither, ignores the hint.
 import type { Etcd3 } from 'etcd3';
@@ -16,6 +19,8 @@ import type { KubeObject } from '../../runtime/object.js';
 import { WatchCache, type WatchCacheOptions } from './watch-cache.js';
 import { probeRange } from './freshness.js';
 import { guardEtcd } from '../etcd/boundary.js';
+import { readPageAt } from './paged-read.js';
+import { decodeContinue, encodeContinue } from '../etcd/continue.js';
 
 /** How long a consistent list waits for the cache to catch up before reading etcd. */
 const consistentReadWaitMs = 250;
@@ -54,6 +59,7 @@ export class CachedStorage implements Storage {
   }
 
   async list(prefix: string, opts: ListOptions): Promise<ListResult> {
+    if (opts.limit && opts.limit > 0) return (await this.pageFromCache(prefix, opts.limit, opts)) ?? this.inner.list(prefix, opts);
     const rv = opts.resourceVersion ?? '';
     const match = opts.resourceVersionMatch ?? '';
     const anyRevision = rv === '0' && match !== 'Exact';
@@ -76,6 +82,42 @@ export class CachedStorage implements Storage {
     }
     return this.inner.list(prefix, opts);
   }
+  /**
+   * A page of a consistent list (resourceVersion unset), or a continue page at its token's
+   * revision; undefined when the cache cannot serve it and etcd must.
+   */
+  private async pageFromCache(prefix: string, limit: number, opts: ListOptions): Promise<ListResult | undefined> {
+    const cache = this.cacheFor(prefix);
+    if (!cache) return undefined;
+    const keyPrefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
+    const probe = () => probeRange(this.client, cache.root);
+    let at: number | undefined;
+    let start = keyPrefix;
+    if (opts.continue) {
+      let token;
+      try { token = decodeContinue(opts.continue, prefix); } catch { return undefined; }
+      if (token.rv <= 0) return undefined;
+      at = token.rv;
+      start = keyPrefix + token.start;
+      if ((await cache.revision()) < at && ((await cache.catchUp(probe, consistentReadWaitMs)) ?? 0) < at) return undefined;
+      // etcd says 410 Expired for a compacted revision, with its token to finish the list.
+      if (await this.inner.historyCompacted(at - 1)) return undefined;
+    } else {
+      if ((opts.resourceVersion ?? '') !== '' || (opts.resourceVersionMatch ?? '') !== '') return undefined;
+      at = await cache.catchUp(probe, consistentReadWaitMs);
+      if (at === undefined) return undefined;
+    }
+    const view = cache.historyView(at);
+    if (!view) return undefined;
+    const page = readPageAt(view, keyPrefix, start, limit, opts.predicate);
+    const result: ListResult = { items: page.items, resourceVersion: String(at) };
+    if (page.lastKey !== undefined && page.remaining > 0) {
+      result.continue = encodeContinue(at, `${page.lastKey.slice(keyPrefix.length)}\0`);
+      if (!opts.filtered) result.remainingItemCount = page.remaining;
+    }
+    return result;
+  }
+
   guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
     ignoreNotFound?: boolean, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
     // The cache's copy saves etcd a read and us a decode; etcd's check on the write decides.

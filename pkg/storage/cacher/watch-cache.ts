@@ -22,8 +22,10 @@ import { markShared } from '../../runtime/serializer/shared-encodings.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 import type { RangeProbe } from './freshness.js';
 import { FieldIndexes, type ValueOf } from './field-index.js';
+import { lowerBound, type HistoryView } from './paged-read.js';
 
-interface CachedEvent { key: string; rev: number; event: WatchEvent }
+/** `before`: the key's value before the event (undefined: absent), for reads at an earlier revision. */
+interface CachedEvent { key: string; rev: number; event: WatchEvent; before?: KubeObject }
 
 interface Watcher {
   /** Exact key, or a prefix ending in '/'. */
@@ -135,14 +137,24 @@ export class WatchCache {
    * Objects under `key` at a revision not older than etcd's at the time of the call (a
    * consistent read served from memory), or undefined when the cache cannot show that it
    * has caught up within `maxWaitMs`; the caller then reads etcd.
+   */
+  async readConsistent(key: string, recursive: boolean, probe: () => Promise<RangeProbe>, maxWaitMs: number, index?: IndexedField):
+    Promise<{ items: KubeObject[]; revision: number } | undefined> {
+    if (await this.catchUp(probe, maxWaitMs) === undefined) return undefined;
+    return this.readNow(key, recursive, index);
+  }
+
+  /**
+   * Shows the cache holds etcd's present and returns the revision it then holds, or
+   * undefined when it cannot show that within `maxWaitMs`.
    *
    * From one probe of the range (etcd revision R, key count, newest mod revision M): once
    * the cache has applied M, every create and update up to R is in it; deletions up to R
    * are too when the cache has reached R itself, or when its key count equals etcd's (a
-   * missed deletion would leave it with more keys, as nothing was created after M).
+   * missed deletion would leave it with more keys, as nothing was created after M). The
+   * cache then holds the state at R, as if etcd had reported progress up to R.
    */
-  async readConsistent(key: string, recursive: boolean, probe: () => Promise<RangeProbe>, maxWaitMs: number, index?: IndexedField):
-    Promise<{ items: KubeObject[]; revision: number } | undefined> {
+  async catchUp(probe: () => Promise<RangeProbe>, maxWaitMs: number): Promise<number | undefined> {
     await this.start();
     const epoch = this.epoch;
     if (this.unusable || this.stopped) return undefined;
@@ -154,8 +166,22 @@ export class WatchCache {
       await this.revisionMoved(left);
     }
     if (epoch !== this.epoch || (this.rev < p.revision && this.objects.size !== p.count)) return undefined;
-    const state = this.readNow(key, recursive, index);
-    return state && { items: state.items, revision: Math.max(this.rev, p.revision) };
+    this.advance(p.revision);
+    return this.rev;
+  }
+
+  /**
+   * The present and what changed after revision `at`, or undefined when the ring does not
+   * reach back to `at` (or the cache has not reached it, or serves nothing).
+   */
+  historyView(at: number): HistoryView | undefined {
+    if (this.unusable || this.stopped || !this.source || at < this.since || at > this.rev) return undefined;
+    const then = new Map<string, KubeObject | undefined>();
+    for (let i = this.ringStart; i < this.ring.length; i++) {
+      const e = this.ring[i];
+      if (e.rev > at && !then.has(e.key)) then.set(e.key, e.before);
+    }
+    return { keys: this.keys, objects: this.objects, then };
   }
 
   /**
@@ -368,7 +394,7 @@ export class WatchCache {
       this.indexes.update(key, before, event.object);
     }
     if (event.type !== 'ERROR') {
-      this.ring.push({ key, rev, event });
+      this.ring.push({ key, rev, event, before });
       if (this.ring.length - this.ringStart > this.opts.capacity) {
         this.since = this.ring[this.ringStart].rev;
         this.ringStart++;
@@ -413,15 +439,4 @@ export class WatchCache {
     this.epoch++;
     for (const wake of [...this.revWaiters]) wake();
   }
-}
-
-/** The first index of sorted `keys` not before `key` (etcd orders keys by bytes; ours are ASCII). */
-function lowerBound(keys: string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1; else hi = mid;
-  }
-  return lo;
 }
