@@ -11,7 +11,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { prefixEnd } from '../../pkg/storage/etcd/keys.js';
 import type { TlsCredentials } from '../../test/harness/index.js';
 import { decodeFromStorage } from '../../pkg/storage/etcd/codec.js';
-import { arg, httpsClient, now, report, runMain, seedConfigMaps, stats, withBenchCluster, type Row } from './common.js';
+import { arg, httpsClient, now, procStats, report, runMain, seedConfigMaps, stats, withBenchCluster, type Row } from './common.js';
 
 const sizes = (process.argv.find((x) => x.startsWith('--objects='))?.split('=')[1] ?? '2000,10000').split(',').map(Number);
 const samples = arg('samples', 200);
@@ -107,17 +107,32 @@ async function main(): Promise<void> {
         };
         const etcdFull = stats(await timed(rawFull));
         const etcdPaged = stats(await timed(rawPaged));
+        // Both replicas' CPU per list: wall times on a shared machine move with its load.
+        const replicaCpu = () => cluster.replicas.reduce((sum, r) => sum + procStats(r.pid!).cpuSeconds, 0);
+        const perObject: Record<string, { p50: number; cpuMs: number }> = {};
         for (const [label, f, base] of [
           ['resourceVersion unset', full(''), etcdFull],
           ['resourceVersion=0', full('?resourceVersion=0'), etcdFull],
           ['limit=500, paginated', paged, etcdPaged],
         ] as const) {
+          const cpu0 = replicaCpu();
           const ours = stats(await timed(f));
+          const cpuMs = ((replicaCpu() - cpu0) * 1000) / listRuns;
+          perObject[label] = { p50: ours.p50, cpuMs };
           seriesRows.push(
             { measure: `list ${n}, ${label}, p50`, unit: 'ms', ours: ours.p50, etcd: base.p50 },
             { measure: `list ${n}, ${label}, p99`, unit: 'ms', ours: ours.p99, etcd: base.p99 },
+            { measure: `list ${n}, ${label}, objects/s (p50)`, unit: 'obj/s', ours: n / (ours.p50 / 1000), etcd: n / (base.p50 / 1000) },
+            { measure: `list ${n}, ${label}, replica CPU`, unit: 'ms', ours: cpuMs },
           );
         }
+        // The issue's bar: paginated objects/s as a share of the same list unpaginated.
+        const unpaged = perObject['resourceVersion unset']!;
+        const pagedFig = perObject['limit=500, paginated']!;
+        seriesRows.push(
+          { measure: `list ${n}, paginated / unpaginated objects/s`, unit: 'ratio', ours: unpaged.p50 / pagedFig.p50 },
+          { measure: `list ${n}, paginated / unpaginated CPU`, unit: 'ratio', ours: pagedFig.cpuMs / unpaged.cpuMs },
+        );
       }
       report('lists', `Lists of ConfigMaps (${listRuns} runs each) vs an etcd range of the same keys (paginated: ranges of 500 at one revision)`, seriesRows, { sizes, runs: listRuns });
 

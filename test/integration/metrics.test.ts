@@ -93,9 +93,9 @@ describe('/metrics families as upstream documents them', function () {
     await request(`${base}/api/v1/namespaces/${ns}/configmaps`, { ...creds, method: 'POST', body: { metadata: { name: 'cm' }, data: { k: 'v' } } });
     await w.next(5000);
     await request(`${base}/api/v1/namespaces/${ns}/configmaps/cm`, creds);
-    await request(`${base}/api/v1/namespaces/${ns}/configmaps`, creds);
-    // A paged list is read from etcd, not the watch cache (apiserver_storage_list_*).
-    await request(`${base}/api/v1/namespaces/${ns}/configmaps?limit=1`, creds);
+    const listed = (await request(`${base}/api/v1/namespaces/${ns}/configmaps`, creds)).body as { metadata: { resourceVersion: string } };
+    // An Exact list is read from etcd, not the watch cache (apiserver_storage_list_*).
+    await request(`${base}/api/v1/namespaces/${ns}/configmaps?resourceVersion=${listed.metadata.resourceVersion}&resourceVersionMatch=Exact`, creds);
     await request(`${base}/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas`, creds);
     await request(`${base}/api/v1/namespaces`, { token: 'not-a-token' });
     const text = (await request(`${base}/metrics`, creds)).text;
