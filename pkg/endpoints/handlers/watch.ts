@@ -3,9 +3,9 @@
 // ADDED and DELETED, as upstream's cache watcher does. Bookmarks carry the newest
 // revision up to which every change was sent (from etcd progress notifications), about
 // once a minute and once more before the stream ends on its timeout.
-import { PassThrough } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { KubeObject } from '../../runtime/object.js';
-import { matcherFor } from '../../registry/generic/predicate.js';
+import { isFiltering, matcherFor } from '../../registry/generic/predicate.js';
 import type { WatchEvent } from '../../storage/interfaces.js';
 import { initialEventsEndAnnotation } from '../../storage/etcd/watch.js';
 import { validateResourceVersionFormat } from './list.js';
@@ -80,20 +80,25 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   const name = h.info.name;
   const selection = selectionFor(h.def, q, name || undefined);
   const matches = matcherFor(h.def, selection);
+  const filtering = isFiltering(selection);
   const media = chooseMedia(h);
   const rv = q.resourceVersion ?? '';
   // Unset: legacy semantics, the current state first unless resuming from a revision.
   const sendInitial = q.sendInitialEvents ?? (rv === '' || rv === '0');
   const stream = await h.store.watch(h.info.namespace, name, rv, sendInitial, selection);
 
-  const out = new PassThrough();
+  // Frames go straight to the response: a stream in between cost a transform and a pipe
+  // hop per event and watcher. Koa (and the filters that tell a stream by its body) still
+  // see a stream body, one that writes nothing itself and ends when the watch does.
+  const out = h.ctx.res;
+  const body = new StreamMarker();
   h.ctx.status = 200;
   h.ctx.set('Content-Type', media.format === 'protobuf' ? protobufWatchContentType
     : media.transform === 'Table' ? 'application/json' : media.contentType);
   h.ctx.set('Transfer-Encoding', 'chunked');
   h.ctx.set('Cache-Control', 'no-cache, private');
   if (h.info.legacyWatchPrefix) h.ctx.set('Warning', legacyWatchWarning(Boolean(name)));
-  h.ctx.body = out;
+  h.ctx.body = body;
   // Clients wait for the response head before reading events: send it now.
   h.ctx.flushHeaders();
 
@@ -128,7 +133,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   metrics.registeredWatchers.inc(watchLabels);
   let overSince: number | undefined;
   let cutOff = (): void => undefined;
-  const unread = (): number => out.writableLength + out.readableLength + (h.ctx.res.socket?.writableLength ?? 0);
+  const unread = (): number => out.writableLength + (out.socket?.writableLength ?? 0);
   // Checked again after the grace period even if no event comes, so the queue is dropped in time.
   const stillStalled = (): void => {
     if (overSince === undefined || ended) return;
@@ -156,12 +161,13 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   // reused by every other watcher of the same version and format (upstream's cacher
   // encodes each event once per format too).
   const frameKey = `${media.format}|${apiVersion}`;
+  const keyOfType: Record<string, string> = {};
   const sendObject = (type: string, object: KubeObject) => {
     if (ended) return;
     if (media.transform !== 'none') { write(frame(type, encodeObject(object))); return; }
     let frames = sharedFrames.get(object);
     if (!frames) { frames = new Map(); sharedFrames.set(object, frames); }
-    const key = `${frameKey}|${type}`;
+    const key = (keyOfType[type] ??= `${frameKey}|${type}`);
     let f = frames.get(key);
     if (f === undefined) { f = frame(type, encodeObject(object)); frames.set(key, f); }
     write(f);
@@ -199,8 +205,9 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
       return;
     }
     if (initialDone) advance(ev.object.metadata.resourceVersion);
-    const now = matches(h.store.decorate(ev.object));
-    const before = ev.previous ? matches(h.store.decorate(ev.previous)) : false;
+    // Without a selector every object matches: no typed view to make per event and watcher.
+    const now = filtering ? matches(h.store.decorate(ev.object)) : true;
+    const before = ev.previous ? !filtering || matches(h.store.decorate(ev.previous)) : false;
     if (ev.type === 'ADDED') { if (now) sendObject('ADDED', ev.object); return; }
     if (ev.type === 'DELETED') { if (before || now) sendObject('DELETED', ev.object); return; }
     if (now && before) sendObject('MODIFIED', ev.object);
@@ -224,7 +231,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
       clearTimeout(timer);
       clearInterval(ticker);
       ended = true;
-      out.end();
+      body.end(out);
     };
     // A replica shutting down ends the stream as its timeout would: cleanly, after a bookmark.
     const untrack = lifecycle?.trackWatch(() => { periodicBookmark(); finish(); }) ?? (() => undefined);
@@ -252,5 +259,26 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
       }
       finish();
     })();
+  }
+}
+
+/**
+ * A watch response's body as Koa sees it: piping it to the response writes nothing (the
+ * handler writes the frames itself); end() finishes the response as a piped stream's end
+ * would, so stream.pipeline() (Koa's) does not take it for a premature close.
+ */
+class StreamMarker extends Readable {
+  override _read(): void {
+    // Never read: the handler writes to the response directly.
+  }
+
+  override pipe<T extends NodeJS.WritableStream>(dest: T): T {
+    return dest;
+  }
+
+  end(res: NodeJS.WritableStream): void {
+    this.push(null);
+    this.resume();
+    res.end();
   }
 }
