@@ -1,0 +1,77 @@
+// The cluster load generator: simulated kubelets, kube-proxies, a scheduler stand-in and
+// a ClusterLoader2-`load`-shaped workload against any kube-apiserver, measured as
+// upstream's scalability SLOs are (see hack/bench/cluster/). Prints the SLO table.
+// Run against a cluster:  node dist/hack/bench/cluster.js --kubeconfig <file> --nodes N --pods-per-node M
+//   [--client-ca-cert F --client-ca-key F]  nodes authenticate as system:node:<name> with
+//   certificates signed by that CA (otherwise everyone uses the kubeconfig's credentials);
+//   [--replica-pids a,b] [--etcd-endpoint URL] for per-replica CPU/RSS and etcd's db size.
+// Or on its own cluster (etcd, replicas with Node,RBAC and NodeRestriction, HAProxy):
+//   node dist/hack/bench/cluster.js --start-replicas 2 --nodes 100 --pods-per-node 10
+// More: --pods-per-deployment (10) --namespaces (10) --qps (20) --proxy-fraction (0.1)
+//   --lease-period-s (10) --status-period-s (300) --pod-start-ms (1000) --steady-s (0)
+//   --phase-timeout-s (300) --external-controllers --no-lb
+import { readFileSync } from 'node:fs';
+import { Etcd3 } from 'etcd3';
+import { procStats, runMain } from './common.js';
+import { readKubeconfig } from './cluster/kubeconfig.js';
+import { withHarnessCluster } from './cluster/harness.js';
+import { runClusterLoad, type RunOptions } from './cluster/run.js';
+import { printReport, ResourceSampler } from './cluster/report.js';
+
+function opt(name: string): string | undefined {
+  const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  const a = process.argv[i]!;
+  if (a.includes('=')) return a.slice(a.indexOf('=') + 1);
+  const next = process.argv[i + 1];
+  return next === undefined || next.startsWith('--') ? 'true' : next;
+}
+const num = (name: string, def: number): number => Number(opt(name) ?? def);
+
+const options: RunOptions = {
+  nodes: num('nodes', 10),
+  podsPerNode: num('pods-per-node', 10),
+  podsPerDeployment: num('pods-per-deployment', 10),
+  namespaces: num('namespaces', 10),
+  qps: num('qps', 20),
+  proxyFraction: num('proxy-fraction', 0.1),
+  leasePeriodMs: num('lease-period-s', 10) * 1000,
+  statusPeriodMs: num('status-period-s', 300) * 1000,
+  podStartMs: num('pod-start-ms', 1000),
+  externalControllers: opt('external-controllers') === 'true',
+  steadySeconds: num('steady-s', 0),
+  phaseTimeoutMs: num('phase-timeout-s', 300) * 1000,
+  nodePrefix: opt('node-prefix') ?? 'hollow-node-',
+};
+
+async function main(): Promise<void> {
+  const replicas = opt('start-replicas');
+  if (replicas) {
+    await withHarnessCluster(Number(replicas), opt('no-lb') !== 'true', async (c) => {
+      const sampler = new ResourceSampler(c.replicaPids, c.etcdPid, c.etcd);
+      await sampler.start();
+      const result = await runClusterLoad(c.admin, c.signer, options, { log: (l) => console.log(l), tick: () => sampler.sample() });
+      await printReport(result, options, await sampler.stop());
+    });
+    return;
+  }
+  const kubeconfig = opt('kubeconfig');
+  if (!kubeconfig) throw new Error('--kubeconfig <file> or --start-replicas N');
+  const admin = readKubeconfig(kubeconfig);
+  const caCert = opt('client-ca-cert');
+  const caKey = opt('client-ca-key');
+  const signer = caCert && caKey ? { cert: readFileSync(caCert, 'utf8'), key: readFileSync(caKey, 'utf8') } : undefined;
+  const pids = (opt('replica-pids') ?? '').split(',').filter(Boolean).map(Number).filter((p) => { try { procStats(p); return true; } catch { return false; } });
+  const endpoint = opt('etcd-endpoint');
+  const etcd = endpoint ? new Etcd3({ hosts: endpoint }) : undefined;
+  const sampler = new ResourceSampler(pids, undefined, etcd);
+  await sampler.start();
+  try {
+    const result = await runClusterLoad(admin, signer, options, { log: (l) => console.log(l), tick: () => sampler.sample() });
+    await printReport(result, options, await sampler.stop());
+  } finally {
+    etcd?.close();
+  }
+}
+
+runMain(main);

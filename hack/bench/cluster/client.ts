@@ -1,0 +1,149 @@
+// One identity's connection to the API: a keep-alive agent (its TLS client certificate or
+// token), requests timed into the Recorder under (resource, verb, scope), and watches as
+// client-go's reflector keeps them: list, watch from the list's revision, re-watch from
+// the last revision seen when the server ends the stream, re-list after 410 Gone.
+import { Agent, request as httpsRequest } from 'node:https';
+import type { Recorder, Scope } from './recorder.js';
+
+export interface Identity { ca?: string; cert?: string; key?: string; token?: string }
+export interface Reply<T = Record<string, unknown>> { status: number; body: T }
+export interface CallLabel { resource: string; verb: string; scope: Scope }
+
+export interface KubeObj { metadata: { name: string; namespace?: string; resourceVersion?: string; uid?: string; deletionTimestamp?: string; [k: string]: unknown }; [k: string]: unknown }
+export interface WatchHandlers {
+  /** The list's objects (initially and after every re-list). */
+  onList?(items: KubeObj[]): void;
+  onEvent(type: string, obj: KubeObj, at: number): void;
+}
+
+const clock = (): number => performance.timeOrigin + performance.now();
+
+export class ApiClient {
+  private readonly agent: Agent;
+  private stopped = false;
+  private readonly watches = new Set<() => void>();
+
+  constructor(private readonly server: string, private readonly id: Identity, private readonly rec: Recorder, readonly userAgent: string) {
+    this.agent = new Agent({ keepAlive: true, maxFreeSockets: 2, ca: id.ca, cert: id.cert, key: id.key, maxCachedSessions: 4 });
+  }
+
+  async call<T = Record<string, unknown>>(label: CallLabel, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply<T>> {
+    const t0 = clock();
+    let status = 0;
+    try {
+      const res = await this.raw(method, path, body, contentType);
+      status = res.status;
+      // A write's result, for the watch lag of the event it causes.
+      const meta = (res.body as KubeObj).metadata;
+      if (method !== 'GET' && status < 300 && meta?.resourceVersion && res.body.kind !== 'Status') {
+        this.rec.wrote(`${label.resource.split('/')[0]}/${meta.namespace ?? ''}/${meta.name}`, meta.resourceVersion, t0);
+      }
+      return res as Reply<T>;
+    } finally {
+      this.rec.call(label.resource, label.verb, label.scope, clock() - t0, status);
+    }
+  }
+
+  private raw(method: string, path: string, body: unknown, contentType: string): Promise<Reply> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const u = new URL(path, this.server);
+    return new Promise<Reply>((resolve, reject) => {
+      const req = httpsRequest({
+        method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent: this.agent, timeout: 60_000,
+        headers: {
+          Accept: 'application/json', 'User-Agent': this.userAgent,
+          ...(this.id.token ? { Authorization: `Bearer ${this.id.token}` } : {}),
+          ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}),
+        },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: Record<string, unknown> = {};
+          try { parsed = text ? JSON.parse(text) as Record<string, unknown> : {}; } catch { parsed = { text }; }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', reject);
+      req.end(payload);
+    }).catch((): Reply => ({ status: 0, body: {} }));
+  }
+
+  /**
+   * A reflector on `collection` (a path, query allowed): list (resourceVersion=0 as
+   * client-go's first list), then watch from the list's revision, forever until stopped.
+   */
+  reflect(collection: string, label: Omit<CallLabel, 'verb'>, h: WatchHandlers): () => void {
+    let current: (() => void) | undefined;
+    let stop = false;
+    const sep = collection.includes('?') ? '&' : '?';
+    const loop = async (): Promise<void> => {
+      while (!stop && !this.stopped) {
+        const list = await this.call<{ metadata: { resourceVersion: string }; items: KubeObj[] }>({ ...label, verb: 'LIST' }, 'GET', `${collection}${sep}resourceVersion=0`);
+        if (list.status !== 200) { await sleep(1000); continue; }
+        h.onList?.(list.body.items);
+        let rv = list.body.metadata.resourceVersion;
+        for (;;) {
+          if (stop || this.stopped) return;
+          const end = await new Promise<'gone' | 'ended'>((resolve) => {
+            current = this.streamWatch(`${collection}${sep}watch=1&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=${300 + Math.floor(Math.random() * 300)}`, (type, obj, at) => {
+              if (type === 'ERROR') { resolve('gone'); return; }
+              if (obj.metadata?.resourceVersion) rv = obj.metadata.resourceVersion;
+              if (type !== 'BOOKMARK') h.onEvent(type, obj, at);
+            }, () => resolve('ended'));
+          });
+          if (end === 'gone') break;
+          await sleep(100);
+        }
+      }
+    };
+    void loop();
+    const cancel = (): void => { stop = true; current?.(); this.watches.delete(cancel); };
+    this.watches.add(cancel);
+    return cancel;
+  }
+
+  private streamWatch(path: string, onEvent: (type: string, obj: KubeObj, at: number) => void, onEnd: () => void): () => void {
+    const u = new URL(path, this.server);
+    let done = false;
+    const finish = (): void => { if (!done) { done = true; onEnd(); } };
+    const req = httpsRequest({
+      method: 'GET', hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent: this.agent,
+      headers: { Accept: 'application/json', 'User-Agent': this.userAgent, ...(this.id.token ? { Authorization: `Bearer ${this.id.token}` } : {}) },
+    }, (res) => {
+      if (res.statusCode !== 200) { this.rec.call('watch', 'WATCH', 'resource', 0, res.statusCode ?? 0); res.resume(); res.on('end', finish); return; }
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        const at = clock();
+        buf += c;
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (!line.trim()) continue;
+          const ev = JSON.parse(line) as { type: string; object: KubeObj };
+          onEvent(ev.type, ev.object, at);
+        }
+      });
+      res.on('end', finish);
+      res.on('close', finish);
+      res.on('error', finish);
+    });
+    req.on('error', finish);
+    req.end();
+    return () => { done = true; req.destroy(); };
+  }
+
+  close(): void {
+    this.stopped = true;
+    for (const w of [...this.watches]) w();
+    this.agent.destroy();
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export { clock };

@@ -1,0 +1,55 @@
+// A cluster to load when none is given: its own etcd, N replicas started by the test
+// harness with the Node authorizer, RBAC and NodeRestriction, and HAProxy in front of
+// them (its connection limit raised: every watch here is a connection of its own).
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { withBenchCluster, type BenchSetting } from '../common.js';
+import { freePort } from '../../../test/harness/ports.js';
+import { readKubeconfig, type Credentials } from './kubeconfig.js';
+import type { CertKeyPair } from '../../../pkg/util/cert/index.js';
+
+export interface HarnessCluster { admin: Credentials; signer: CertKeyPair; replicaPids: number[]; etcd: BenchSetting['raw']; etcdPid: number }
+
+async function startLb(ports: number[]): Promise<{ port: number; proc: ChildProcess; dir: string }> {
+  const bin = process.env.HAPROXY_BIN ?? execFileSync('bash', ['hack/install-haproxy.sh']).toString().trim();
+  const dir = mkdtempSync(join(tmpdir(), 'cluster-lb-'));
+  const port = await freePort();
+  writeFileSync(join(dir, 'haproxy.cfg'), `global
+  maxconn 9000
+defaults
+  mode tcp
+  timeout connect 5s
+  timeout client 900s
+  timeout server 900s
+frontend api
+  bind 127.0.0.1:${port}
+  default_backend replicas
+backend replicas
+  balance roundrobin
+${ports.map((p, i) => `  server replica-${i} 127.0.0.1:${p}`).join('\n')}
+`);
+  const proc = spawn(bin, ['-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500));
+  return { port, proc, dir };
+}
+
+export async function withHarnessCluster(replicas: number, lb: boolean, run: (c: HarnessCluster) => Promise<void>): Promise<void> {
+  await withBenchCluster('cluster', async (s) => {
+    const kubeconfig = s.cluster.kubeconfigFor(0);
+    const admin = readKubeconfig(kubeconfig);
+    const signer = { cert: readFileSync(s.cluster.pki.ca.certFile, 'utf8'), key: readFileSync(s.cluster.pki.ca.keyFile, 'utf8') };
+    const balancer = lb ? await startLb(s.cluster.replicas.map((r) => r.port)) : undefined;
+    try {
+      if (balancer) admin.server = `https://127.0.0.1:${balancer.port}`;
+      await run({ admin, signer, replicaPids: s.cluster.replicas.map((r) => r.pid!), etcd: s.raw, etcdPid: s.etcdPid });
+    } finally {
+      balancer?.proc.kill();
+      if (balancer) rmSync(balancer.dir, { recursive: true, force: true });
+    }
+  }, {
+    replicas,
+    extraArgs: ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction', ...(process.env.CLUSTER_EXTRA_ARGS ?? '').split(' ').filter(Boolean)],
+  });
+}

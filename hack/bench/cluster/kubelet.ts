@@ -1,0 +1,197 @@
+// A simulated kubelet, with the requests and rates of a real one (v1.28): registers its
+// Node, renews its Lease every leasePeriod, patches the Node's status at start and every
+// statusPeriod, watches its pods (fieldSelector spec.nodeName), watches each ConfigMap and
+// Secret its pods mount one object at a time (fieldSelector metadata.name, the default
+// Watch change-detection strategy), reports each pod ContainerCreating then Running by
+// strategic-merge patches of pods/status with the conditions a kubelet writes, and
+// confirms a graceful deletion with a zero-grace delete preconditioned on the pod's UID.
+import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
+import type { Recorder } from './recorder.js';
+
+export interface KubeletOptions {
+  leasePeriodMs: number;
+  statusPeriodMs: number;
+  /** From seeing a pod to its Running report (image pull and container start stand-in). */
+  podStartMs: number;
+}
+
+/** What the driver knows about pods, shared with kubelets to time start-up. */
+export interface PodLedger {
+  /** Pod key (ns/name) -> when its create was sent. */
+  createdAt: Map<string, number>;
+  /** Pods bound to each node, and those its kubelet saw: the difference is missed events. */
+  bound: Map<string, Set<string>>;
+  seen: Map<string, Set<string>>;
+}
+
+interface PodSpecVolumes { spec?: { volumes?: Array<{ configMap?: { name: string }; secret?: { secretName: string } }>; containers?: Array<{ name: string; image: string }> } }
+
+export class SimKubelet {
+  private lease?: KubeObj;
+  private readonly pods = new Map<string, { uid: string; mounts: string[]; running: boolean; deleting: boolean }>();
+  private readonly mounts = new Map<string, { refs: number; stop: () => void }>();
+  private timers: NodeJS.Timeout[] = [];
+  private stopWatch?: () => void;
+  private podIPs = 0;
+  private nodeUid = '';
+
+  constructor(readonly name: string, private readonly index: number, private readonly api: ApiClient,
+    private readonly rec: Recorder, private readonly ledger: PodLedger, private readonly opts: KubeletOptions) {}
+
+  private get ip(): string { return `10.64.${(this.index >> 8) & 255}.${this.index & 255}`; }
+
+  async start(): Promise<void> {
+    let node = await this.api.call<KubeObj>({ resource: 'nodes', verb: 'POST', scope: 'resource' }, 'POST', '/api/v1/nodes', this.nodeObject());
+    if (node.status === 409) node = await this.api.call<KubeObj>({ resource: 'nodes', verb: 'GET', scope: 'resource' }, 'GET', `/api/v1/nodes/${this.name}`);
+    if (node.status !== 201 && node.status !== 200) throw new Error(`${this.name}: create node: ${node.status} ${JSON.stringify(node.body).slice(0, 300)}`);
+    this.nodeUid = node.body.metadata.uid ?? '';
+    await this.renewLease();
+    await this.patchNodeStatus();
+    this.stopWatch = this.api.reflect(`/api/v1/pods?fieldSelector=${encodeURIComponent(`spec.nodeName=${this.name}`)}`, { resource: 'pods', scope: 'cluster' }, {
+      onList: (items) => { for (const p of items) this.onPod('ADDED', p); },
+      onEvent: (type, p, at) => { this.rec.saw(`pods/${p.metadata.namespace}/${p.metadata.name}`, p.metadata.resourceVersion ?? '', at); this.onPod(type, p); },
+    });
+    // Spread over the period, as kubelets started at different times are.
+    const jitter = (ms: number) => Math.floor(Math.random() * ms);
+    this.timers.push(setTimeout(() => this.timers.push(setInterval(() => void this.renewLease(), this.opts.leasePeriodMs)), jitter(this.opts.leasePeriodMs)));
+    this.timers.push(setTimeout(() => this.timers.push(setInterval(() => void this.patchNodeStatus(), this.opts.statusPeriodMs)), jitter(this.opts.statusPeriodMs)));
+  }
+
+  stop(): void {
+    for (const t of this.timers) { clearTimeout(t); clearInterval(t); }
+    this.stopWatch?.();
+    for (const m of this.mounts.values()) m.stop();
+    this.mounts.clear();
+  }
+
+  private nodeObject(): KubeObj {
+    return {
+      apiVersion: 'v1', kind: 'Node',
+      metadata: { name: this.name, labels: { 'kubernetes.io/hostname': this.name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'node.kubernetes.io/instance-type': 'hollow' } },
+      spec: {},
+      status: {
+        capacity: { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' },
+        allocatable: { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' },
+        addresses: [{ type: 'InternalIP', address: this.ip }, { type: 'Hostname', address: this.name }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+        nodeInfo: { machineID: '', systemUUID: '', bootID: '', kernelVersion: '6.1.0', osImage: 'hollow', containerRuntimeVersion: 'containerd://1.7.0', kubeletVersion: 'v1.28.3', kubeProxyVersion: 'v1.28.3', operatingSystem: 'linux', architecture: 'amd64' },
+      },
+    };
+  }
+
+  private async renewLease(): Promise<void> {
+    const path = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
+    const now = new Date().toISOString().replace('Z', '000Z');
+    if (!this.lease) {
+      const body = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.name, uid: this.nodeUid }] }, spec: { holderIdentity: this.name, leaseDurationSeconds: 40, renewTime: now } };
+      const res = await this.api.call<KubeObj>({ resource: 'leases', verb: 'POST', scope: 'resource' }, 'POST', path, body);
+      if (res.status === 201) { this.lease = res.body; return; }
+      const got = await this.api.call<KubeObj>({ resource: 'leases', verb: 'GET', scope: 'resource' }, 'GET', `${path}/${this.name}`);
+      if (got.status === 200) this.lease = got.body;
+      return;
+    }
+    const next = { ...this.lease, spec: { ...(this.lease.spec as object), renewTime: now } };
+    const res = await this.api.call<KubeObj>({ resource: 'leases', verb: 'PUT', scope: 'resource' }, 'PUT', `${path}/${this.name}`, next);
+    if (res.status === 200) this.lease = res.body;
+    else this.lease = undefined; // conflict or gone: read (or create) it afresh next time
+  }
+
+  private async patchNodeStatus(): Promise<void> {
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const cond = (type: string, status: string, reason: string) => ({ type, status, reason, message: reason, lastHeartbeatTime: now, lastTransitionTime: now });
+    const patch = {
+      status: {
+        '$setElementOrder/conditions': ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'].map((type) => ({ type })),
+        conditions: [cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory'), cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
+          cond('PIDPressure', 'False', 'KubeletHasSufficientPID'), cond('Ready', 'True', 'KubeletReady')],
+      },
+    };
+    await this.api.call({ resource: 'nodes', verb: 'PATCH', scope: 'resource' }, 'PATCH', `/api/v1/nodes/${this.name}/status`, patch, 'application/strategic-merge-patch+json');
+  }
+
+  private onPod(type: string, p: KubeObj): void {
+    const key = `${p.metadata.namespace}/${p.metadata.name}`;
+    let seen = this.ledger.seen.get(this.name);
+    if (!seen) this.ledger.seen.set(this.name, (seen = new Set()));
+    seen.add(key);
+    const known = this.pods.get(key);
+    if (type === 'DELETED') {
+      if (known) { this.pods.delete(key); for (const m of known.mounts) this.unmount(m); }
+      return;
+    }
+    if (known && known.uid !== p.metadata.uid) { this.pods.delete(key); for (const m of known.mounts) this.unmount(m); }
+    const state = this.pods.get(key);
+    if (!state) {
+      const mounts = ((p as PodSpecVolumes).spec?.volumes ?? []).flatMap((v) => (v.configMap ? [`configmaps/${p.metadata.namespace}/${v.configMap.name}`] : v.secret ? [`secrets/${p.metadata.namespace}/${v.secret.secretName}`] : []));
+      const s = { uid: p.metadata.uid ?? '', mounts, running: ((p.status as { phase?: string } | undefined)?.phase === 'Running'), deleting: false };
+      this.pods.set(key, s);
+      for (const m of mounts) this.mount(m);
+      if (!s.running && !p.metadata.deletionTimestamp) void this.runPod(key, p);
+    }
+    if (p.metadata.deletionTimestamp) {
+      const s = this.pods.get(key)!;
+      if (s.deleting) return;
+      s.deleting = true;
+      // Containers stopped: the kubelet confirms with a zero-grace delete bound to this UID.
+      void this.api.call({ resource: 'pods', verb: 'DELETE', scope: 'resource' }, 'DELETE', `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`,
+        { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid: s.uid } });
+    }
+  }
+
+  private async runPod(key: string, p: KubeObj): Promise<void> {
+    const [ns, name] = key.split('/') as [string, string];
+    const containers = (p as PodSpecVolumes).spec?.containers ?? [];
+    const t = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const startTime = t();
+    const order = { '$setElementOrder/conditions': ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type })) };
+    const notReady = `containers with unready status: [${containers.map((c) => c.name).join(' ')}]`;
+    const path = `/api/v1/namespaces/${ns}/pods/${name}/status`;
+    const smp = 'application/strategic-merge-patch+json';
+    const label = { resource: 'pods', verb: 'PATCH', scope: 'resource' as const };
+    await this.api.call(label, 'PATCH', path, { metadata: { uid: p.metadata.uid }, status: { ...order,
+      conditions: [
+        { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: startTime },
+        { type: 'Ready', status: 'False', lastProbeTime: null, lastTransitionTime: startTime, reason: 'ContainersNotReady', message: notReady },
+        { type: 'ContainersReady', status: 'False', lastProbeTime: null, lastTransitionTime: startTime, reason: 'ContainersNotReady', message: notReady },
+      ],
+      containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: '', lastState: {}, ready: false, restartCount: 0, started: false, state: { waiting: { reason: 'ContainerCreating' } } })),
+      hostIP: this.ip, hostIPs: [{ ip: this.ip }], startTime } }, smp);
+    await sleep(this.opts.podStartMs);
+    const s = this.pods.get(key);
+    if (!s || s.deleting || s.uid !== p.metadata.uid) return;
+    const running = t();
+    const podIP = `10.128.${this.index & 255}.${(this.podIPs++ % 250) + 2}`;
+    const res = await this.api.call<KubeObj>(label, 'PATCH', path, { metadata: { uid: p.metadata.uid }, status: { ...order,
+      conditions: [
+        { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: running },
+        { type: 'ContainersReady', status: 'True', lastProbeTime: null, lastTransitionTime: running },
+      ],
+      containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: `${c.image}@sha256:${'0'.repeat(64)}`, containerID: `containerd://${'f'.repeat(64)}`, lastState: {}, ready: true, restartCount: 0, started: true, state: { running: { startedAt: running } } })),
+      phase: 'Running', podIP, podIPs: [{ ip: podIP }] } }, smp);
+    if (res.status === 200) {
+      s.running = true;
+      const created = this.ledger.createdAt.get(key);
+      if (created !== undefined) { this.rec.startup.push(clock() - created); this.ledger.createdAt.delete(key); }
+    }
+  }
+
+  private mount(key: string): void {
+    const m = this.mounts.get(key);
+    if (m) { m.refs++; return; }
+    const [resource, ns, name] = key.split('/') as [string, string, string];
+    const stop = this.api.reflect(`/api/v1/namespaces/${ns}/${resource}?fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`, { resource, scope: 'namespace' }, {
+      onEvent: (_type, o, at) => this.rec.saw(`${resource}/${ns}/${o.metadata.name}`, o.metadata.resourceVersion ?? '', at),
+    });
+    this.mounts.set(key, { refs: 1, stop });
+  }
+
+  private unmount(key: string): void {
+    const m = this.mounts.get(key);
+    if (!m) return;
+    if (--m.refs > 0) return;
+    m.stop();
+    this.mounts.delete(key);
+  }
+
+  get watchCount(): number { return 1 + this.mounts.size; }
+}

@@ -1,0 +1,71 @@
+// What the cluster load measures, as upstream's SLOs are stated: API call latency per
+// (resource, verb, scope) seen from the client, pod start-up latency (create sent to the
+// simulated kubelet's Running status acknowledged), watch delivery lag (a write's send to
+// its event at a watcher), and errors by HTTP code.
+import { stats, type Stats } from '../common.js';
+
+export type Scope = 'resource' | 'namespace' | 'cluster';
+
+/** Upstream's API call latency SLO thresholds (seconds) by verb class and scope. */
+export function sloSeconds(verb: string, scope: Scope): number {
+  if (verb !== 'LIST') return 1;
+  return scope === 'cluster' ? 30 : 5;
+}
+
+export class Recorder {
+  private readonly calls = new Map<string, number[]>();
+  readonly errors = new Map<string, number>();
+  readonly startup: number[] = [];
+  readonly watchLag: number[] = [];
+  /** Writes awaiting their watch event, and events that came before their write's reply. */
+  private readonly sent = new Map<string, number>();
+  private readonly seenEarly = new Map<string, number>();
+  watchEvents = 0;
+
+  call(resource: string, verb: string, scope: Scope, ms: number, status: number): void {
+    const key = `${resource}|${verb}|${scope}`;
+    let xs = this.calls.get(key);
+    if (!xs) this.calls.set(key, (xs = []));
+    xs.push(ms);
+    if (status >= 400 || status === 0) {
+      const ek = `${status} ${resource} ${verb}`;
+      this.errors.set(ek, (this.errors.get(ek) ?? 0) + 1);
+    }
+  }
+
+  /** A write of `id` sent at `at` produced revision `rv`. */
+  wrote(id: string, rv: string, at: number): void {
+    const key = `${id}@${rv}`;
+    const early = this.seenEarly.get(key);
+    if (early !== undefined) { this.seenEarly.delete(key); this.watchLag.push(early - at); return; }
+    this.sent.set(key, at);
+  }
+
+  /** A watcher received `id` at revision `rv` at `at`; only writes this process made are timed. */
+  saw(id: string, rv: string, at: number): void {
+    this.watchEvents++;
+    const key = `${id}@${rv}`;
+    const sentAt = this.sent.get(key);
+    if (sentAt !== undefined) { this.sent.delete(key); this.watchLag.push(at - sentAt); return; }
+    if (this.seenEarly.size < 100_000) this.seenEarly.set(key, at);
+  }
+
+  rows(): Array<{ resource: string; verb: string; scope: Scope; s: Stats; slo: number }> {
+    return [...this.calls].map(([k, xs]) => {
+      const [resource, verb, scope] = k.split('|') as [string, string, Scope];
+      return { resource, verb, scope, s: stats(xs), slo: sloSeconds(verb, scope) };
+    }).sort((a, b) => `${a.resource}${a.verb}${a.scope}`.localeCompare(`${b.resource}${b.verb}${b.scope}`));
+  }
+
+  get requestCount(): number {
+    let n = 0;
+    for (const xs of this.calls.values()) n += xs.length;
+    return n;
+  }
+
+  fiveXX(): number {
+    let n = 0;
+    for (const [k, v] of this.errors) if (k.startsWith('5') || k.startsWith('0 ')) n += v;
+    return n;
+  }
+}

@@ -1,0 +1,85 @@
+// The run's summary: upstream's SLO table (API call latency per resource, verb and scope;
+// pod start-up), watch lag, errors by code, per-replica CPU and RSS, etcd's db size;
+// printed and kept in _output/bench/cluster.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Etcd3 } from 'etcd3';
+import { procStats, stats } from '../common.js';
+import type { RunOptions, RunResult } from './run.js';
+
+export interface Resources {
+  seconds: number;
+  replicas: Array<{ pid: number; cpuSeconds: number; maxRssMiB: number }>;
+  etcd?: { cpuSeconds: number; maxRssMiB: number };
+  etcdDbBytes?: { before: number; after: number };
+}
+
+/** Per-process CPU and peak RSS over the run (from /proc), and etcd's db size before and after. */
+export class ResourceSampler {
+  private first = new Map<number, number>();
+  private peak = new Map<number, number>();
+  private t0 = 0;
+  private dbBefore?: number;
+
+  constructor(private readonly pids: number[], private readonly etcdPid: number | undefined, private readonly etcd: Etcd3 | undefined) {}
+
+  private get all(): number[] { return this.etcdPid ? [...this.pids, this.etcdPid] : this.pids; }
+
+  async start(): Promise<void> {
+    this.t0 = Date.now();
+    for (const p of this.all) { const s = procStats(p); this.first.set(p, s.cpuSeconds); this.peak.set(p, s.rssBytes); }
+    this.dbBefore = await this.dbSize();
+  }
+
+  sample(): void {
+    for (const p of this.all) {
+      try { this.peak.set(p, Math.max(this.peak.get(p) ?? 0, procStats(p).rssBytes)); } catch { /* gone */ }
+    }
+  }
+
+  private async dbSize(): Promise<number | undefined> {
+    try { return this.etcd ? Number((await this.etcd.maintenance.status()).dbSize) : undefined; } catch { return undefined; }
+  }
+
+  async stop(): Promise<Resources> {
+    this.sample();
+    const of = (p: number) => ({ pid: p, cpuSeconds: procStats(p).cpuSeconds - (this.first.get(p) ?? 0), maxRssMiB: (this.peak.get(p) ?? 0) / 2 ** 20 });
+    const after = await this.dbSize();
+    return {
+      seconds: (Date.now() - this.t0) / 1000,
+      replicas: this.pids.map(of),
+      etcd: this.etcdPid ? of(this.etcdPid) : undefined,
+      etcdDbBytes: this.dbBefore !== undefined && after !== undefined ? { before: this.dbBefore, after } : undefined,
+    };
+  }
+}
+
+const ms = (x: number): string => (Number.isNaN(x) ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+export async function printReport(r: RunResult, o: RunOptions, res: Resources): Promise<void> {
+  const lines: string[] = [];
+  const out = (l: string) => { lines.push(l); console.log(l); };
+  out(`\n== Cluster load: ${o.nodes} nodes, ${r.pods} pods (${o.podsPerDeployment} per deployment), qps ${o.qps}, ${r.seconds.toFixed(0)} s, ${r.rec.requestCount} requests, peak ${r.watches} watches`);
+  out(`${'resource'.padEnd(16)} ${'verb'.padEnd(7)} ${'scope'.padEnd(9)} ${'count'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'SLO'.padStart(6)}  met`);
+  let allMet = true;
+  for (const row of r.rec.rows()) {
+    // Upstream excludes WATCH from the latency SLO; a watch row here counts failed opens only.
+    const met = row.s.p99 <= row.slo * 1000;
+    allMet &&= met;
+    out(`${row.resource.padEnd(16)} ${row.verb.padEnd(7)} ${row.scope.padEnd(9)} ${String(row.s.n).padStart(7)} ${ms(row.s.p50).padStart(8)} ${ms(row.s.p90).padStart(8)} ${ms(row.s.p99).padStart(8)} ${`${row.slo}s`.padStart(6)}  ${met ? 'yes' : 'NO'}`);
+  }
+  const st = stats(r.rec.startup);
+  const startupMet = st.n === 0 || st.p99 <= 5000;
+  out(`pod start-up (create sent -> Running acknowledged): n=${st.n} p50 ${ms(st.p50)} ms, p90 ${ms(st.p90)} ms, p99 ${ms(st.p99)} ms (SLO 5 s: ${startupMet ? 'met' : 'NOT met'})`);
+  const lag = stats(r.rec.watchLag);
+  out(`watch lag (write sent -> event at a watcher, writes of this run): n=${lag.n} p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms; ${r.rec.watchEvents} events received`);
+  out(`pod events missed by kubelets: ${r.missedPodEvents}; pods never Running: ${r.unstartedPods}; pods left after delete: ${r.leftoverPods}; bindings: ${r.bindings}`);
+  const errors = [...r.rec.errors].sort((a, b) => b[1] - a[1]);
+  out(`errors by code: ${errors.length === 0 ? 'none' : errors.map(([k, v]) => `${k}: ${v}`).join(', ')}; 5xx and failed requests: ${r.rec.fiveXX()}`);
+  for (const rep of res.replicas) out(`replica pid ${rep.pid}: CPU ${rep.cpuSeconds.toFixed(1)} s (${(rep.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${rep.maxRssMiB.toFixed(0)} MiB`);
+  if (res.etcd) out(`etcd: CPU ${res.etcd.cpuSeconds.toFixed(1)} s (${(res.etcd.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${res.etcd.maxRssMiB.toFixed(0)} MiB`);
+  if (res.etcdDbBytes) out(`etcd db size: ${(res.etcdDbBytes.before / 2 ** 20).toFixed(1)} MiB -> ${(res.etcdDbBytes.after / 2 ** 20).toFixed(1)} MiB`);
+  out(`SLOs: ${allMet && startupMet ? 'all met' : 'NOT all met'}`);
+  mkdirSync(join('_output', 'bench'), { recursive: true });
+  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, calls: r.rec.rows(), startup: st, watchLag: lag, errors: Object.fromEntries(r.rec.errors) }, resources: res, summary: lines }, null, 2)}\n`);
+}

@@ -1,0 +1,126 @@
+// One cluster-load run against any API server: identities (nodes' client certificates
+// signed by the client CA when its key is given, otherwise the kubeconfig's own
+// credentials for everyone), kubelets started in waves, kube-proxies on a fraction of
+// nodes, the scheduler stand-in, then the workload's phases, sampled and summarised.
+import { issueCertificate, type CertKeyPair } from '../../../pkg/util/cert/index.js';
+import { ApiClient, clock, sleep, type Identity } from './client.js';
+import { SimKubelet, type PodLedger } from './kubelet.js';
+import { startKubeProxy } from './proxy.js';
+import { Recorder } from './recorder.js';
+import { SchedulerStandIn } from './scheduler.js';
+import { LoadDriver } from './workload.js';
+import type { Credentials } from './kubeconfig.js';
+
+export interface RunOptions {
+  nodes: number;
+  podsPerNode: number;
+  podsPerDeployment: number;
+  namespaces: number;
+  qps: number;
+  proxyFraction: number;
+  leasePeriodMs: number;
+  statusPeriodMs: number;
+  podStartMs: number;
+  /** Pods come from a real controller manager: only Deployments are written. */
+  externalControllers: boolean;
+  /** Seconds to hold the cluster steady (leases renewing) between phases. */
+  steadySeconds: number;
+  phaseTimeoutMs: number;
+  nodePrefix: string;
+}
+
+export interface RunResult {
+  rec: Recorder;
+  seconds: number;
+  pods: number;
+  missedPodEvents: number;
+  unstartedPods: number;
+  leftoverPods: number;
+  watches: number;
+  bindings: number;
+}
+
+export interface RunHooks {
+  log(line: string): void;
+  /** Called every second during the run (resource sampling). */
+  tick?(): void;
+}
+
+async function identities(admin: Credentials, signer: CertKeyPair | undefined, names: string[], groups: (n: string) => string[]): Promise<Map<string, Identity>> {
+  const out = new Map<string, Identity>();
+  for (const n of names) {
+    if (!signer) { out.set(n, { ca: admin.ca, cert: admin.cert, key: admin.key, token: admin.token }); continue; }
+    const pair = await issueCertificate(signer, { cn: n, organizations: groups(n), usage: 'client', days: 2 });
+    out.set(n, { ca: admin.ca, cert: pair.cert, key: pair.key });
+  }
+  return out;
+}
+
+export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | undefined, o: RunOptions, hooks: RunHooks): Promise<RunResult> {
+  const rec = new Recorder();
+  const ledger: PodLedger = { createdAt: new Map(), bound: new Map(), seen: new Map() };
+  const nodeNames = Array.from({ length: o.nodes }, (_x, i) => `${o.nodePrefix}${i}`);
+  const proxies = Math.ceil(o.nodes * o.proxyFraction);
+  hooks.log(`cluster load: ${o.nodes} nodes, ${o.nodes * o.podsPerNode} pods, ${proxies} kube-proxies, qps ${o.qps}, identities ${signer ? 'client certificates (system:node:<name>)' : 'the kubeconfig\'s'}`);
+  const ids = await identities(admin, signer, [...nodeNames.map((n) => `system:node:${n}`), 'system:kube-proxy', 'system:kube-scheduler'],
+    (n) => (n.startsWith('system:node:') ? ['system:nodes'] : []));
+  const t0 = clock();
+  const clients: ApiClient[] = [];
+  const client = (who: string, ua: string): ApiClient => {
+    const c = new ApiClient(admin.server, ids.get(who) ?? { ca: admin.ca, cert: admin.cert, key: admin.key, token: admin.token }, rec, ua);
+    clients.push(c);
+    return c;
+  };
+  const kubelets = nodeNames.map((n, i) => new SimKubelet(n, i, client(`system:node:${n}`, 'kubelet/v1.28.3 (linux/amd64) kubernetes/hollow'), rec, ledger,
+    { leasePeriodMs: o.leasePeriodMs, statusPeriodMs: o.statusPeriodMs, podStartMs: o.podStartMs }));
+  let peakWatches = 0;
+  const ticker = setInterval(() => {
+    peakWatches = Math.max(peakWatches, kubelets.reduce((n, k) => n + k.watchCount, 0) + proxies * 3 + 1);
+    hooks.tick?.();
+  }, 1000);
+  const proxyStops: Array<() => void> = [];
+  let scheduler: SchedulerStandIn | undefined;
+  try {
+    // Kubelets register in waves, as a cluster's nodes come up.
+    for (let i = 0; i < kubelets.length; i += 50) await Promise.all(kubelets.slice(i, i + 50).map((k) => k.start()));
+    hooks.log(`  ${o.nodes} nodes registered in ${((clock() - t0) / 1000).toFixed(1)} s`);
+    for (let i = 0; i < proxies; i++) proxyStops.push(startKubeProxy(client('system:kube-proxy', 'kube-proxy/v1.28.3 (linux/amd64) kubernetes/hollow'), rec));
+    scheduler = new SchedulerStandIn(client('system:kube-scheduler', 'kube-scheduler/v1.28.3 (linux/amd64) kubernetes/hollow'), nodeNames, ledger, Math.max(o.qps, 50));
+    scheduler.start();
+    const pods = o.nodes * o.podsPerNode;
+    const driver = new LoadDriver(client('admin', 'clusterloader-standin/v1.28.3'), ledger, {
+      namespaces: o.namespaces, deployments: Math.ceil(pods / o.podsPerDeployment), podsPerDeployment: o.podsPerDeployment,
+      qps: o.qps, external: o.externalControllers, graceSeconds: 30,
+    });
+    const phase = async (name: string, f: () => Promise<void>, settled: () => Promise<boolean>) => {
+      const p0 = clock();
+      await f();
+      const deadline = clock() + o.phaseTimeoutMs;
+      while (!(await settled()) && clock() < deadline) await sleep(500);
+      hooks.log(`  ${name}: ${((clock() - p0) / 1000).toFixed(1)} s`);
+    };
+    await phase('namespaces', () => driver.createNamespaces(), async () => true);
+    const allRunning = async () => driver.pending() === 0;
+    await phase(`create ${driver.deployments.length} deployments, ${pods} pods`, () => driver.create(), allRunning);
+    if (o.steadySeconds > 0) { await sleep(o.steadySeconds * 1000); hooks.log(`  steady: ${o.steadySeconds} s`); }
+    await phase('scale', () => driver.scale(), allRunning);
+    const unstartedPods = driver.pending();
+    await phase('delete', () => driver.delete(), async () => (await driver.remainingPods()) === 0);
+    const leftoverPods = await driver.remainingPods();
+    let missed = 0;
+    for (const [node, keys] of ledger.bound) {
+      const seen = ledger.seen.get(node) ?? new Set();
+      for (const k of keys) if (!seen.has(k)) missed++;
+    }
+    return {
+      rec, seconds: (clock() - t0) / 1000, pods, missedPodEvents: missed, unstartedPods, leftoverPods,
+      watches: peakWatches, bindings: scheduler.bindings,
+    };
+  } finally {
+    clearInterval(ticker);
+    scheduler?.stop();
+    for (const s of proxyStops) s();
+    for (const k of kubelets) k.stop();
+    for (const c of clients) c.close();
+  }
+}
