@@ -40,7 +40,8 @@ export class ApiClient {
       }
       return res as Reply<T>;
     } finally {
-      this.rec.call(label.resource, label.verb, label.scope, clock() - t0, status);
+      // A request cut off by the run's own shutdown is not the server's failure.
+      if (!this.stopped) this.rec.call(label.resource, label.verb, label.scope, clock() - t0, status);
     }
   }
 
