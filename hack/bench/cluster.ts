@@ -9,7 +9,7 @@
 //   node dist/hack/bench/cluster.js --start-replicas 2 --nodes 100 --pods-per-node 10
 // More: --pods-per-deployment (10) --namespaces (10) --qps (20) --proxy-fraction (0.1)
 //   --lease-period-s (10) --status-period-s (300) --pod-start-ms (1000) --steady-s (0)
-//   --phase-timeout-s (300) --external-controllers --no-lb
+//   --phase-timeout-s (300) --mounts-per-pod (2) --no-scale --external-controllers --no-lb
 import { readFileSync } from 'node:fs';
 import { Etcd3 } from 'etcd3';
 import { procStats, runMain } from './common.js';
@@ -42,6 +42,8 @@ const options: RunOptions = {
   steadySeconds: num('steady-s', 0),
   phaseTimeoutMs: num('phase-timeout-s', 300) * 1000,
   nodePrefix: opt('node-prefix') ?? 'hollow-node-',
+  mountsPerPod: num('mounts-per-pod', 2),
+  scalePhase: opt('no-scale') !== 'true',
 };
 
 async function main(): Promise<void> {

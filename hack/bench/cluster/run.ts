@@ -27,6 +27,10 @@ export interface RunOptions {
   steadySeconds: number;
   phaseTimeoutMs: number;
   nodePrefix: string;
+  /** ConfigMap and Secret volumes per pod (2, as ClusterLoader2's load pods; each is one kubelet watch). */
+  mountsPerPod: number;
+  /** Run the scale phase (create and delete always run). */
+  scalePhase: boolean;
 }
 
 export interface RunResult {
@@ -90,7 +94,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     const pods = o.nodes * o.podsPerNode;
     const driver = new LoadDriver(client('admin', 'clusterloader-standin/v1.28.3'), ledger, {
       namespaces: o.namespaces, deployments: Math.ceil(pods / o.podsPerDeployment), podsPerDeployment: o.podsPerDeployment,
-      qps: o.qps, external: o.externalControllers, graceSeconds: 30,
+      qps: o.qps, external: o.externalControllers, graceSeconds: 30, mounts: o.mountsPerPod,
     });
     const phase = async (name: string, f: () => Promise<void>, settled: () => Promise<boolean>) => {
       const p0 = clock();
@@ -103,7 +107,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     const allRunning = async () => driver.pending() === 0;
     await phase(`create ${driver.deployments.length} deployments, ${pods} pods`, () => driver.create(), allRunning);
     if (o.steadySeconds > 0) { await sleep(o.steadySeconds * 1000); hooks.log(`  steady: ${o.steadySeconds} s`); }
-    await phase('scale', () => driver.scale(), allRunning);
+    if (o.scalePhase) await phase('scale', () => driver.scale(), allRunning);
     const unstartedPods = driver.pending();
     await phase('delete', () => driver.delete(), async () => (await driver.remainingPods()) === 0);
     const leftoverPods = await driver.remainingPods();

@@ -7,7 +7,7 @@
 import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
 import type { PodLedger } from './kubelet.js';
 
-export interface WorkloadOptions { namespaces: number; deployments: number; podsPerDeployment: number; qps: number; external: boolean; graceSeconds: number }
+export interface WorkloadOptions { namespaces: number; deployments: number; podsPerDeployment: number; qps: number; external: boolean; graceSeconds: number; mounts: number }
 
 /** At most `qps` starts a second, shared by every caller. */
 export class Limiter {
@@ -88,8 +88,8 @@ export class LoadDriver {
       metadata: { labels: { app: d.name } },
       spec: {
         automountServiceAccountToken: false, terminationGracePeriodSeconds: this.o.graceSeconds,
-        containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '10m', memory: '10M' } }, volumeMounts: [{ name: 'cm', mountPath: '/cm' }, { name: 'secret', mountPath: '/secret' }] }],
-        volumes: [{ name: 'cm', configMap: { name: d.name } }, { name: 'secret', secret: { secretName: d.name } }],
+        containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '10m', memory: '10M' } }, volumeMounts: [{ name: 'cm', mountPath: '/cm' }, { name: 'secret', mountPath: '/secret' }].slice(0, this.o.mounts) }],
+        volumes: [{ name: 'cm', configMap: { name: d.name } }, { name: 'secret', secret: { secretName: d.name } }].slice(0, this.o.mounts),
       },
     };
   }
