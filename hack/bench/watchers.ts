@@ -7,6 +7,7 @@
 import { request as httpsRequest } from 'node:https';
 import { Etcd3 } from 'etcd3';
 import type { TlsCredentials } from '../../test/harness/index.js';
+import { onLines } from './lines.js';
 
 export type WatcherStart =
   /** `url`: one for all, or one per watcher (node-scoped watchers, hack/bench/kubelets.ts). */
@@ -44,18 +45,9 @@ function apiWatcher(w: number, url: string, creds: TlsCredentials): Promise<void
     // One connection per watch, as separate clients would have.
     const req = httpsRequest({ hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent: false, ...creds }, (res) => {
       if (res.statusCode !== 200) { reject(new Error(`watch: HTTP ${res.statusCode}`)); return; }
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        const at = clock();
-        buf += c;
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          const m = line.startsWith('{"type":"MODIFIED"') ? seqOf.exec(line) : null;
-          if (m) record(w, Number(m[1]), at);
-        }
+      onLines(res, clock, (line, at) => {
+        const m = line.startsWith('{"type":"MODIFIED"') ? seqOf.exec(line) : null;
+        if (m) record(w, Number(m[1]), at);
       });
       res.on('close', () => { broken++; });
       resolve();

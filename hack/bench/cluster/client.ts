@@ -4,6 +4,7 @@
 // the last revision seen when the server ends the stream, re-list after 410 Gone.
 import { Agent, request as httpsRequest } from 'node:https';
 import type { Recorder, Scope } from './recorder.js';
+import { onLines } from '../lines.js';
 
 export interface Identity { ca?: string; cert?: string; key?: string; token?: string }
 export interface Reply<T = Record<string, unknown>> { status: number; body: T }
@@ -116,19 +117,10 @@ export class ApiClient {
       headers: { Accept: 'application/json', 'User-Agent': this.userAgent, ...(this.id.token ? { Authorization: `Bearer ${this.id.token}` } : {}) },
     }, (res) => {
       if (res.statusCode !== 200) { this.rec.call('watch', 'WATCH', 'resource', 0, res.statusCode ?? 0); res.resume(); res.on('end', finish); return; }
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        const at = clock();
-        buf += c;
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (!line.trim()) continue;
-          const ev = JSON.parse(line) as { type: string; object: KubeObj };
-          onEvent(ev.type, ev.object, at);
-        }
+      onLines(res, clock, (line, at) => {
+        if (!line.trim()) return;
+        const ev = JSON.parse(line) as { type: string; object: KubeObj };
+        onEvent(ev.type, ev.object, at);
       });
       res.on('end', finish);
       res.on('close', finish);
