@@ -46,6 +46,11 @@ export class ApiClient {
     }
   }
 
+  /** A read that is the generator's own bookkeeping (waiting for set-up), not part of the load. */
+  unrecorded(path: string): Promise<Reply> {
+    return this.raw('GET', path, undefined, 'application/json');
+  }
+
   private raw(method: string, path: string, body: unknown, contentType: string): Promise<Reply> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const u = new URL(path, this.server);
