@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import nacl from 'tweetnacl';
 import { EncryptionAtRest } from './encryption-at-rest.js';
+import { KMSv2Provider } from './encrypt/envelope/kms-v2.js';
 import { readStored, encodeStored } from '../etcd/stored-value.js';
 import { encodeForStorage } from '../etcd/codec.js';
 import { startKmsPlugin, kmsOpen } from '../../../test/harness/kms-plugin.js';
@@ -222,5 +223,43 @@ resources:
     expect(await start(`apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers: [{ kms: { name: k, endpoint: 'tcp://127.0.0.1:1' } }]\n`)).to.equal(
       'error while parsing file: resources[0].providers[0].kms.endpoint: Invalid value: "tcp://127.0.0.1:1": unsupported scheme "tcp" for KMS provider, only unix is supported');
     expect(await start('')).to.match(/^error while parsing file: encryption provider configuration file ".*" is empty$/);
+  });
+
+  it('accepts the configuration as JSON too', async () => {
+    const json = JSON.stringify({ apiVersion: 'apiserver.config.k8s.io/v1', kind: 'EncryptionConfiguration',
+      resources: [{ resources: ['secrets'], providers: [{ aesgcm: { keys: [{ name: 'k', secret: key1.toString('base64') }] } }, { identity: {} }] }] });
+    const enc = await EncryptionAtRest.start({ path: configFile('c.json', json), reload: false, resourceOf, log });
+    try {
+      expect((await enc.toStorage(keyOf, Buffer.from('{}'))).subarray(0, 20).toString()).to.equal('k8s:enc:aesgcm:v1:k:');
+    } finally { enc.stop(); }
+  });
+});
+
+describe('encryption at rest: KMS v2 key ID rotation', () => {
+  it('a new key ID from Status makes a new DEK; values under the old key ID still read, as stale', async () => {
+    const plugin = await startKmsPlugin({ keyId: 'kek-a' });
+    const provider = new KMSv2Provider(plugin.endpoint, 'rot', 2000);
+    try {
+      await provider.check();
+      const before = await provider.transformToStorage(Buffer.from('hello'), keyOf);
+      expect((await provider.transformFromStorage(before, keyOf)).stale).to.equal(false);
+      const encrypts = plugin.calls.Encrypt;
+      await provider.transformToStorage(Buffer.from('again'), keyOf);
+      expect(plugin.calls.Encrypt).to.equal(encrypts); // the DEK is reused while the key ID holds
+      plugin.rotate('kek-b');
+      await provider.check();
+      expect(plugin.calls.Encrypt).to.equal(encrypts + 1);
+      const after = await provider.transformToStorage(Buffer.from('hello'), keyOf);
+      expect(after.includes(Buffer.from('kek-b'))).to.equal(true);
+      const old = await provider.transformFromStorage(before, keyOf);
+      expect(old.data.toString()).to.equal('hello');
+      expect(old.stale).to.equal(true);
+      plugin.setHealthy(false);
+      const err = await provider.check().then(() => undefined, (e: Error) => e);
+      expect(err?.message).to.equal('kmsv2 Provider rot is not healthy, error: got unexpected healthz status: unhealthy');
+    } finally {
+      provider.close();
+      await plugin.stop();
+    }
   });
 });
