@@ -3,7 +3,6 @@
 // Edits to it are put back; a deleted one is made again.
 import type { KubeObject } from '../../runtime/object.js';
 import { StatusError } from '../../runtime/errors.js';
-import { updateWithRetry } from '../../client/retry.js';
 import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
@@ -32,10 +31,12 @@ export function rootCACertPublisher(d: ControllerContext): Controller {
       }
       const data = current.data as Record<string, string> | undefined;
       if (data?.[rootCAKey] === ca && Object.keys(data).length === 1) return;
-      await updateWithRetry(client, namespace, rootCAConfigMapName, (latest) => {
-        latest.data = { [rootCAKey]: ca };
-        delete latest.binaryData;
-      });
+      // From the informer's copy, as upstream: its role may create and update ConfigMaps
+      // but not read them. A conflict means a newer copy is on its way to the informer.
+      const next = structuredClone(current);
+      next.data = { [rootCAKey]: ca };
+      delete next.binaryData;
+      await client.update(namespace, next);
     } catch (err) {
       // Made concurrently, or the namespace is going away: the next event settles it.
       if (err instanceof StatusError && [403, 404, 409].includes(err.code)) return;
