@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Authorizer } from '../authorization/interfaces.js';
 import type { Informer } from '../client/informer.js';
 import type { Client } from '../client/interfaces.js';
-import type { Scheme } from '../runtime/scheme.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import type { ClusterSigningOptions } from './certificates/options.js';
 
 export interface InformerSource {
@@ -33,7 +33,7 @@ export interface ControllerContext {
   rootClient(name: string): Client;
   informers: InformerSource;
   /** The served resources (upstream's controllers learn them by discovery). */
-  scheme: Scheme;
+  scheme: ResourceScheme;
   log: Logger;
   o: ControllerOptions;
   /** The CA bundle published to workloads (kube-root-ca.crt, token Secrets' ca.crt). */

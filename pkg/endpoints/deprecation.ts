@@ -2,7 +2,7 @@
 // annotations and the apiserver_requested_deprecated_apis gauge operators alert on
 // before an upgrade removes the version (upstream's deprecation filter).
 import type Koa from 'koa';
-import type { ResourceDef } from '../runtime/scheme.js';
+import type { ResourceDef } from '../registry/rest/resource.js';
 import { apiserverMetrics } from '../server/metrics.js';
 import { addWarnings } from './fieldvalidation/warnings.js';
 import { addAuditAnnotation } from './filters/audit-context.js';

@@ -5,7 +5,8 @@ import type Koa from 'koa';
 import type { Admission } from '../admission/interfaces.js';
 import { anonymousUser, type UserInfo } from '../authentication/user.js';
 import { errors, StatusError } from '../runtime/errors.js';
-import { subresourceOf, type ResourceDef, type Scheme, type Verb } from '../runtime/scheme.js';
+import type { Scheme, Verb } from '../runtime/scheme.js';
+import { subresourceOf, type ResourceDef } from '../registry/rest/resource.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import type { RequestInfo } from './request/info.js';
 import { createHandler } from './handlers/create.js';
@@ -53,7 +54,7 @@ function runHandler(verb: Verb, h: HandlerScope): Promise<void> {
 }
 
 export interface Registry {
-  scheme: Scheme;
+  scheme: Scheme<ResourceDef>;
   storeFor(def: ResourceDef): GenericStore;
 }
 

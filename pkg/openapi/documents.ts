@@ -4,7 +4,7 @@
 // Swagger document is ours merged with theirs, ours first so our names win, and the v3
 // root also lists their documents (ours win a key both publish).
 import { createHash } from 'node:crypto';
-import type { Scheme } from '../runtime/scheme.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import { canonicalJSON } from './builder/canonical-json.js';
 import { schemeDefinitions } from './builder/definition-source.js';
 import { buildPaths, docKeyOf } from './builder/operations.js';
@@ -43,7 +43,7 @@ export class OpenAPIDocuments {
   readonly v3Root: () => Served;
   private readonly v3: () => Map<string, Served>;
 
-  constructor(scheme: Scheme, info: DocInfo, extensions?: OpenAPIExtensions) {
+  constructor(scheme: ResourceScheme, info: DocInfo, extensions?: OpenAPIExtensions) {
     const lastModified = new Date();
     // One definitions source per document set: the Scheme's custom resources as they are now.
     const defs = lazy(() => schemeDefinitions(scheme));
@@ -81,7 +81,7 @@ export class OpenAPIDocuments {
 }
 
 /** The v3 keys of group-versions that only custom resources serve. */
-function customResourceDocKeys(scheme: Scheme): Set<string> {
+function customResourceDocKeys(scheme: ResourceScheme): Set<string> {
   const keys = new Set<string>();
   for (const group of scheme.groups()) {
     for (const version of scheme.versionsOf(group)) {

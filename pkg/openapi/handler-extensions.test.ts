@@ -3,7 +3,7 @@ import Koa from 'koa';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Strategy } from '../registry/generic/strategy.js';
-import { Scheme } from '../runtime/scheme.js';
+import { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import type { OpenAPIExtensions } from './extensions.js';
 import { createOpenAPIHandler } from './handler.js';
 import type { JSONObject } from './merge/swagger-merge.js';
@@ -49,7 +49,7 @@ describe('createOpenAPIHandler with extension servers', () => {
   const ext = new FakeExtensions();
 
   before(async () => {
-    const scheme = new Scheme();
+    const scheme = new ResourceScheme();
     scheme.register({
       group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true,
       verbs: ['get', 'list'], strategy: {} as Strategy,

@@ -5,15 +5,16 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import protobuf from 'protobufjs';
 import type { Strategy } from '../registry/generic/strategy.js';
-import { Scheme, type ResourceDef } from '../runtime/scheme.js';
+import type { ResourceDef } from '../registry/rest/resource.js';
+import { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import { createOpenAPIHandler } from './handler.js';
 import { gnosticV2Descriptor } from './proto/gnostic-v2-descriptor.js';
 
 const strategy = {} as Strategy;
 const crud: ResourceDef['verbs'] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-function testScheme(): Scheme {
-  const s = new Scheme();
+function testScheme(): ResourceScheme {
+  const s = new ResourceScheme();
   const reg = (d: Omit<ResourceDef, 'strategy' | 'singular'>) => s.register({ ...d, singular: d.plural, strategy });
   reg({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true, verbs: crud });
   reg({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], subresources: [{ name: 'finalize', kind: 'Namespace', verbs: ['update'] }] });
@@ -43,7 +44,7 @@ const json = (r: Reply) => JSON.parse(r.body.toString()) as Doc;
 
 describe('createOpenAPIHandler', () => {
   let server: Server;
-  let scheme: Scheme;
+  let scheme: ResourceScheme;
 
   before(async () => {
     scheme = testScheme();

@@ -6,7 +6,7 @@
 // registered resources, or what the extension servers publish, changes.
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'koa';
-import type { Scheme } from '../runtime/scheme.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import type { DocInfo } from './builder/v2.js';
 import { OpenAPIDocuments, v3URL, type Served } from './documents.js';
 import type { OpenAPIExtensions } from './extensions.js';
@@ -47,7 +47,7 @@ function serialOf(def: object): number {
   return n;
 }
 
-function fingerprint(scheme: Scheme): string {
+function fingerprint(scheme: ResourceScheme): string {
   return scheme.resources().map((r) => [
     r.group, r.version, r.plural, r.kind, r.namespaced, r.verbs.join(','), r.returnDeletedObject ?? '',
     (r.subresources ?? []).map((s) => `${s.name}:${s.group ?? ''}:${s.version ?? ''}:${s.kind}:${s.verbs.join(',')}`).join(';'),
@@ -101,7 +101,7 @@ function notAcceptable(ctx: Context): void {
   ctx.body = '';
 }
 
-export function createOpenAPIHandler(scheme: Scheme, options: OpenAPIHandlerOptions = {}): OpenAPIHandler {
+export function createOpenAPIHandler(scheme: ResourceScheme, options: OpenAPIHandlerOptions = {}): OpenAPIHandler {
   const info: DocInfo = { title: 'Kubernetes', version: 'unversioned', ...options.info };
   let built: { key: string; docs: OpenAPIDocuments } | undefined;
   const documents = (): OpenAPIDocuments => {

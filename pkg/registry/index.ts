@@ -1,7 +1,8 @@
 // Every built-in resource this server serves. Groups are registered in upstream's
 // /apis order (events.k8s.io, rbac..., coordination...), resources alphabetically.
 // Routing, discovery, OpenAPI and storage all start from the Scheme built here.
-import { Scheme, type ResourceDef } from '../runtime/scheme.js';
+import type { ResourceDef } from './rest/resource.js';
+import { ResourceScheme } from './rest/resource-scheme.js';
 import { componentstatuses } from './core/componentstatuses/index.js';
 import { configmaps } from './core/configmaps/index.js';
 import { endpoints } from './core/endpoints/index.js';
@@ -74,8 +75,8 @@ export interface SchemeOptions {
 /** Resources upstream serves only while a feature gate is on, besides their version's enablement. */
 const featureGated = new Map<ResourceDef, string>([[clustertrustbundles, clusterTrustBundleFeatureGate]]);
 
-export function buildScheme(opts: SchemeOptions = {}): Scheme {
-  const scheme = new Scheme();
+export function buildScheme(opts: SchemeOptions = {}): ResourceScheme {
+  const scheme = new ResourceScheme();
   for (const def of [
     bindings, componentstatuses, configmaps, endpoints, events, limitranges, namespaces, nodes, persistentvolumeclaims, persistentvolumes, pods, podtemplates,
     replicationcontrollers, resourcequotas, secrets, serviceaccounts, services,

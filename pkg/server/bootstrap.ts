@@ -9,7 +9,7 @@ import { StatusError } from '../runtime/errors.js';
 import { systemPriorityClasses } from '../registry/scheduling/priorityclasses/strategy.js';
 import { isLocalAvailable, localAPIServices, localAvailableStatus } from '../registry/apiregistration/apiservices/local.js';
 import type { KubeObject } from '../runtime/object.js';
-import type { Scheme } from '../runtime/scheme.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import { nowTimestamp } from '../registry/generic/names.js';
 
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -47,7 +47,7 @@ export async function ensureSystemPriorityClasses(api: Client): Promise<void> {
  * autoregister controller keeps them. An existing object keeps its metadata; its spec
  * and status are brought back to what this server serves.
  */
-export async function ensureLocalAPIServices(api: Client, scheme: Scheme): Promise<void> {
+export async function ensureLocalAPIServices(api: Client, scheme: ResourceScheme): Promise<void> {
   const apiServices = api.resource('apiregistration.k8s.io', 'apiservices');
   for (const desired of localAPIServices(scheme)) {
     const name = desired.metadata.name!;

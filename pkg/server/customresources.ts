@@ -4,7 +4,9 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { KubeObject } from '../runtime/object.js';
-import { storageSegment, type ResourceDef, type Scheme } from '../runtime/scheme.js';
+import { storageSegment } from '../runtime/scheme.js';
+import type { ResourceDef } from '../registry/rest/resource.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import type { StoreRegistry } from '../registry/generic/registry.js';
 import type { InformerFactory } from '../client/factory.js';
 import { CustomResourceServing } from '../registry/apiextensions/customresources/serving.js';
@@ -14,7 +16,7 @@ import { versionSchema } from '../registry/apiextensions/customresources/schema.
 const apiextensionsGroup = 'apiextensions.k8s.io';
 
 export interface CustomResourceServingDeps {
-  scheme: Scheme;
+  scheme: ResourceScheme;
   registry: StoreRegistry;
   informers: InformerFactory;
   log: Logger;

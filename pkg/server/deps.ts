@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Authorizer } from '../authorization/interfaces.js';
 import type { InformerFactory } from '../client/factory.js';
 import type { StoreRegistry } from '../registry/generic/registry.js';
-import type { Scheme } from '../runtime/scheme.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import type { Storage } from '../storage/interfaces.js';
 import type { ServerOptions } from './options.js';
 
@@ -13,7 +13,7 @@ export interface ServerDeps {
   log: Logger;
   client: Etcd3;
   storage: Storage;
-  scheme: Scheme;
+  scheme: ResourceScheme;
   registry: StoreRegistry;
   informers: InformerFactory;
   /** Resolved client CA bundle file (flag, or generated for --write-admin-kubeconfig). */

@@ -2,7 +2,8 @@
 // (the scheme's stored resources by key prefix; custom resources by their
 // `<prefix>/<group>/<plural>/` layout), the transformers, and the KMS checks.
 import type { Logger } from 'pino';
-import { storageSegment, type Scheme } from '../runtime/scheme.js';
+import { storageSegment } from '../runtime/scheme.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import { EncryptionAtRest } from '../storage/value/encryption-at-rest.js';
 import type { GroupResource } from '../storage/value/config/types.js';
 import { registerEncryptionMetrics } from '../storage/value/metrics.js';
@@ -16,7 +17,7 @@ export interface EncryptionSettings {
 }
 
 /** Events of events.k8s.io are stored as core events, as upstream's storage does. */
-function storageResourceOf(scheme: Scheme, etcdPrefix: string): (key: string) => GroupResource | undefined {
+function storageResourceOf(scheme: ResourceScheme, etcdPrefix: string): (key: string) => GroupResource | undefined {
   const byPrefix = new Map<string, GroupResource>();
   for (const d of scheme.storedResources()) {
     const prefix = `${etcdPrefix}/${storageSegment(d)}/`;
@@ -32,7 +33,7 @@ function storageResourceOf(scheme: Scheme, etcdPrefix: string): (key: string) =>
   };
 }
 
-export async function startEncryption(o: EncryptionSettings, scheme: Scheme, log: Logger): Promise<EncryptionAtRest | undefined> {
+export async function startEncryption(o: EncryptionSettings, scheme: ResourceScheme, log: Logger): Promise<EncryptionAtRest | undefined> {
   if (!o.encryptionProviderConfig) return undefined;
   registerEncryptionMetrics(apiserverMetrics().registry);
   return EncryptionAtRest.start({

@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { createRequestLogger } from '../endpoints/filters/logging.js';
 import { createMetricsFilter } from '../endpoints/filters/metrics.js';
-import type { Scheme } from '../runtime/scheme.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import { createVersionHandler } from '../version/index.js';
 import type { PathHandler } from './app.js';
 import type { InformerFactory } from '../client/factory.js';
@@ -24,7 +24,7 @@ export interface Endpoints {
   stop(): void;
 }
 
-export function extraEndpoints(deps: { scheme: Scheme; etcdChecks: EtcdHealthChecks; log: Logger; o: ServerOptions; informers: InformerFactory }): Endpoints {
+export function extraEndpoints(deps: { scheme: ResourceScheme; etcdChecks: EtcdHealthChecks; log: Logger; o: ServerOptions; informers: InformerFactory }): Endpoints {
   const health = new HealthRegistry({ livezGracePeriodMs: deps.o.livezGracePeriodMs });
   health.addHealthChecks(pingCheck, createLogCheck(), ...deps.etcdChecks.health);
   const shutdown = createShutdownCheck();

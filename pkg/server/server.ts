@@ -116,7 +116,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   bindComponentStatuses(scheme, endpoints, o.etcdTLS);
   const admission = authz.guard(await hooked('start-kube-apiserver-admission-initializer', () => buildAdmission(deps)));
 
-  const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme, o.etcdPrefix));
+  const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme.storedResources(), o.etcdPrefix));
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
   serveCustomResources({
     scheme, registry, informers, log, metricsRegistry: apiserverMetrics().registry, etcdPrefix: o.etcdPrefix,

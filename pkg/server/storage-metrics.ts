@@ -6,7 +6,8 @@ import type { Etcd3 } from 'etcd3';
 import type { Gauge } from 'prom-client';
 import type { Logger } from 'pino';
 import { qualifiedResource } from '../runtime/errors.js';
-import { storageSegment, type Scheme } from '../runtime/scheme.js';
+import { storageSegment } from '../runtime/scheme.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import type { EtcdObserver } from '../storage/etcd/store.js';
 import { apiserverMetrics, etcdTypeName } from './metrics.js';
 import { etcdMetrics } from './etcd-metrics.js';
@@ -21,7 +22,7 @@ export interface StoredResource {
 }
 
 /** Every stored resource once: a resource served in several versions is stored once. */
-export function storedResources(scheme: Scheme, etcdPrefix: string): StoredResource[] {
+export function storedResources(scheme: ResourceScheme, etcdPrefix: string): StoredResource[] {
   const byPrefix = new Map(scheme.storedResources().map((d) => [`${etcdPrefix}/${storageSegment(d)}/`,
     { type: etcdTypeName(d.group, d.kind), resource: qualifiedResource({ group: d.group, resource: d.plural }) }]));
   return [...byPrefix].map(([prefix, r]) => ({ prefix, ...r }));

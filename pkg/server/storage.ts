@@ -3,7 +3,8 @@
 // same TLS files), watch cache, compactor and health checks; one routed Storage on top.
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
-import { storageSegment, type Scheme } from '../runtime/scheme.js';
+import { storageSegment } from '../runtime/scheme.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import { CachedStorage } from '../storage/cacher/index.js';
 import { createEtcdClient, type EtcdConnection } from '../storage/etcd/client.js';
 import { guardEtcd } from '../storage/etcd/boundary.js';
@@ -45,7 +46,7 @@ export interface StorageLayer {
 }
 
 /** `transformer`: encryption at rest (--encryption-provider-config), for every cluster. */
-export async function buildStorage(o: ServerOptions, scheme: Scheme, log: Logger, transformer?: ValueTransformer): Promise<StorageLayer> {
+export async function buildStorage(o: ServerOptions, scheme: ResourceScheme, log: Logger, transformer?: ValueTransformer): Promise<StorageLayer> {
   let embedded: EmbeddedEtcd | undefined;
   let endpoints = o.etcdServers;
   if (endpoints.length === 0) {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errors, StatusError } from '../../pkg/runtime/errors.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
-import type { ResourceDef } from '../../pkg/runtime/scheme.js';
+import type { ResourceDef } from '../../pkg/registry/rest/resource.js';
 import { repoRoot } from './repo.js';
 import { arr, type Obj } from '../../pkg/apis/core/types.js';
 

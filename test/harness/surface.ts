@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { errors, type Status } from '../../pkg/runtime/errors.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
-import type { ResourceDef } from '../../pkg/runtime/scheme.js';
+import type { ResourceDef } from '../../pkg/registry/rest/resource.js';
 
 const root = resolve(process.env.SURFACE_FIXTURES ?? resolve(process.cwd(), '../shared/fixtures/surface'));
 

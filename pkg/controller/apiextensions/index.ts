@@ -13,7 +13,7 @@ import { CustomResourceCleanupFinalizer, crdSpec, crdStatus, findCondition, stor
 import type { Informer } from '../../client/informer.js';
 import type { Client, ResourceClient } from '../../client/interfaces.js';
 import { updateWithRetry } from '../../client/retry.js';
-import type { Scheme } from '../../runtime/scheme.js';
+import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { InformerSource } from '../context.js';
 import type { Controller } from '../manager.js';
 import { KeyedQueue } from '../workqueue.js';
@@ -210,14 +210,14 @@ function now(): string {
 }
 
 /** Undefined when the scheme does not serve CRDs. */
-export function crdStatusController(d: { scheme: Scheme; informers: InformerSource; client: Client; log: Logger }): Controller | undefined {
+export function crdStatusController(d: { scheme: ResourceScheme; informers: InformerSource; client: Client; log: Logger }): Controller | undefined {
   if (!d.scheme.resource(apiextensionsGroup, 'v1', 'customresourcedefinitions')) return undefined;
   return new CRDStatusController(d.informers.informerFor(apiextensionsGroup, 'customresourcedefinitions'),
     d.client.resource(apiextensionsGroup, 'customresourcedefinitions', 'v1'), d.log, apiInstanceDeleter(d.client));
 }
 
 /** Undefined when the scheme does not serve both CRDs and APIServices. */
-export function crdRegistrationController(d: { scheme: Scheme; informers: InformerSource; client: Client; log: Logger }): Controller | undefined {
+export function crdRegistrationController(d: { scheme: ResourceScheme; informers: InformerSource; client: Client; log: Logger }): Controller | undefined {
   if (!d.scheme.resource(apiextensionsGroup, 'v1', 'customresourcedefinitions')) return undefined;
   if (!d.scheme.resource('apiregistration.k8s.io', 'v1', 'apiservices')) return undefined;
   return new CRDRegistrationController(d.informers.informerFor(apiextensionsGroup, 'customresourcedefinitions'),

@@ -8,7 +8,9 @@ import type { Client, ResourceClient } from '../../client/interfaces.js';
 import { isNotFound, updateWithRetry } from '../../client/retry.js';
 import { StatusError } from '../../runtime/errors.js';
 import type { KubeObject, OwnerReference } from '../../runtime/object.js';
-import { parseApiVersion, type ResourceDef, type Scheme } from '../../runtime/scheme.js';
+import { parseApiVersion } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
+import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import {
@@ -24,7 +26,7 @@ export const controllerName = 'garbagecollector';
 const hasFinalizer = (o: KubeObject, f: string): boolean => (o.metadata.finalizers ?? []).includes(f);
 
 /** The stored resource that serves a kind named by apiVersion and kind. */
-export function resourceForKind(scheme: Scheme, apiVersion: string, kind: string): ResourceDef | undefined {
+export function resourceForKind(scheme: ResourceScheme, apiVersion: string, kind: string): ResourceDef | undefined {
   const { group, version } = parseApiVersion(apiVersion);
   const exact = scheme.kind(group, version, kind);
   if (exact && !exact.virtual) return exact;

@@ -5,7 +5,8 @@
 import type { Client, ResourceClient } from '../../client/interfaces.js';
 import { isNotFound, updateWithRetry } from '../../client/retry.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
-import type { ResourceDef, Scheme } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
+import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { conditionsFor, updateConditions, type ContentReport } from './conditions.js';
 
 export const FinalizerKubernetes = 'kubernetes';
@@ -22,7 +23,7 @@ function phaseOf(ns: KubeObject): string {
 }
 
 /** The namespaced resources a namespace's deletion sweeps: each served resource at its preferred version. */
-export function namespacedResources(scheme: Scheme): ResourceDef[] {
+export function namespacedResources(scheme: ResourceScheme): ResourceDef[] {
   return scheme.resources().filter((def) => def.namespaced && !def.virtual && def.verbs.includes('delete')
     && scheme.resourceInGroup(def.group, def.plural) === def);
 }
@@ -30,7 +31,7 @@ export function namespacedResources(scheme: Scheme): ResourceDef[] {
 export class NamespacedResourcesDeleter {
   private readonly namespaces: ResourceClient;
 
-  constructor(private readonly scheme: Scheme, private readonly client: Client) {
+  constructor(private readonly scheme: ResourceScheme, private readonly client: Client) {
     this.namespaces = client.resource('', 'namespaces');
   }
 

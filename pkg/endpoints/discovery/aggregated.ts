@@ -1,7 +1,7 @@
 // Aggregated discovery (apidiscovery.k8s.io/v2beta1): every group, version and resource in
 // one document, converted from the per-version resource lists the way upstream's
 // installer does (subresources folded under their parent resource).
-import type { Scheme } from '../../runtime/scheme.js';
+import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { namedGroups } from './documents.js';
 import { sortVersions } from './priorities.js';
 import { apiResourcesOf } from './resources.js';
@@ -53,7 +53,7 @@ export function toResourceDiscovery(list: APIResource[]): APIResourceDiscovery[]
   return out;
 }
 
-function groupDiscovery(scheme: Scheme, group: string): APIGroupDiscovery {
+function groupDiscovery(scheme: ResourceScheme, group: string): APIGroupDiscovery {
   const versions: APIVersionDiscovery[] = sortVersions(group, scheme.versionsOf(group)).map((version) => {
     const resources = toResourceDiscovery(apiResourcesOf(scheme, group, version));
     return resources.length > 0
@@ -69,11 +69,11 @@ function list(items: APIGroupDiscovery[]): APIGroupDiscoveryList {
 }
 
 /** The document served on `/api`: the core group alone. */
-export function aggregatedLegacyDiscovery(scheme: Scheme): APIGroupDiscoveryList {
+export function aggregatedLegacyDiscovery(scheme: ResourceScheme): APIGroupDiscoveryList {
   return list(scheme.versionsOf('').length > 0 ? [groupDiscovery(scheme, '')] : []);
 }
 
 /** The document served on `/apis`: every named group, in priority order. */
-export function aggregatedDiscovery(scheme: Scheme): APIGroupDiscoveryList {
+export function aggregatedDiscovery(scheme: ResourceScheme): APIGroupDiscoveryList {
   return list(namedGroups(scheme).map((g) => groupDiscovery(scheme, g)));
 }

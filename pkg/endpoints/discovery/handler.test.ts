@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { Scheme, type ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
+import { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { Strategy } from '../../registry/generic/strategy.js';
 import { createDiscoveryHandler } from './handler.js';
 import type {
@@ -25,8 +26,8 @@ function def(d: Omit<ResourceDef, 'strategy'>): ResourceDef {
   return { ...d, strategy };
 }
 
-function testScheme(): Scheme {
-  const s = new Scheme();
+function testScheme(): ResourceScheme {
+  const s = new ResourceScheme();
   s.register(def({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', shortNames: ['cm'], namespaced: true, verbs: crud }));
   s.register(def({
     group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', singular: 'namespace', shortNames: ['ns'], namespaced: false,

@@ -4,7 +4,7 @@
 // app's not-found handling answers them.
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Scheme } from '../../runtime/scheme.js';
+import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { aggregatedDiscovery, aggregatedLegacyDiscovery } from './aggregated.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './documents.js';
 import { aggregatedContentType, negotiateDiscovery } from './negotiation.js';
@@ -51,7 +51,7 @@ export function sendAggregated(ctx: Context, body: unknown): void {
   ctx.set('Content-Type', aggregatedContentType);
 }
 
-export function createDiscoveryHandler(scheme: Scheme, options: DiscoveryOptions = {}): DiscoveryHandler {
+export function createDiscoveryHandler(scheme: ResourceScheme, options: DiscoveryOptions = {}): DiscoveryHandler {
   const serverAddress = options.serverAddress ?? localServerAddress;
   return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;

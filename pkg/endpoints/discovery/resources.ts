@@ -1,7 +1,9 @@
 // The APIResource entries of one group-version, built from the scheme the way upstream's
 // installer lists them: one entry per resource and one per subresource ("roles/status"),
 // sorted by name, verbs sorted, subresources without singular name or storage hash.
-import { storageSegment, type ResourceDef, type Scheme, type SubresourceDef } from '../../runtime/scheme.js';
+import { storageSegment } from '../../runtime/scheme.js';
+import type { ResourceDef, SubresourceDef } from '../../registry/rest/resource.js';
+import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { storageVersionHash } from './storage-version-hash.js';
 import type { APIResource } from './types.js';
 
@@ -27,7 +29,7 @@ function byName(a: APIResource, b: APIResource): number {
  * several groups sharing one etcd location (events and events.k8s.io events) are stored
  * in the core group's encoding, so its version is the one hashed for all of them.
  */
-function storageVersions(scheme: Scheme): Map<string, ResourceDef> {
+function storageVersions(scheme: ResourceScheme): Map<string, ResourceDef> {
   const out = new Map<string, ResourceDef>();
   for (const d of scheme.storedResources()) {
     const key = storageSegment(d);
@@ -37,7 +39,7 @@ function storageVersions(scheme: Scheme): Map<string, ResourceDef> {
 }
 
 function subresourceGroupVersion(
-  scheme: Scheme, def: ResourceDef, sub: SubresourceWithGroupVersion,
+  scheme: ResourceScheme, def: ResourceDef, sub: SubresourceWithGroupVersion,
 ): { group: string; version: string } | undefined {
   if (sub.group !== undefined && sub.version !== undefined) {
     return sub.group === def.group && sub.version === def.version ? undefined : { group: sub.group, version: sub.version };
@@ -60,7 +62,7 @@ export function resourceEntry(def: ResourceDef, stored: ResourceDef | undefined)
   return entry;
 }
 
-export function subresourceEntry(scheme: Scheme, def: ResourceDef, sub: SubresourceDef): APIResource {
+export function subresourceEntry(scheme: ResourceScheme, def: ResourceDef, sub: SubresourceDef): APIResource {
   const gv = subresourceGroupVersion(scheme, def, sub);
   return {
     name: `${def.plural}/${sub.name}`,
@@ -73,7 +75,7 @@ export function subresourceEntry(scheme: Scheme, def: ResourceDef, sub: Subresou
 }
 
 /** All entries of `/api/v1` or `/apis/<group>/<version>`, in upstream's order. */
-export function apiResourcesOf(scheme: Scheme, group: string, version: string): APIResource[] {
+export function apiResourcesOf(scheme: ResourceScheme, group: string, version: string): APIResource[] {
   const stored = storageVersions(scheme);
   const out: APIResource[] = [];
   for (const def of scheme.resourcesOf(group, version)) {

@@ -3,7 +3,8 @@ import Koa from 'koa';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { Scheme, type ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
+import { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { Strategy } from '../../registry/generic/strategy.js';
 import { ApiserverMetrics, createMetricsHandler, etcdTypeName } from '../../server/metrics.js';
 import { parseRequestInfo } from '../request/info.js';
@@ -98,7 +99,7 @@ describe('pkg/endpoints/filters/metrics filter', function () {
 
   before(async function () {
     metrics = new ApiserverMetrics({ now: () => now });
-    const scheme = new Scheme();
+    const scheme = new ResourceScheme();
     scheme.register(def({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true }));
     const app = new Koa();
     app.use(createMetricsFilter({ metrics, scheme }));

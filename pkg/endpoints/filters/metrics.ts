@@ -7,7 +7,8 @@
 // path in `subresource`, and only those a server endpoint answered (markNonResourceRoute).
 import type { Context, Middleware } from 'koa';
 import { compressedBytes } from '../responsewriters/compression.js';
-import { subresourceOf, type Scheme } from '../../runtime/scheme.js';
+import { subresourceOf } from '../../registry/rest/resource.js';
+import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { parseRequestInfo, type RequestInfo } from '../request/info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type RequestLabels } from '../../server/metrics.js';
@@ -93,7 +94,7 @@ export interface MetricsFilterOptions {
    * recorded (upstream only instruments installed routes), so random paths cannot blow
    * up label cardinality.
    */
-  scheme?: Scheme;
+  scheme?: ResourceScheme;
 }
 
 const routedKey = 'metricsNonResourceRoute';

@@ -6,7 +6,7 @@ import type Koa from 'koa';
 import type { KubeletClient } from '../../kubelet/client.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { errors, StatusError } from '../../runtime/errors.js';
-import { subresourceOf, type ConnectContext, type ConnectDef, type ConnectTarget } from '../../runtime/scheme.js';
+import { subresourceOf, type ConnectContext, type ConnectDef, type ConnectTarget } from '../../registry/rest/resource.js';
 import type { GenericStore } from '../../registry/generic/store.js';
 import { backendRequest, hostPort } from '../../util/proxy/backend.js';
 import { awaitResponse, forwardedHeaders, forwardRequest, pipeUntilClosed, relayUpgrade as relayUpgradeTo, upgradeHeaders } from '../../util/proxy/forward.js';

@@ -2,7 +2,8 @@
 // apply defaults. Type errors against the schema are upstream's 400 decode failures.
 import { errors } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
-import { apiVersionOf, type ResourceDef } from '../../runtime/scheme.js';
+import { apiVersionOf } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
 import { decodeBody, mediaTypeOf, objectBodyMediaTypes, readBody } from '../negotiation/body.js';
 import { checkTypes } from '../../openapi/type-check.js';
 import { dropEmptyOmitted } from '../../runtime/serializer/protobuf/omit-empty.js';

@@ -4,7 +4,7 @@
 // through the parent's own store and strategy (so generation and validation follow).
 import { errors } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
-import type { ResourceDef, ScaleDef } from '../../runtime/scheme.js';
+import type { ResourceDef, ScaleDef } from '../../registry/rest/resource.js';
 import { labelSelectorFromObject, labelSelectorFromSet, type LabelSelectorObject } from '../../apis/meta/labels.js';
 import { applyPatch } from '../patch/index.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';

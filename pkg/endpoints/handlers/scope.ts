@@ -2,7 +2,7 @@
 import type Koa from 'koa';
 import type { Admission } from '../../admission/interfaces.js';
 import type { UserInfo } from '../../authentication/user.js';
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
 import type { GenericStore, RequestScope } from '../../registry/generic/store.js';
 import type { RequestInfo } from '../request/info.js';
 import { auditAnnotationsOf } from '../filters/audit-context.js';

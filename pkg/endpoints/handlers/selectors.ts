@@ -2,7 +2,7 @@
 import { parseFieldSelector, validateFieldSelector } from '../../apis/meta/fields.js';
 import { parseLabelSelector } from '../../apis/meta/labels.js';
 import type { SelectionPredicate } from '../../registry/generic/predicate.js';
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
 import type { ListQuery } from './query.js';
 
 export function selectionFor(def: ResourceDef, q: ListQuery, name?: string): SelectionPredicate {

@@ -1,7 +1,7 @@
 // Converts objects and lists into meta.k8s.io Table, from the resource's declared
 // columns (or upstream's default Name / Created At).
 import type { KubeList, KubeObject } from '../../runtime/object.js';
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
 import { defaultTable } from '../../runtime/table.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

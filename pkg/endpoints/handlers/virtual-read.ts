@@ -1,6 +1,6 @@
 // GET of a computed resource (componentstatuses): objects made on each read, never
 // stored. A list honours label and field selectors like any other list.
-import type { VirtualRead } from '../../runtime/scheme.js';
+import type { VirtualRead } from '../../registry/rest/resource.js';
 import { matcherFor } from '../../registry/generic/predicate.js';
 import { parseListQuery } from './query.js';
 import { writeObject } from './response.js';

@@ -2,7 +2,7 @@
 // reviews, TokenReview) or an operation subresource (serviceaccounts/token). The body
 // is decoded and defaulted like any other; nothing is persisted here.
 import { errors } from '../../runtime/errors.js';
-import type { VirtualContext, VirtualCreate } from '../../runtime/scheme.js';
+import type { VirtualContext, VirtualCreate } from '../../registry/rest/resource.js';
 import { isPlainObject } from '../../runtime/object.js';
 import { decodeBody, objectBodyMediaTypes } from '../negotiation/body.js';
 import { readRawBody, toKubeObject, type BodyType } from './decode.js';

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import type { Strategy } from '../../registry/generic/strategy.js';
-import { allVerbs, Scheme, type ResourceDef } from '../../runtime/scheme.js';
+import { allVerbs } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
+import { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { OpenAPIDocuments } from '../documents.js';
 import { schemeDefinitions } from './definition-source.js';
 import { buildPaths, type PathSpec } from './operations.js';
@@ -20,8 +22,8 @@ function gadgets(): ResourceDef {
   };
 }
 
-function testScheme(): Scheme {
-  const s = new Scheme();
+function testScheme(): ResourceScheme {
+  const s = new ResourceScheme();
   s.register({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true, verbs: allVerbs, strategy });
   s.replace(gadgets());
   s.replace({ group: 'cr.example.com', version: 'v1', kind: 'Thing', plural: 'things', singular: 'thing', namespaced: false, verbs: allVerbs, strategy, customResource: {} });

@@ -2,7 +2,7 @@
 // shapes them rather than as its installer does for built-in kinds: JSON and YAML only,
 // no watch paths, options from GetOptions/ListOptions/PatchOptions, every operation
 // (scale too) tagged with the custom kind, and DELETE answering a Status.
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
 import type { DefinitionSource } from './definition-source.js';
 import {
   ACCEPTED, capitalize, CREATED, DELETE_PARAMS, LIST_PARAMS, OK, PATCH, PathCollector, q, resourcePaths, responses, STATUS,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Strategy } from '../../registry/generic/strategy.js';
-import { allVerbs, type ResourceDef } from '../../runtime/scheme.js';
+import { allVerbs } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
 import { customResourceDefinitionName, customResourceDefinitions, kindSchema } from './custom-resource-schema.js';
 
 const CONVENTIONS = 'https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md';

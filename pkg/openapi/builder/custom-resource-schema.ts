@@ -3,7 +3,7 @@
 // with apiVersion, kind and metadata of a Kubernetes object and its group-version-kind,
 // and the list kind (`com.example.v1.GadgetList`), each in a Swagger 2.0 and an OpenAPI
 // 3.0 rendering.
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
 import type { GVKRef, JSONObject } from '../types.js';
 import { structural, toSwagger2, unfold } from './structural.js';
 

@@ -2,7 +2,7 @@
 // schema, plus those of the custom resources the Scheme serves at the moment the documents
 // are built. Each set of documents gets its own source, so custom resources never enter
 // global state and a CRD's change is a new source, not a mutation.
-import type { Scheme } from '../../runtime/scheme.js';
+import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { definition, definitionNameForGVK } from '../schema.js';
 import { withPublishedDescriptions } from '../meta-descriptions.js';
 import { customResourceDefinitions, type RenderedDefinition } from './custom-resource-schema.js';
@@ -28,7 +28,7 @@ export const builtinDefinitions: DefinitionSource = {
 };
 
 /** Built-in definitions, and for every custom resource in `scheme` its kind and list definitions. */
-export function schemeDefinitions(scheme: Scheme): DefinitionSource {
+export function schemeDefinitions(scheme: ResourceScheme): DefinitionSource {
   const custom = new Map<string, RenderedDefinition>();
   const byGVK = new Map<string, string>();
   for (const def of scheme.resources()) {

@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import type { Strategy } from '../../registry/generic/strategy.js';
-import { Scheme, type ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../../registry/rest/resource.js';
+import { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { buildPaths, groupCamel, tagOf, type PathSpec } from './operations.js';
 
 const strategy = {} as Strategy;
 const crud: ResourceDef['verbs'] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-function scheme(): Scheme {
-  const s = new Scheme();
+function scheme(): ResourceScheme {
+  const s = new ResourceScheme();
   const reg = (d: Omit<ResourceDef, 'strategy' | 'singular'>) => s.register({ ...d, singular: d.plural, strategy });
   reg({ group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true, verbs: crud, subresources: [{ name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] }, { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] }] });
   reg({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], subresources: [{ name: 'finalize', kind: 'Namespace', verbs: ['update'] }] });

@@ -2,7 +2,9 @@
 // installer names and shapes them (operationId, action, parameters, responses). Both
 // the v2 and the v3 documents are rendered from this one model. Custom resources have
 // their own shapes, from upstream's CRD builder (custom-resource-paths.ts).
-import type { ResourceDef, Scheme, SubresourceDef, Verb } from '../../runtime/scheme.js';
+import type { Verb } from '../../runtime/scheme.js';
+import type { ResourceDef, SubresourceDef } from '../../registry/rest/resource.js';
+import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { GVKRef } from '../types.js';
 import { addCustomResource } from './custom-resource-paths.js';
 import { builtinDefinitions, type DefinitionSource } from './definition-source.js';
@@ -159,7 +161,7 @@ function discoveryOp(operationId: string, tag: string, ref: string, media = DISC
   return { method: 'get', operationId, tag, params: [], consumes: media, produces: media, responses: responses([OK], ref) };
 }
 
-function addDiscovery(c: PathCollector, scheme: Scheme, defs: DefinitionSource): void {
+function addDiscovery(c: PathCollector, scheme: ResourceScheme, defs: DefinitionSource): void {
   const meta = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
   // Only group-versions with at least one documented kind get documents; clients read a
   // present document as the complete list of that group-version's operations. Custom
@@ -183,7 +185,7 @@ function addDiscovery(c: PathCollector, scheme: Scheme, defs: DefinitionSource):
 }
 
 /** Every path the server documents for this scheme, sorted by path. */
-export function buildPaths(scheme: Scheme, defs: DefinitionSource = builtinDefinitions): PathSpec[] {
+export function buildPaths(scheme: ResourceScheme, defs: DefinitionSource = builtinDefinitions): PathSpec[] {
   const c = new PathCollector();
   addDiscovery(c, scheme, defs);
   for (const def of scheme.resources()) {

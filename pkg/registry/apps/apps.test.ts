@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { KubeObject } from '../../runtime/object.js';
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../rest/resource.js';
 import { fieldErrorMessage } from '../../runtime/errors.js';
 import type { Obj } from '../../apis/core/types.js';
 import {

@@ -2,7 +2,7 @@
 // generation, template defaults, immutable selector) and their scale declaration.
 import type { FieldError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import type { ScaleDef, SubresourceDef } from '../../runtime/scheme.js';
+import type { ScaleDef, SubresourceDef } from '../rest/resource.js';
 import { defaultPodTemplateSpec } from '../../apis/core/defaults.js';
 import { obj, type Obj } from '../../apis/core/types.js';
 import { nonNegative, validateSelectorImmutable } from '../../apis/apps/validation.js';

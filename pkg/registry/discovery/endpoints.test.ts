@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import { fieldErrorMessage, type FieldError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import { storageSegment, type ResourceDef } from '../../runtime/scheme.js';
+import { storageSegment } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../rest/resource.js';
 import { createThrough, objectFixture, tableFixture, withoutVolatile } from '../../../test/harness/surface.js';
 import { endpoints } from '../core/endpoints/index.js';
 import { endpointslices } from './endpointslices/index.js';

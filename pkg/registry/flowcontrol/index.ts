@@ -1,7 +1,7 @@
 // flowcontrol.apiserver.k8s.io v1beta3 (preferred, stored) and v1beta2: flowschemas and
 // prioritylevelconfigurations, each with status. v1beta1 is gone since v1.26, v1 comes
 // in v1.29, as upstream v1.28 serves them. One stored object, seen through both versions.
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../rest/resource.js';
 import { flowSchemaToVersion, Group, priorityLevelToV1beta2, priorityLevelToV1beta3 } from './conversion.js';
 import { FlowSchemaStrategy, PriorityLevelStrategy } from './strategy.js';
 import { flowSchemaTable, priorityLevelTable } from './table.js';

@@ -3,7 +3,7 @@
 // propagation policy asks for.
 import { errors } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { StoreDef } from './store-def.js';
 import type { Preconditions } from '../../storage/interfaces.js';
 
 export const FinalizerOrphanDependents = 'orphan';
@@ -23,7 +23,7 @@ export interface DeleteOptions {
  * Upstream's BeforeDelete precondition check. Its conflict names the kind, not the
  * resource ("Operation cannot be fulfilled on ConfigMap ...").
  */
-export function checkDeletePreconditions(def: ResourceDef, obj: KubeObject, p: Preconditions | undefined): void {
+export function checkDeletePreconditions(def: StoreDef, obj: KubeObject, p: Preconditions | undefined): void {
   if (!p) return;
   const gk = { group: def.group, resource: def.kind };
   const name = obj.metadata.name ?? '';

@@ -2,7 +2,7 @@
 // against an object's labels and its selectable fields.
 import { objectMetaFields } from '../../apis/meta/fields.js';
 import type { KubeObject } from '../../runtime/object.js';
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { StoreDef } from './store-def.js';
 import type { IndexedField } from '../../storage/interfaces.js';
 
 export interface LabelMatcher { matches(labels: Record<string, string> | undefined): boolean; empty(): boolean }
@@ -18,7 +18,7 @@ export interface SelectionPredicate {
   field?: FieldMatcher;
 }
 
-export function objectFields(def: ResourceDef, obj: KubeObject): Record<string, string> {
+export function objectFields(def: StoreDef, obj: KubeObject): Record<string, string> {
   const fields = objectMetaFields(obj, def.namespaced);
   return def.selectableFields ? { ...fields, ...def.selectableFields(obj) } : fields;
 }
@@ -32,7 +32,7 @@ export function isFiltering(p: SelectionPredicate): boolean {
  * (every resource, read from the key), else the first of the kind's indexFields.
  * `valueOf` reads a field of a stored object.
  */
-export function indexedFieldFor(def: ResourceDef, p: SelectionPredicate,
+export function indexedFieldFor(def: StoreDef, p: SelectionPredicate,
   valueOf: (field: string) => (obj: KubeObject) => string): IndexedField | undefined {
   if (!p.field?.requiresExactMatch) return undefined;
   const name = p.field.requiresExactMatch('metadata.name');
@@ -44,7 +44,7 @@ export function indexedFieldFor(def: ResourceDef, p: SelectionPredicate,
   return undefined;
 }
 
-export function matcherFor(def: ResourceDef, p: SelectionPredicate): (obj: KubeObject) => boolean {
+export function matcherFor(def: StoreDef, p: SelectionPredicate): (obj: KubeObject) => boolean {
   if (!isFiltering(p)) return () => true;
   return (obj) => (!p.label || p.label.matches(obj.metadata.labels)) && (!p.field || p.field.matches(objectFields(def, obj)));
 }

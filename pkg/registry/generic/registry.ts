@@ -1,19 +1,21 @@
 // One GenericStore per served group/version/resource, all over the same Storage.
-import { storageSegment, type ResourceDef, type Scheme } from '../../runtime/scheme.js';
+import { storageSegment, type Scheme } from '../../runtime/scheme.js';
+import type { StoreDef } from './store-def.js';
 import type { Storage } from '../../storage/interfaces.js';
 import { GenericStore } from './store.js';
 
-export class StoreRegistry {
+/** `D`: the declarations the scheme holds (the registry's ResourceDef when serving). */
+export class StoreRegistry<D extends StoreDef = StoreDef> {
   private stores = new Map<string, GenericStore>();
 
   /**
    * `ttlSeconds` maps a storage location (e.g. `events`) to how long its objects live;
    * keyed by location so every group serving those objects applies the same TTL.
    */
-  constructor(readonly scheme: Scheme, readonly storage: Storage, readonly prefix: string,
+  constructor(readonly scheme: Scheme<D>, readonly storage: Storage, readonly prefix: string,
     private readonly ttlSeconds: Record<string, number> = {}) {}
 
-  storeFor(def: ResourceDef): GenericStore {
+  storeFor(def: StoreDef): GenericStore {
     const key = `${def.group}/${def.version}/${def.plural}`;
     let store = this.stores.get(key);
     // A resource declared anew (a custom resource whose CRD changed) gets a new store.
@@ -26,7 +28,7 @@ export class StoreRegistry {
   }
 
   /** Drops the store of a resource no longer served (a custom resource's CRD changed or went). */
-  forget(def: ResourceDef): void {
+  forget(def: StoreDef): void {
     const key = `${def.group}/${def.version}/${def.plural}`;
     if (this.stores.get(key)?.def === def) this.stores.delete(key);
   }

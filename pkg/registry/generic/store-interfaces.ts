@@ -4,8 +4,8 @@ import type { Admission } from '../../admission/interfaces.js';
 import type { UserInfo } from '../../authentication/user.js';
 import type { GroupResource } from '../../runtime/errors.js';
 import type { KubeList, KubeObject } from '../../runtime/object.js';
-import type { ResourceDef } from '../../runtime/scheme.js';
 import type { ResourceVersionMatch, Storage, WriteOptions } from '../../storage/interfaces.js';
+import type { StoreDef } from './store-def.js';
 import type { SelectionPredicate } from './predicate.js';
 import type { FieldManager } from './managedfields/manager.js';
 
@@ -44,7 +44,7 @@ export interface DeleteResult { object: KubeObject; deleted: boolean }
 
 /** The store as its write paths see it: declaration, storage, keys and conversions. */
 export interface StoreCore {
-  readonly def: ResourceDef;
+  readonly def: StoreDef;
   readonly storage: Storage;
   /** Every write carries these; a TTL must ride on each put, or the key would lose its lease. */
   readonly writeOptions: WriteOptions;

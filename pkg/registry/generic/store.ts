@@ -1,10 +1,10 @@
 // The one generic registry Store. Every persisted resource is served by an instance of
-// this class; what differs between resources lives in its ResourceDef and Strategy.
+// this class; what differs between resources lives in its StoreDef and Strategy.
 // Registry operations are storage transactions; admission is called at upstream's
 // points (mutating before the strategy, validating after validation), ownership of
 // fields is recorded on every write, and dry run runs everything but the storage write.
 import type { KubeList, KubeObject } from '../../runtime/object.js';
-import { apiVersionOf, storageSegment, type ResourceDef } from '../../runtime/scheme.js';
+import { apiVersionOf, storageSegment } from '../../runtime/scheme.js';
 import type { ListOptions, Preconditions, Storage, WriteOptions, WatchStream } from '../../storage/interfaces.js';
 import type { DeleteOptions } from './deletion.js';
 import { indexedFieldFor, isFiltering, matcherFor, objectFields, type SelectionPredicate } from './predicate.js';
@@ -15,11 +15,13 @@ import { field, type Path } from './managedfields/path.js';
 import type {
   DeleteResult, ListParams, RequestScope, StoreCore, UpdatedObjectInfo, UpdateResult,
 } from './store-interfaces.js';
+import type { StoreDef } from './store-def.js';
 import { createObject } from './create.js';
 import { updateObject } from './update.js';
 import { deleteCollection, deleteObject } from './delete.js';
 
 export type { DeleteOptions } from './deletion.js';
+export type { StoreDef } from './store-def.js';
 export type {
   DeleteResult, ListParams, RequestScope, UpdatedObjectInfo, UpdateResult,
 } from './store-interfaces.js';
@@ -34,7 +36,7 @@ export class GenericStore implements StoreCore {
   /** Every write carries these; a TTL must ride on each put, or the key would lose its lease. */
   readonly writeOptions: WriteOptions;
 
-  constructor(readonly def: ResourceDef, readonly storage: Storage, prefix: string, opts: WriteOptions = {}) {
+  constructor(readonly def: StoreDef, readonly storage: Storage, prefix: string, opts: WriteOptions = {}) {
     this.keyRoot = `${prefix.replace(/\/+$/, '')}/${storageSegment(def)}`;
     this.writeOptions = opts;
   }

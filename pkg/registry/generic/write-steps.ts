@@ -3,12 +3,12 @@
 import type { AdmissionAttributes, Operation } from '../../admission/interfaces.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import type { ResourceDef } from '../../runtime/scheme.js';
+import type { StoreDef } from './store-def.js';
 import type { FinishFunc } from './hooks.js';
 import type { StrategyContext } from './strategy.js';
 import type { RequestScope } from './store-interfaces.js';
 
-export function bindNamespace(def: ResourceDef, obj: KubeObject, namespace: string): void {
+export function bindNamespace(def: StoreDef, obj: KubeObject, namespace: string): void {
   obj.metadata ??= {};
   if (!def.namespaced) {
     // Cluster-scoped objects carry no namespace; upstream clears it silently.
@@ -22,7 +22,7 @@ export function bindNamespace(def: ResourceDef, obj: KubeObject, namespace: stri
 }
 
 /** The create hook's work for this object, or nothing to finish. */
-export async function beginCreate(def: ResourceDef, obj: KubeObject, scope: RequestScope): Promise<FinishFunc> {
+export async function beginCreate(def: StoreDef, obj: KubeObject, scope: RequestScope): Promise<FinishFunc> {
   const begin = def.hooks?.beginCreate;
   if (!begin || scope.subresource) return async () => undefined;
   return begin(obj, scope.dryRun);
@@ -32,12 +32,12 @@ export function strategyContext(scope: RequestScope, namespace?: string): Strate
   return { user: scope.user, namespace, subresource: scope.subresource };
 }
 
-export function collectWarnings(def: ResourceDef, scope: RequestScope, obj: KubeObject, old?: KubeObject): void {
+export function collectWarnings(def: StoreDef, scope: RequestScope, obj: KubeObject, old?: KubeObject): void {
   if (!scope.warnings || !def.strategy.warnings) return;
   scope.warnings.push(...def.strategy.warnings(obj, old));
 }
 
-export function admissionAttrs(def: ResourceDef, operation: Operation, obj: KubeObject | undefined,
+export function admissionAttrs(def: StoreDef, operation: Operation, obj: KubeObject | undefined,
   old: KubeObject | undefined, scope: RequestScope): AdmissionAttributes {
   const meta = (obj ?? old)!.metadata;
   return {
@@ -48,7 +48,7 @@ export function admissionAttrs(def: ResourceDef, operation: Operation, obj: Kube
   };
 }
 
-export function assertValid(def: ResourceDef, obj: KubeObject, fieldErrors: FieldError[]): void {
+export function assertValid(def: StoreDef, obj: KubeObject, fieldErrors: FieldError[]): void {
   if (fieldErrors.length > 0) {
     throw errors.invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', fieldErrors);
   }

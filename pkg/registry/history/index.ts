@@ -3,7 +3,8 @@
 // named by query parameters, so one route serves namespaced and cluster-scoped kinds.
 // Declared unbound (503 until bound); each replica binds its registry, authorizer and
 // etcd client once they exist.
-import type { ResourceDef, Scheme } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../rest/resource.js';
+import type { ResourceScheme } from '../rest/resource-scheme.js';
 import { errors } from '../../runtime/errors.js';
 import { reviewStrategy } from '../authorization/review.js';
 import { historyGroup, historyRead, type HistoryBackend } from './read.js';
@@ -17,7 +18,7 @@ export const objectHistories: ResourceDef = {
   namespaced: false, verbs: ['get'], strategy: reviewStrategy(false), read: { get: unbound, list: unbound },
 };
 
-export function bindObjectHistories(scheme: Scheme, backend: HistoryBackend): void {
+export function bindObjectHistories(scheme: ResourceScheme, backend: HistoryBackend): void {
   if (!scheme.resource(historyGroup, 'v1', 'objecthistories')) return; // disabled by --runtime-config
   scheme.bindRead(historyGroup, 'v1', 'objecthistories', historyRead(backend));
 }

@@ -7,7 +7,7 @@ import type { Authorizer } from '../../authorization/interfaces.js';
 import { forbiddenError } from '../../authorization/forbidden.js';
 import { errors } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import type { VirtualRead, VirtualReadContext } from '../../runtime/scheme.js';
+import type { ResourceDef, VirtualRead, VirtualReadContext } from '../rest/resource.js';
 import { readKeyHistory, type HistorySource } from '../../storage/etcd/history/reader.js';
 import type { StoreRegistry } from '../generic/registry.js';
 import { entriesOf } from './entries.js';
@@ -15,7 +15,7 @@ import { entriesOf } from './entries.js';
 export const historyGroup = 'history.apiserver.k8s-ts.io';
 
 export interface HistoryBackend {
-  registry: StoreRegistry;
+  registry: StoreRegistry<ResourceDef>;
   authorizer: Authorizer;
   /** The etcd store (its guarded client and value transformer). */
   storage: HistorySource;

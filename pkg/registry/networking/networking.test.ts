@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import { fieldErrorMessage, type FieldError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import { storageSegment, type ResourceDef } from '../../runtime/scheme.js';
+import { storageSegment } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../rest/resource.js';
 import { failure } from '../../../test/harness/failure.js';
 import { createThrough, invalidFixture, objectFixture, tableFixture, withoutVolatile } from '../../../test/harness/surface.js';
 import { ingressclasses } from './ingressclasses/index.js';

@@ -3,7 +3,8 @@
 // with an unbound locator (a create answers 503 until bound), bound per replica once its
 // authorization modes exist, as the authorization.k8s.io reviews are.
 import type { SubjectLocator } from '../../authorization/whocan/interfaces.js';
-import type { ResourceDef, Scheme } from '../../runtime/scheme.js';
+import type { ResourceDef } from '../rest/resource.js';
+import type { ResourceScheme } from '../rest/resource-scheme.js';
 import { AccessReviewBinding } from '../authorization/backend.js';
 import { openshiftAuthorizationGroup } from './action.js';
 import { localResourceAccessReviews } from './localresourceaccessreviews/index.js';
@@ -15,7 +16,7 @@ const makers = [localResourceAccessReviews, resourceAccessReviews];
 
 export const resourceAccessReviewDefs: ResourceDef[] = makers.map((m) => m(new AccessReviewBinding<SubjectLocator>()));
 
-export function bindResourceAccessReviews(scheme: Scheme, locator: SubjectLocator): void {
+export function bindResourceAccessReviews(scheme: ResourceScheme, locator: SubjectLocator): void {
   const binding = new AccessReviewBinding<SubjectLocator>();
   binding.bind(locator);
   for (const def of makers.map((m) => m(binding))) {

@@ -4,14 +4,17 @@
 // transaction that only succeeds if the old value is unchanged and the new key is
 // free, so replicas starting together move every object exactly once and lose none.
 import type { Etcd3 } from 'etcd3';
-import { storageSegment, type Scheme } from '../../runtime/scheme.js';
+import { storageSegment, type TypeDef } from '../../runtime/scheme.js';
 import { prefixEnd } from './keys.js';
 
 export interface KeyMove { from: string; to: string }
 
-/** Where earlier versions of this server kept built-in groups' objects: `<group>/<plural>`. */
-export function legacyKeyMoves(scheme: Scheme, prefix: string): KeyMove[] {
-  return scheme.storedResources()
+/**
+ * Where earlier versions of this server kept built-in groups' objects: `<group>/<plural>`.
+ * `stored`: the persisted resources, one per storage location.
+ */
+export function legacyKeyMoves(stored: TypeDef[], prefix: string): KeyMove[] {
+  return stored
     .filter((d) => d.group !== '' && storageSegment(d) !== `${d.group}/${d.plural}`)
     .map((d) => ({ from: `${prefix}/${d.group}/${d.plural}/`, to: `${prefix}/${storageSegment(d)}/` }));
 }

@@ -6,7 +6,9 @@ import type { Authorizer } from '../../../authorization/interfaces.js';
 import type { Informer } from '../../../client/informer.js';
 import { StatusError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { storageSegment, type ResourceDef, type Scheme } from '../../../runtime/scheme.js';
+import { storageSegment } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../../registry/rest/resource.js';
+import type { ResourceScheme } from '../../../registry/rest/resource-scheme.js';
 import type { PluginConfig } from '../../config.js';
 import { credentialResolverFromConfig } from './auth.js';
 import type { DispatchDeps, EquivalentResource, ResourceEquivalence } from './dispatch.js';
@@ -22,7 +24,7 @@ export { setMatchConditionCompiler, type MatchConditionCompiler, type MatchCondi
 export interface WebhookPluginDeps {
   informers: { informerFor(group: string, resource: string): Informer };
   registry: { store(group: string, plural: string): { get(namespace: string, name: string): Promise<KubeObject> } };
-  scheme: Scheme;
+  scheme: ResourceScheme;
   authorizer?: Authorizer;
   metricsRegistry: Registry;
 }
@@ -44,7 +46,7 @@ function configurations(d: WebhookPluginDeps, resource: string, config: PluginCo
 }
 
 /** Other plurals of resources stored together with one named `plural` (rare: usually none). */
-function equivalentNames(scheme: Scheme, plural: string): string[] {
+function equivalentNames(scheme: ResourceScheme, plural: string): string[] {
   const defs = scheme.resources().filter((r) => !r.virtual && !r.read);
   const segments = new Set(defs.filter((r) => r.plural === plural).map(storageSegment));
   return [...new Set(defs.filter((r) => r.plural !== plural && segments.has(storageSegment(r))).map((r) => r.plural))];
@@ -72,7 +74,7 @@ function dispatchDeps(d: WebhookPluginDeps): DispatchDeps {
 }
 
 /** Resources served over the same storage are equivalent (upstream's equivalent resource mapper). */
-export function schemeEquivalence(scheme: Scheme): ResourceEquivalence {
+export function schemeEquivalence(scheme: ResourceScheme): ResourceEquivalence {
   // Keyed group → version → resource so a lookup on the request path builds no string.
   const cache = new Map<string, Map<string, Map<string, readonly EquivalentResource[]>>>();
   const served = (def: ResourceDef | undefined) => def && !def.virtual && !def.read;

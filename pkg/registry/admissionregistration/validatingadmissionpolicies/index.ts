@@ -2,7 +2,8 @@
 // status) and validatingadmissionpolicybindings. Upstream v1.28 serves neither version
 // unless --runtime-config turns it on (pkg/registry/authentication/enablement.ts); both
 // versions have the same fields and share one stored object (v1beta1 first, so stored as v1beta1).
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { ValidatingAdmissionPolicyBindingStrategy, ValidatingAdmissionPolicyStrategy } from './strategy.js';
 import { bindingTable, policyTable } from './table.js';

@@ -1,6 +1,7 @@
 // admissionregistration.k8s.io/v1 mutatingwebhookconfigurations and
 // validatingwebhookconfigurations (stored under /registry/<plural>/<name>).
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { WebhookConfigurationStrategy } from './strategy.js';
 import { webhookConfigurationTable } from './table.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { fieldErrorMessage } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { fixtureObject, fixtureTable, withoutRunValues } from '../../../../test/harness/surface-objects.js';
 import { mutatingwebhookconfigurations, validatingwebhookconfigurations } from './index.js';
 

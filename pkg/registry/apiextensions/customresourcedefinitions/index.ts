@@ -1,7 +1,8 @@
 // apiextensions.k8s.io/v1 customresourcedefinitions (+status), stored as JSON under
 // /registry/apiextensions.k8s.io/customresourcedefinitions/<name>. Only the definitions
 // are served here; serving the custom resources they define builds on this.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { CustomResourceDefinitionStrategy } from './strategy.js';
 
 export const customresourcedefinitions: ResourceDef = {

@@ -1,7 +1,8 @@
 // The served form of a CustomResourceDefinition: one ResourceDef per served version,
 // each over storage that converts to and from the CRD's storage version. Nothing here is
 // per resource: a CRD adds only its names, schema, subresources and columns.
-import { allVerbs, type ResourceDef, type ScaleDef, type SubresourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef, ScaleDef, SubresourceDef } from '../../rest/resource.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { crdSpec, crdStatus, crdVersions, storageVersion, type CRDVersion } from '../../../apis/apiextensions/types.js';
 import { CustomResourceStrategy } from './strategy.js';

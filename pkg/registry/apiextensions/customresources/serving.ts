@@ -3,7 +3,8 @@
 // created through any replica is served by all of them). A CRD that is gone, or no
 // longer established, takes its resources out of the Scheme.
 import type { KubeObject } from '../../../runtime/object.js';
-import type { ResourceDef, Scheme } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
+import type { ResourceScheme } from '../../rest/resource-scheme.js';
 import { isConditionTrue } from '../../../apis/apiextensions/types.js';
 import { customResourceDefs, type CustomResourceDeps } from './index.js';
 
@@ -14,7 +15,7 @@ export class CustomResourceServing {
   /** CRD name → what it was served from (resourceVersion) and what it registered. */
   private served = new Map<string, { resourceVersion: string; defs: ResourceDef[]; close?(): void }>();
 
-  constructor(private readonly scheme: Scheme, private readonly depsFor: DepsFor,
+  constructor(private readonly scheme: ResourceScheme, private readonly depsFor: DepsFor,
     private readonly onChange: (defs: { added: ResourceDef[]; removed: ResourceDef[] }) => void = () => {}) {}
 
   /** Serves the CRD as it now is. */

@@ -4,7 +4,7 @@
 // alone; the schema validates, the scale paths hold an int32 replica count.
 import { StatusError, type FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import type { ScaleDef } from '../../../runtime/scheme.js';
+import type { ScaleDef } from '../../rest/resource.js';
 import { invalid } from '../../../apis/validation/field.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { deepEqual } from '../../../util/deep-equal.js';

@@ -1,6 +1,7 @@
 // apiregistration.k8s.io/v1 apiservices (+status), stored under
 // /registry/apiregistration.k8s.io/apiservices/<name>. Proxying is not done here.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { APIServiceStrategy } from './strategy.js';
 import { apiServiceTable } from './table.js';
 

@@ -2,14 +2,14 @@
 // versions the server itself serves ("Local": no service, always available), so that
 // `kubectl get apiservices` lists every built-in group version as upstream does.
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import type { Scheme } from '../../../runtime/scheme.js';
+import type { ResourceScheme } from '../../rest/resource-scheme.js';
 import { groupPriority, versionPriority } from '../../../endpoints/discovery/priorities.js';
 
 /** The label upstream marks objects registered at start with. */
 export const automanagedLabel = 'kube-aggregator.kubernetes.io/automanaged';
 
 /** One APIService per served group version; the aggregator's own group has none. */
-export function localAPIServices(scheme: Scheme): KubeObject[] {
+export function localAPIServices(scheme: ResourceScheme): KubeObject[] {
   const out: KubeObject[] = [];
   for (const group of scheme.groups()) {
     if (group === 'apiregistration.k8s.io') continue;

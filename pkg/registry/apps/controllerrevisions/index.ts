@@ -1,7 +1,8 @@
 // apps/v1 controllerrevisions: immutable snapshots of a controller's template.
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { nonNegative } from '../../../apis/apps/validation.js';
 import { invalid, required } from '../../../apis/validation/field.js';

@@ -2,7 +2,8 @@
 // deprecated.daemonset.template.generation annotation: 1 on create, +1 on each template change.
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { formatLabelSelector, formatLabels, num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { templateLabels } from '../../../apis/core/template.js';

@@ -1,7 +1,8 @@
 // apps/v1 statefulsets (+status, +scale).
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { num, section, templateColumns, templateContainers } from '../../../apis/core/printers.js';
 import { validateTemplateForReplicas } from '../../../apis/core/template.js';

@@ -2,7 +2,8 @@
 // impersonation), as `kubectl auth whoami` asks. Served in v1 and, as upstream v1.28
 // does when --runtime-config enables them, v1beta1 and v1alpha1.
 import { nowTimestamp } from '../../generic/names.js';
-import { apiVersionOf, type ResourceDef, type VirtualCreate } from '../../../runtime/scheme.js';
+import { apiVersionOf } from '../../../runtime/scheme.js';
+import type { ResourceDef, VirtualCreate } from '../../rest/resource.js';
 import { authenticationGroup, reviewStrategy } from '../strategy.js';
 
 function selfSubjectReviewCreate(version: string): VirtualCreate {

@@ -4,7 +4,7 @@ import type { Authenticator } from '../../../authentication/interfaces.js';
 import { intersectAudiences } from '../../../authentication/audiences.js';
 import { errors } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import type { ResourceDef, VirtualCreate } from '../../../runtime/scheme.js';
+import type { ResourceDef, VirtualCreate } from '../../rest/resource.js';
 import { authenticationGroup, reviewStrategy } from '../strategy.js';
 
 /** TokenReview create: without an authenticator (none configured) the review comes back unanswered. */

@@ -1,7 +1,7 @@
 // authorization.k8s.io/v1 selfsubjectaccessreviews: may I do this? The subject is the
 // caller (kubectl auth can-i).
 import { errors } from '../../../runtime/errors.js';
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { invalid } from '../../../apis/validation/field.js';
 import type { AccessReviewBinding } from '../backend.js';
 import { attributesFor, authorizationGroup, metadataIsEmpty, reviewStrategy, specOf, statusOf, validateAttributesChoice } from '../review.js';

@@ -2,7 +2,7 @@
 // (kubectl auth can-i --list)? Answered by every mode that can enumerate its rules.
 import { errors } from '../../../runtime/errors.js';
 import { isPlainObject } from '../../../runtime/object.js';
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import type { AccessReviewBinding } from '../backend.js';
 import { authorizationGroup, reviewStrategy } from '../review.js';
 

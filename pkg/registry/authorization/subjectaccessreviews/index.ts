@@ -1,6 +1,6 @@
 // authorization.k8s.io/v1 subjectaccessreviews: may this user (or these groups) do this?
 import { errors } from '../../../runtime/errors.js';
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { invalid } from '../../../apis/validation/field.js';
 import type { AccessReviewBinding } from '../backend.js';
 import { attributesFor, authorizationGroup, metadataIsEmpty, reviewStrategy, specOf, statusOf, validateAttributesChoice } from '../review.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { fieldErrorMessage } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { createThrough, objectFixture, tableFixture, withoutVolatile } from '../../../../test/harness/surface.js';
 import { hpaToV1, hpaToV2, MetricSpecsAnnotation, MetricStatusesAnnotation, BehaviorSpecsAnnotation, ConditionsAnnotation } from './conversion.js';
 import { horizontalpodautoscalersV1, horizontalpodautoscalersV2 } from './index.js';

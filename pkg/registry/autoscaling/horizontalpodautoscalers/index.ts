@@ -1,6 +1,6 @@
 // autoscaling/v2 and autoscaling/v1 horizontalpodautoscalers (+status): one set of
 // objects, stored as autoscaling/v2 (upstream v1.28's storage version) and converted for v1.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { hpaToV1, hpaToV2 } from './conversion.js';
 import { HPAStrategy } from './strategy.js';

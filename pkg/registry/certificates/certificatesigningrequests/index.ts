@@ -1,5 +1,6 @@
 // certificates.k8s.io/v1 certificatesigningrequests with /status and /approval.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { CSRStrategy } from './strategy.js';
 import { csrTable } from './table.js';

@@ -1,7 +1,8 @@
 // certificates.k8s.io/v1alpha1 clustertrustbundles. Upstream v1.28 serves it only when
 // --runtime-config enables certificates.k8s.io/v1alpha1 AND the ClusterTrustBundle
 // feature gate (alpha, off) is on; buildScheme applies both (featureGate below).
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { fieldLabels } from '../../../apis/meta/fields.js';
 import { bundleSpec } from '../../../apis/certificates/clustertrustbundle.js';
 import { ClusterTrustBundleStrategy } from './strategy.js';

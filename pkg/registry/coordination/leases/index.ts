@@ -1,5 +1,6 @@
 // coordination.k8s.io/v1 leases (stored under upstream's short key /registry/leases).
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { LeaseStrategy } from './strategy.js';
 import { leaseTable } from './table.js';
 

@@ -4,7 +4,8 @@
 // endpoints are known.
 import { errors } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import type { ResourceDef, Scheme, VirtualRead } from '../../../runtime/scheme.js';
+import type { ResourceDef, VirtualRead } from '../../rest/resource.js';
+import type { ResourceScheme } from '../../rest/resource-scheme.js';
 import { column, type TableConvertor } from '../../../runtime/table.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
@@ -83,7 +84,7 @@ export function componentStatusReads(checks: Map<string, Check>): VirtualRead {
   };
 }
 
-export function bindComponentStatuses(scheme: Scheme, etcdEndpoints: string[], etcdTLS: EtcdTLSFiles = {}): void {
+export function bindComponentStatuses(scheme: ResourceScheme, etcdEndpoints: string[], etcdTLS: EtcdTLSFiles = {}): void {
   if (!scheme.resource('', 'v1', 'componentstatuses')) return;
   scheme.bindRead('', 'v1', 'componentstatuses', componentStatusReads(defaultChecks(etcdEndpoints, etcdTLS)));
 }

@@ -1,5 +1,6 @@
 // core/v1 configmaps.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ConfigMapStrategy } from './strategy.js';
 import { configMapTable } from './table.js';
 

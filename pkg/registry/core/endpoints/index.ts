@@ -1,5 +1,6 @@
 // core/v1 endpoints; stored beside services, at /registry/services/endpoints, as upstream.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { EndpointsStrategy } from './strategy.js';
 import { endpointsTable } from './table.js';
 

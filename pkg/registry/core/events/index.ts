@@ -1,5 +1,6 @@
 // core/v1 events. Stored under /registry/events; events.k8s.io/v1 serves the same objects.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { fieldLabels } from '../../../apis/meta/fields.js';
 import { coreEventStrategy } from './strategy.js';

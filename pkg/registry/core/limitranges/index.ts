@@ -1,5 +1,5 @@
 // core/v1 limitranges.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { defaultTable } from '../../../runtime/table.js';
 import { LimitRangeStrategy } from './strategy.js';
 

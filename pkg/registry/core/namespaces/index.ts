@@ -1,5 +1,5 @@
 // core/v1 namespaces, with the status and finalize subresources.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { NamespaceStrategy } from './strategy.js';
 import { namespaceTable } from './table.js';

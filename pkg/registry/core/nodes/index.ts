@@ -1,5 +1,5 @@
 // core/v1 nodes, with the status subresource. Upstream keys them as /registry/minions.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { NodeStrategy } from './strategy.js';
 import { nodeProxy } from './proxy.js';

@@ -1,7 +1,7 @@
 // nodes/proxy: to the node's kubelet with the kubelet credentials, or to another port on
 // the node's address with the plain proxy transport (upstream: node ResourceLocation).
 import { errors } from '../../../runtime/errors.js';
-import type { ConnectContext, ConnectDef, ConnectTarget } from '../../../runtime/scheme.js';
+import type { ConnectContext, ConnectDef, ConnectTarget } from '../../rest/resource.js';
 import { hostPort, proxyURL, requireProxyable, splitSchemeNamePort } from '../connect/location.js';
 import { proxyMethods, proxyOptions } from '../pods/connect.js';
 

@@ -1,5 +1,5 @@
 // core/v1 persistentvolumeclaims, with the status subresource.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { PersistentVolumeClaimStrategy } from './strategy.js';
 import { persistentVolumeClaimTable } from './table.js';
 

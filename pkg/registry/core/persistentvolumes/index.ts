@@ -1,5 +1,5 @@
 // core/v1 persistentvolumes, with the status subresource.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { PersistentVolumeStrategy } from './strategy.js';
 import { persistentVolumeTable } from './table.js';
 

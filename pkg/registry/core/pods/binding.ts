@@ -3,7 +3,7 @@
 // spec.nodeName, the binding's annotations and a PodScheduled=True condition.
 import { errors, type FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import type { VirtualContext, VirtualCreate } from '../../../runtime/scheme.js';
+import type { VirtualContext, VirtualCreate } from '../../rest/resource.js';
 import { notSupported, required } from '../../../apis/validation/field.js';
 import { obj, str, type Obj } from '../../../apis/core/types.js';
 import { nowTimestamp } from '../../generic/names.js';

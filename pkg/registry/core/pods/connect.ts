@@ -4,7 +4,7 @@
 import { arr, obj, str, type Obj } from '../../../apis/core/types.js';
 import { errors, type FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import type { ConnectContext, ConnectDef, ConnectTarget } from '../../../runtime/scheme.js';
+import type { ConnectContext, ConnectDef, ConnectTarget } from '../../rest/resource.js';
 import { boolParam, intParam } from '../connect/options.js';
 import { hostPort, isGlobalUnicast, proxyURL, splitSchemeNamePort } from '../connect/location.js';
 

@@ -3,7 +3,7 @@
 // has status.disruptionsAllowed decremented and the pod recorded in disruptedPods.
 import { StatusError, errors } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import type { VirtualContext, VirtualCreate } from '../../../runtime/scheme.js';
+import type { VirtualContext, VirtualCreate } from '../../rest/resource.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../../apis/meta/labels.js';
 import { obj, str, type Obj } from '../../../apis/core/types.js';
 import { AdmissionChain, type AdmissionAttributes } from '../../../admission/interfaces.js';

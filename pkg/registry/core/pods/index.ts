@@ -1,6 +1,7 @@
 // core/v1 pods with status, binding, ephemeralcontainers (eviction: see eviction.ts),
 // and the legacy namespaced `bindings` resource.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { obj, str } from '../../../apis/core/types.js';
 import { fieldLabels } from '../../../apis/meta/fields.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';

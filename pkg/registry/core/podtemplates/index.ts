@@ -1,5 +1,6 @@
 // core/v1 podtemplates: a PodTemplateSpec with upstream's defaults and validation.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { column, nameColumn, type TableConvertor } from '../../../runtime/table.js';

@@ -1,6 +1,7 @@
 // core/v1 replicationcontrollers (+status, +scale), stored under upstream's
 // `controllers` key.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import {
   columnsOf, createStatus, createThrough, objectFixture, stripVolatile, tableFixture, withVolatileCells,
 } from '../../../../test/harness/surface-fixtures.js';

@@ -1,5 +1,5 @@
 // core/v1 resourcequotas, with the status subresource.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ResourceQuotaStrategy } from './strategy.js';
 import { resourceQuotaTable } from './table.js';
 

@@ -1,5 +1,6 @@
 // core/v1 secrets.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { SecretStrategy } from './strategy.js';
 import { secretTable } from './table.js';
 import { fieldLabels } from '../../../apis/meta/fields.js';

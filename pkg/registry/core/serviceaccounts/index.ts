@@ -1,5 +1,6 @@
 // core/v1 serviceaccounts, with the token subresource (TokenRequest, served by its own REST).
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ServiceAccountStrategy } from './strategy.js';
 import { serviceAccountTable } from './table.js';
 

@@ -4,7 +4,8 @@
 import { invalid } from '../../../apis/validation/field.js';
 import { errors } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import { parseApiVersion, type VirtualCreate } from '../../../runtime/scheme.js';
+import { parseApiVersion } from '../../../runtime/scheme.js';
+import type { VirtualCreate } from '../../rest/resource.js';
 import { boundClaims } from '../../../serviceaccount/claims.js';
 import type { TokenGenerator } from '../../../serviceaccount/generator.js';
 import { nowTimestamp } from '../../generic/names.js';

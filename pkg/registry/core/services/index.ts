@@ -1,7 +1,8 @@
 // core/v1 services, with the status subresource; stored at /registry/services/specs.
 // The server binds cluster IP and node port allocation in (allocator/index.ts): this
 // declaration alone allocates nothing.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ServiceStrategy } from './strategy.js';
 import { serviceTable } from './table.js';
 import { serviceProxy } from './proxy.js';

@@ -5,7 +5,7 @@
 import { arr, obj, str, type Obj } from '../../../apis/core/types.js';
 import { errors } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
-import type { ConnectContext, ConnectDef, ConnectTarget } from '../../../runtime/scheme.js';
+import type { ConnectContext, ConnectDef, ConnectTarget } from '../../rest/resource.js';
 import { hostPort, proxyURL, splitSchemeNamePort } from '../connect/location.js';
 import { proxyMethods, proxyOptions } from '../pods/connect.js';
 

@@ -1,5 +1,6 @@
 // discovery.k8s.io/v1 endpointslices; upstream keys them /registry/endpointslices.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { EndpointSliceStrategy } from './strategy.js';
 import { endpointSliceTable } from './table.js';
 

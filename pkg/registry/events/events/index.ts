@@ -1,7 +1,8 @@
 // events.k8s.io/v1 events: the core events' storage seen through the new field names.
 // The Store converts with `conversion` on the way in and out; validation, table and
 // field selectors look at the core form, as upstream's shared event registry does.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { fieldLabels } from '../../../apis/meta/fields.js';
 import { eventFromCore, eventToCore, fillEventsEvent } from '../../core/events/conversion.js';

@@ -1,6 +1,6 @@
 // networking.k8s.io/v1 ingresses, with the status subresource; upstream keys them as
 // /registry/ingress.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { IngressStrategy } from './strategy.js';

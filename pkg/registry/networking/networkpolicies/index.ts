@@ -1,5 +1,5 @@
 // networking.k8s.io/v1 networkpolicies.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { formatLabelSelector } from '../../../apis/networking/ports.js';

@@ -1,5 +1,5 @@
 // node.k8s.io/v1 runtimeclasses.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { RuntimeClassStrategy } from './strategy.js';
 

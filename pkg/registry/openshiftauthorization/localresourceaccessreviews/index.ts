@@ -3,7 +3,7 @@
 import { invalid } from '../../../apis/validation/field.js';
 import type { SubjectLocator } from '../../../authorization/whocan/interfaces.js';
 import { errors } from '../../../runtime/errors.js';
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import type { AccessReviewBinding } from '../../authorization/backend.js';
 import { reviewStrategy } from '../../authorization/review.js';
 import { actionFieldsOf, authorizerAction, openshiftAuthorizationGroup, responseOf, validateAction } from '../action.js';

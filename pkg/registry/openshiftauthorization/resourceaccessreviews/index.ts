@@ -1,5 +1,5 @@
 // authorization.openshift.io/v1 resourceaccessreviews: who may do this action?
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import type { SubjectLocator } from '../../../authorization/whocan/interfaces.js';
 import type { AccessReviewBinding } from '../../authorization/backend.js';
 import { reviewStrategy } from '../../authorization/review.js';

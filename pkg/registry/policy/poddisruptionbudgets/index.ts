@@ -3,7 +3,8 @@
 import type { FieldError } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import { GoLiteral } from '../../../runtime/gofmt.js';
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { num, section } from '../../../apis/core/printers.js';
 import { obj, str, type Obj } from '../../../apis/core/types.js';

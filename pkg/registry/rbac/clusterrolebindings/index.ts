@@ -1,5 +1,6 @@
 // rbac.authorization.k8s.io/v1 clusterrolebindings.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { BindingStrategy } from '../rolebindings/strategy.js';
 import { bindingTable } from '../rolebindings/table.js';
 

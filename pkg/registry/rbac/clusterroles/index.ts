@@ -1,5 +1,6 @@
 // rbac.authorization.k8s.io/v1 clusterroles.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { roleTable } from '../roles/table.js';
 import { ClusterRoleStrategy } from './strategy.js';
 

@@ -1,5 +1,6 @@
 // rbac.authorization.k8s.io/v1 roles.
-import { allVerbs, type ResourceDef } from '../../../runtime/scheme.js';
+import { allVerbs } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { RoleStrategy } from './strategy.js';
 import { roleTable } from './table.js';
 

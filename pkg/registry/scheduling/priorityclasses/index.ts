@@ -1,5 +1,5 @@
 // scheduling.k8s.io/v1 priorityclasses; the two system classes exist from the start.
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { ageColumn, column, humanAge, nameColumn, type TableConvertor } from '../../../runtime/table.js';
 import { PriorityClassStrategy } from './strategy.js';
 

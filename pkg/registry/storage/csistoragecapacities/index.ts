@@ -1,5 +1,5 @@
 // storage.k8s.io/v1 csistoragecapacities (namespaced; upstream prints the default table).
-import type { ResourceDef } from '../../../runtime/scheme.js';
+import type { ResourceDef } from '../../rest/resource.js';
 import { defaultTable } from '../../../runtime/table.js';
 import { CSIStorageCapacityStrategy } from './strategy.js';
 

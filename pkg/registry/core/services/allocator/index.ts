@@ -3,7 +3,7 @@
 // write hooks that claim on create/update and give back on delete.
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from 'pino';
-import type { Scheme } from '../../../../runtime/scheme.js';
+import type { ResourceScheme } from '../../../rest/resource-scheme.js';
 import type { WriteHooks } from '../../../generic/hooks.js';
 import { ServiceStrategy } from '../strategy.js';
 import { parseServiceClusterIPRange, parseServiceNodePortRange } from './config.js';
@@ -57,7 +57,7 @@ export function serviceWriteHooks(alloc: ServiceAllocator, log: Logger): WriteHo
 }
 
 /** Binds allocation into `scheme`'s core/v1 services; returns the allocators (for repair). */
-export function bindServiceAllocation(scheme: Scheme, c: AllocationConfig, log: Logger): ServiceAllocators {
+export function bindServiceAllocation(scheme: ResourceScheme, c: AllocationConfig, log: Logger): ServiceAllocators {
   const allocators = buildServiceAllocators(c);
   const alloc = new ServiceAllocator(allocators);
   scheme.bindResource('', 'v1', 'services', {
