@@ -77,6 +77,7 @@ bench: build etcd
 	node dist/hack/bench/apf.js
 	node dist/hack/bench/apf.js --same-level
 	node dist/hack/bench/cluster.js --start-replicas 2 --nodes 50 --pods-per-node 4 --pods-per-deployment 10 --qps 40 --steady-s 20
+	node dist/hack/bench/startup.js $(ARGS)
 
 # Fault injection and linearizability: 3 etcd members, 3 replicas behind a load balancer, a
 # workload with faults one at a time, then the checks (test/chaos/run.ts). A few minutes;

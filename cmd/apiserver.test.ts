@@ -51,6 +51,12 @@ describe('kube-apiserver command', () => {
     expect(await run(['-q'])).to.deep.equal({ code: 1, stdout: '', stderr: "Error: unknown shorthand flag: 'q' in -q\n" });
   });
 
+  it('the README\'s test API example is test/examples/operator.test.ts, which make test runs', () => {
+    const readme = readFileSync(join(here, '..', '..', 'README.md'), 'utf8');
+    const example = readFileSync(join(here, '..', '..', 'test', 'examples', 'operator.test.ts'), 'utf8');
+    expect(readme).to.include(example.slice(example.indexOf('\n') + 1));
+  });
+
   it('the README lists exactly the upstream flags accepted but not implemented', () => {
     const readme = readFileSync(join(here, '..', '..', 'README.md'), 'utf8');
     const block = /<!-- not-implemented-flags:start -->([\s\S]*?)<!-- not-implemented-flags:end -->/.exec(readme)?.[1] ?? '';

@@ -1,6 +1,6 @@
 // For local use (make run): a client CA and a system:masters certificate in the cert
 // dir, and a kubeconfig that kubectl can use as is. Not an upstream flag.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { generateCA, issueCertificate } from '../util/cert/index.js';
@@ -29,5 +29,7 @@ export async function writeAdminKubeconfig(path: string, certDir: string, server
     'current-context': 'local',
   };
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, stringify(config), { mode: 0o600 });
+  // Whole or absent: whoever waits for the file (the test API) never reads half of it.
+  writeFileSync(`${path}.tmp`, stringify(config), { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
 }

@@ -21,6 +21,7 @@ export interface EnvtestUser { name: string; groups: string[] }
 export interface EnvtestAPIServer {
   certDir: string;
   port: number;
+  pid: number;
   /** https://127.0.0.1:<port>/ as envtest's rest.Config host. */
   host: string;
   /** The flags envtest passed. */
@@ -168,7 +169,7 @@ export async function startEnvtestAPIServer(opts: EnvtestOptions): Promise<Envte
   const startToReadyMs = Date.now() - started;
 
   return {
-    certDir, port, host, args, insecurePortFlag, servingCA: servingCA.cert, startToReadyMs,
+    certDir, port, pid: proc.pid, host, args, insecurePortFlag, servingCA: servingCA.cert, startToReadyMs,
     output: () => output,
     async addUser(user) {
       const cert = await issueCertificate(clientCA, { cn: user.name, organizations: user.groups, usage: 'client', keyAlgorithm: 'RSA', days: 7 });

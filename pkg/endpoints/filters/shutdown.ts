@@ -3,7 +3,10 @@
 // closes; once shutdown starts every response asks the client to drop the connection,
 // so keep-alive clients reconnect (through the load balancer, elsewhere) instead of
 // reusing a connection that is about to close; and with --shutdown-send-retry-after, a
-// request arriving after the shutdown delay gets a 429 with Retry-After.
+// request arriving after the shutdown delay gets a 429 with Retry-After. Once the
+// in-flight requests are drained nothing new starts, whatever the flag: a request that
+// still reaches the replica then (a keep-alive connection not closed yet, an in-process
+// loopback call) gets the same 429 instead of meeting a storage client being closed.
 import type Koa from 'koa';
 import type { ServerLifecycle } from '../request/lifecycle.js';
 import type { RequestInfo } from '../request/info.js';
@@ -18,7 +21,7 @@ export function shutdownFilter(lifecycle: ServerLifecycle, sendRetryAfter: boole
   return async (ctx, next) => {
     ctx.state.lifecycle = lifecycle;
     if (lifecycle.shutdownInitiated) ctx.set('Connection', 'close');
-    if (sendRetryAfter && lifecycle.notAcceptingNewRequests && !isExempt(ctx.path)) {
+    if ((lifecycle.drained || (sendRetryAfter && lifecycle.notAcceptingNewRequests)) && !isExempt(ctx.path)) {
       plainTextError(ctx, 429, 'The apiserver is shutting down, please try again later.', 5);
       return;
     }

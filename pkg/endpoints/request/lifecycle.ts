@@ -7,6 +7,8 @@
 export class ServerLifecycle {
   shutdownInitiated = false;
   notAcceptingNewRequests = false;
+  /** In-flight requests are drained and storage is about to close: nothing new may start. */
+  drained = false;
   private inflight = 0;
   private drainWaiters: (() => void)[] = [];
   private readonly watches = new Set<() => void>();
@@ -41,11 +43,12 @@ export class ServerLifecycle {
 
   /** Resolves once no non-long-running request is in flight, or after timeoutMs. */
   async drainRequests(timeoutMs: number): Promise<boolean> {
-    if (this.inflight === 0) return true;
-    return new Promise<boolean>((resolve) => {
+    const drained = this.inflight === 0 || await new Promise<boolean>((resolve) => {
       const t = setTimeout(() => resolve(false), timeoutMs);
       this.drainWaiters.push(() => { clearTimeout(t); resolve(true); });
     });
+    this.drained = true;
+    return drained;
   }
 
   /** Gives watches graceMs to end by themselves, then ends the rest. */
