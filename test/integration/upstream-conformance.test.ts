@@ -101,7 +101,13 @@ describe('upstream conformance specs that once failed here (issue 27)', function
     const k = await makeRequest({ cn: 'e2e-user' });
     const csrPath = `/apis/certificates.k8s.io/v1/certificatesigningrequests/${name}`;
     await ok(call('POST', '/apis/certificates.k8s.io/v1/certificatesigningrequests',
-      csrBody(name, k.request, 'example.com/e2e-conformance', ['client auth'])), 201);
+      csrBody(name, k.request, 'example.com/e2e-conformance', ['digital signature', 'key encipherment', 'server auth'], 3600)), 201);
+    // The spec's earlier steps: patch and update of the main resource, a read of /approval.
+    await ok(call('PATCH', csrPath, { metadata: { annotations: { patched: 'true' } } }, 'application/merge-patch+json'));
+    const toUpdate = await pbOk(pbCall('GET', csrPath));
+    toUpdate.metadata.annotations.updated = 'true';
+    await pbOk(pbCall('PUT', csrPath, toUpdate));
+    await ok(call('GET', `${csrPath}/approval`));
     await ok(call('PATCH', `${csrPath}/approval`,
       { metadata: { annotations: { patchedapproval: 'true' } }, status: { conditions: [{ type: 'ApprovalPatch', status: 'True', reason: 'e2e' }] } },
       'application/merge-patch+json'));
