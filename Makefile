@@ -73,6 +73,7 @@ bench: build etcd
 	node dist/hack/bench/crud.js $(ARGS)
 	node dist/hack/bench/memory.js $(ARGS)
 	node dist/hack/bench/authz.js
+	node dist/hack/bench/whocan.js
 	node dist/hack/bench/protobuf.js
 	node dist/hack/bench/apf.js
 	node dist/hack/bench/apf.js --same-level

@@ -8,22 +8,31 @@ import {
   rbacGroup, type BindingObject, type ClusterRoleObject, type PolicySource, type RoleObject, type UserLike,
 } from './types.js';
 
+const roleKey = (b: BindingObject): string => `${b.roleRef?.kind ?? ''}/${b.roleRef?.name ?? ''}`;
+
 class BindingBucket {
   private all = new Map<string, BindingObject>();
   private bySubject = new Map<string, Set<string>>();
   /** Bindings with a subject no key describes (unknown kinds): always visited. */
   private unkeyed = new Set<string>();
+  /** By roleRef (`kind/name`): who-can judges each role once, then takes its bindings' subjects. */
+  private byRole = new Map<string, Map<string, BindingObject>>();
 
   constructor(private readonly namespace: string) {}
 
   get size(): number { return this.all.size; }
 
-  values(): Iterable<BindingObject> { return this.all.values(); }
+  /** Every binding, grouped by the role it references. */
+  byRoleRef(): Iterable<Map<string, BindingObject>> { return this.byRole.values(); }
 
   upsert(b: BindingObject): void {
     const key = b.metadata.name ?? '';
     this.remove(key);
     this.all.set(key, b);
+    const role = roleKey(b);
+    let group = this.byRole.get(role);
+    if (!group) this.byRole.set(role, (group = new Map()));
+    group.set(key, b);
     for (const k of this.subjectKeys(b)) {
       if (k === undefined) { this.unkeyed.add(key); continue; }
       let set = this.bySubject.get(k);
@@ -37,6 +46,10 @@ class BindingBucket {
     if (!old) return;
     this.all.delete(key);
     this.unkeyed.delete(key);
+    const role = roleKey(old);
+    const group = this.byRole.get(role);
+    group?.delete(key);
+    if (group && group.size === 0) this.byRole.delete(role);
     for (const k of this.subjectKeys(old)) {
       if (k === undefined) continue;
       const set = this.bySubject.get(k);
@@ -116,13 +129,13 @@ export class PolicyIndex implements PolicySource {
     return this.clusterRoleBindings.candidates(user);
   }
 
-  /** Every RoleBinding of a namespace, whoever it names (who-can walks them all). */
-  allRoleBindingsIn(namespace: string): Iterable<BindingObject> {
-    return this.roleBindings.get(namespace)?.values() ?? [];
+  /** Every RoleBinding of a namespace, whoever it names, grouped by role (who-can walks them all). */
+  roleBindingsByRoleIn(namespace: string): Iterable<Map<string, BindingObject>> {
+    return this.roleBindings.get(namespace)?.byRoleRef() ?? [];
   }
 
-  allClusterRoleBindings(): Iterable<BindingObject> {
-    return this.clusterRoleBindings.values();
+  clusterRoleBindingsByRole(): Iterable<Map<string, BindingObject>> {
+    return this.clusterRoleBindings.byRoleRef();
   }
 
   upsertRole(r: RoleObject): void {

@@ -23,28 +23,20 @@ export class RBACSubjectLocator implements SubjectLocator {
   locate(action: Action): AllowedSubjects {
     const out = noSubjects();
     const attrs = { ...action, user: nobody };
-    // Many bindings share a role: judge each role once per answer.
-    const verdicts = new Map<string, boolean | string>();
-    const roleAllows = (b: BindingObject, namespace: string): boolean | string => {
-      const ref = b.roleRef ?? {};
-      const key = `${ref.kind}/${ref.kind === 'Role' ? namespace : ''}/${ref.name}`;
-      let v = verdicts.get(key);
-      if (v === undefined) {
-        const res = this.resolver.getRoleReferenceRules(ref, namespace);
-        v = 'error' in res ? res.error : res.rules.some((r) => ruleAllows(attrs, r));
-        verdicts.set(key, v);
-      }
-      return v;
-    };
-    const visit = (bindings: Iterable<BindingObject>, namespace: string): void => {
-      for (const b of bindings) {
-        const v = roleAllows(b, namespace);
-        if (typeof v === 'string') { addError(out, v); continue; }
-        if (v) for (const s of b.subjects ?? []) addSubject(out, s ?? {}, namespace);
+    // The index groups bindings by role: each role is judged once per answer, and only
+    // the bindings of roles that allow the action are read further.
+    const visit = (groups: Iterable<Map<string, BindingObject>>, namespace: string): void => {
+      for (const bindings of groups) {
+        const first = bindings.values().next().value;
+        if (!first) continue;
+        const res = this.resolver.getRoleReferenceRules(first.roleRef ?? {}, namespace);
+        if ('error' in res) { addError(out, res.error); continue; }
+        if (!res.rules.some((r) => ruleAllows(attrs, r))) continue;
+        for (const b of bindings.values()) for (const s of b.subjects ?? []) addSubject(out, s ?? {}, namespace);
       }
     };
-    visit(this.policy.allClusterRoleBindings(), '');
-    if (action.namespace) visit(this.policy.allRoleBindingsIn(action.namespace), action.namespace);
+    visit(this.policy.clusterRoleBindingsByRole(), '');
+    if (action.namespace) visit(this.policy.roleBindingsByRoleIn(action.namespace), action.namespace);
     return out;
   }
 }
