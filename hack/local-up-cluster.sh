@@ -8,7 +8,13 @@
 #          front of every replica, with its own kubeconfig (lb.kubeconfig); a replica
 #          that dies is then logged and skipped instead of stopping the cluster,
 #        LOCAL_UP_DIR (_output/local-up),
-#        SKIP_BUILD=1 to use dist/ as it is; extra arguments go to every replica.
+#        SKIP_BUILD=1 to use dist/ as it is; extra arguments go to every replica,
+#        ETCD_TLS=1: kubeadm's shape: its PKI layout under pki/ (ca, apiserver,
+#          apiserver-kubelet-client, front-proxy-ca, front-proxy-client, sa, etcd/ca,
+#          etcd/server, etcd/peer, etcd/healthcheck-client, apiserver-etcd-client), three
+#          etcd members requiring client certificates on client and peer ports (client
+#          ports ETCD_CLIENT_PORT, +2, +4; peer ports ETCD_PEER_PORT, +2, +4), and
+#          replicas run with kubeadm v1.28's kube-apiserver command line.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -37,31 +43,79 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 mkdir -p "$out/logs"
-mkdir -p -m 0700 "$out/etcd"
-etcd_url="http://127.0.0.1:$etcd_client_port"
-peer_url="http://127.0.0.1:$etcd_peer_port"
-"$etcd_bin" --name=local-up --data-dir="$out/etcd" \
-  --listen-client-urls="$etcd_url" --advertise-client-urls="$etcd_url" \
-  --listen-peer-urls="$peer_url" --initial-advertise-peer-urls="$peer_url" \
-  --initial-cluster="local-up=$peer_url" \
-  --logger=zap --log-outputs=stderr --log-level=warn >"$out/logs/etcd.log" 2>&1 &
-pids+=($!)
-echo "local-up: etcd pid $! at $etcd_url (log $out/logs/etcd.log)" >&2
-
 node "$cli" pki "$out" "$replicas" "$base_port" >"$out/kubeconfigs.txt"
+pki="$out/pki"
+
+if [ "${ETCD_TLS:-}" = "1" ]; then
+  members=3
+  scheme=https
+else
+  members=1
+  scheme=http
+fi
+cluster=""
+etcd_urls=()
+for ((m = 0; m < members; m++)); do
+  cluster+="${cluster:+,}local-up-$m=$scheme://127.0.0.1:$((etcd_peer_port + 2 * m))"
+  etcd_urls+=("$scheme://127.0.0.1:$((etcd_client_port + 2 * m))")
+done
+etcd_url="$(IFS=,; echo "${etcd_urls[*]}")"
+for ((m = 0; m < members; m++)); do
+  mkdir -p -m 0700 "$out/etcd/m$m"
+  client="${etcd_urls[$m]}"
+  peer="$scheme://127.0.0.1:$((etcd_peer_port + 2 * m))"
+  tls=()
+  if [ "$scheme" = https ]; then
+    # As kubeadm's etcd static pod: client certificates required on both ports.
+    tls=(--cert-file="$pki/etcd/server.crt" --key-file="$pki/etcd/server.key"
+      --trusted-ca-file="$pki/etcd/ca.crt" --client-cert-auth=true
+      --peer-cert-file="$pki/etcd/peer.crt" --peer-key-file="$pki/etcd/peer.key"
+      --peer-trusted-ca-file="$pki/etcd/ca.crt" --peer-client-cert-auth=true)
+  fi
+  "$etcd_bin" --name="local-up-$m" --data-dir="$out/etcd/m$m" \
+    --listen-client-urls="$client" --advertise-client-urls="$client" \
+    --listen-peer-urls="$peer" --initial-advertise-peer-urls="$peer" \
+    --initial-cluster="$cluster" --initial-cluster-state=new \
+    "${tls[@]}" --logger=zap --log-outputs=stderr --log-level=warn >"$out/logs/etcd-$m.log" 2>&1 &
+  pids+=($!)
+  echo "local-up: etcd member $m pid $! at $client (log $out/logs/etcd-$m.log)" >&2
+done
+
+if [ "$scheme" = https ]; then
+  # kubeadm v1.28's kube-apiserver manifest, paths under our pki/ for /etc/kubernetes/pki.
+  server_args=(
+    --advertise-address=127.0.0.1 --allow-privileged=true --authorization-mode=Node,RBAC
+    --client-ca-file="$pki/ca.crt" --enable-admission-plugins=NodeRestriction --enable-bootstrap-token-auth=true
+    --etcd-cafile="$pki/etcd/ca.crt" --etcd-certfile="$pki/apiserver-etcd-client.crt" --etcd-keyfile="$pki/apiserver-etcd-client.key"
+    --etcd-servers="$etcd_url"
+    --kubelet-client-certificate="$pki/apiserver-kubelet-client.crt" --kubelet-client-key="$pki/apiserver-kubelet-client.key"
+    --kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname
+    --proxy-client-cert-file="$pki/front-proxy-client.crt" --proxy-client-key-file="$pki/front-proxy-client.key"
+    --requestheader-allowed-names=front-proxy-client --requestheader-client-ca-file="$pki/front-proxy-ca.crt"
+    --requestheader-extra-headers-prefix=X-Remote-Extra- --requestheader-group-headers=X-Remote-Group
+    --requestheader-username-headers=X-Remote-User
+    --service-account-issuer=https://kubernetes.default.svc.cluster.local
+    --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key"
+    --service-cluster-ip-range=10.96.0.0/12
+    --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key"
+  )
+else
+  server_args=(
+    --etcd-servers="$etcd_url"
+    --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key"
+    --client-ca-file="$pki/ca.crt"
+    --authorization-mode=AlwaysAllow
+    --service-account-issuer=https://kubernetes.default.svc.cluster.local
+    --service-account-key-file="$pki/sa.pub"
+    --service-account-signing-key-file="$pki/sa.key"
+    --service-cluster-ip-range=10.0.0.0/24
+  )
+fi
 
 for ((i = 0; i < replicas; i++)); do
   port=$((base_port + i))
   node dist/cmd/apiserver.js \
-    --etcd-servers="$etcd_url" \
-    --secure-port="$port" --bind-address=127.0.0.1 \
-    --tls-cert-file="$out/pki/apiserver.crt" --tls-private-key-file="$out/pki/apiserver.key" \
-    --client-ca-file="$out/pki/ca.crt" \
-    --authorization-mode=AlwaysAllow \
-    --service-account-issuer=https://kubernetes.default.svc.cluster.local \
-    --service-account-key-file="$out/pki/sa.pub" \
-    --service-account-signing-key-file="$out/pki/sa.key" \
-    --service-cluster-ip-range=10.0.0.0/24 \
+    --secure-port="$port" --bind-address=127.0.0.1 "${server_args[@]}" \
     "$@" >"$out/logs/replica-$i.log" 2>&1 &
   pids+=($!)
   echo "local-up: replica $i pid $! at https://127.0.0.1:$port (log $out/logs/replica-$i.log)" >&2
@@ -75,7 +129,7 @@ for ((i = 0; i < replicas; i++)); do
   fi
 done
 
-replica_pids=("${pids[@]:1}")
+replica_pids=("${pids[@]:members}")
 if [ -n "$lb_port" ]; then
   backends=()
   for ((i = 0; i < replicas; i++)); do backends+=($((base_port + i))); done

@@ -1,15 +1,26 @@
 // Helpers for hack/local-up-cluster.sh, which stays a plain shell script:
-//   node local-up-cli.js pki <dir> <replicas> <basePort>   PKI in <dir>/pki, kubeconfigs in <dir>
+//   node local-up-cli.js pki <dir> <replicas> <basePort>   PKI in <dir>/pki, kubeconfigs in <dir>;
+//     with ETCD_TLS=1 also the rest of kubeadm's layout: apiserver-kubelet-client,
+//     front-proxy-ca, front-proxy-client, etcd/{ca,server,peer,healthcheck-client},
+//     apiserver-etcd-client
 //   node local-up-cli.js wait <dir> <url> [timeoutSeconds]  until <url>/readyz answers 200
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from './http.js';
 import { writeKubeconfig } from './kubeconfig.js';
-import { createTestPki } from './pki.js';
+import { createFrontProxyPki, createTestPki } from './pki.js';
+import { createEtcdPki } from './etcd-tls.js';
+import { issueCertificate, writeKeyPair } from '../../pkg/util/cert/index.js';
 
 async function pki(dir: string, replicas: number, basePort: number): Promise<void> {
   const p = await createTestPki(join(dir, 'pki'));
   const admin = p.clients.get('admin')!;
+  if (process.env['ETCD_TLS'] === '1') {
+    const kubelet = await issueCertificate(p.ca, { cn: 'kube-apiserver-kubelet-client', organizations: ['system:masters'], usage: 'client' });
+    await writeKeyPair(join(dir, 'pki'), 'apiserver-kubelet-client', kubelet);
+    await createFrontProxyPki(join(dir, 'pki'));
+    await createEtcdPki(join(dir, 'pki'));
+  }
   for (let i = 0; i < replicas; i++) {
     const path = writeKubeconfig(join(dir, `replica-${i}.kubeconfig`), {
       server: `https://127.0.0.1:${basePort + i}`,
