@@ -79,7 +79,16 @@ export class SimKubelet {
     };
   }
 
+  private renewing = false;
+
+  /** One renewal at a time: a slow one is not overtaken by the next tick (which would conflict). */
   private async renewLease(): Promise<void> {
+    if (this.renewing) return;
+    this.renewing = true;
+    try { await this.renewLeaseOnce(); } finally { this.renewing = false; }
+  }
+
+  private async renewLeaseOnce(): Promise<void> {
     const path = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
     const now = new Date().toISOString().replace('Z', '000Z');
     if (!this.lease) {
@@ -161,13 +170,19 @@ export class SimKubelet {
     if (!s || s.deleting || s.uid !== p.metadata.uid) return;
     const running = t();
     const podIP = `10.128.${this.index & 255}.${(this.podIPs++ % 250) + 2}`;
-    const res = await this.api.call<KubeObj>(label, 'PATCH', path, { metadata: { uid: p.metadata.uid }, status: { ...order,
+    // The status manager retries until the API takes the status (or the pod is gone).
+    const patchRunning = () => this.api.call<KubeObj>(label, 'PATCH', path, { metadata: { uid: p.metadata.uid }, status: { ...order,
       conditions: [
         { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: running },
         { type: 'ContainersReady', status: 'True', lastProbeTime: null, lastTransitionTime: running },
       ],
       containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: `${c.image}@sha256:${'0'.repeat(64)}`, containerID: `containerd://${'f'.repeat(64)}`, lastState: {}, ready: true, restartCount: 0, started: true, state: { running: { startedAt: running } } })),
       phase: 'Running', podIP, podIPs: [{ ip: podIP }] } }, smp);
+    let res = await patchRunning();
+    for (let attempt = 0; attempt < 10 && res.status !== 200 && res.status !== 404 && !s.deleting; attempt++) {
+      await sleep(1000);
+      res = await patchRunning();
+    }
     if (res.status === 200) {
       s.running = true;
       const created = this.ledger.createdAt.get(key);

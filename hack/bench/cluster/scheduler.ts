@@ -45,6 +45,11 @@ export class SchedulerStandIn {
       const t0 = Date.now();
       const res = await this.api.call({ resource: 'pods/binding', verb: 'POST', scope: 'resource' }, 'POST', `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}/binding`,
         { apiVersion: 'v1', kind: 'Binding', metadata: { name: p.metadata.name, namespace: p.metadata.namespace, uid: p.metadata.uid }, target: { apiVersion: 'v1', kind: 'Node', name: node } });
+      if (res.status !== 201 && res.status !== 404 && res.status !== 409) {
+        // As kube-scheduler's backoff queue: try again later, it is still pending.
+        setTimeout(() => { if (!this.stopped) this.queue.push(p); }, 1000);
+        continue;
+      }
       this.queued.delete(key);
       if (res.status === 201) {
         this.bindings++;
