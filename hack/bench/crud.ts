@@ -9,6 +9,8 @@
 // Also: server CPU per operation, from /proc. And encryption at rest's cost: one more
 // replica, on its own key prefix, with ConfigMaps encrypted by aescbc
 // (--encryption-provider-config), measured right after the plain one-replica setting.
+// And mutual TLS to etcd: one replica on an etcd that requires client certificates,
+// beside raw etcd3 over the same TLS (kubeadm's setup; the other settings use plain etcd).
 // Run: `node dist/hack/bench/crud.js [--concurrency=32] [--seconds=10]`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import type { Etcd3 } from 'etcd3';
 import { arg, configMap, httpsClient, procMeter, report, runMain, stats, withBenchCluster, type Row, type Stats } from './common.js';
 import { startReplicas, type Cluster } from '../../test/harness/index.js';
+import { etcdClientArgs, startTLSEtcd } from '../../test/harness/etcd-tls.js';
+import { memberClient } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 10);
@@ -198,4 +202,44 @@ async function main(): Promise<void> {
   });
 }
 
-runMain(main);
+/** One replica on a mutual-TLS etcd against raw etcd3 over the same TLS, each measured alone. */
+async function benchOverTLS(): Promise<void> {
+  const etcd = await startTLSEtcd();
+  const { pki } = etcd;
+  const raw = memberClient([etcd.endpoint], { caFile: pki.ca.certFile, certFile: pki.apiserverClient.certFile, keyFile: pki.apiserverClient.keyFile }, 10_000);
+  const cluster = await startReplicas(1, { etcdEndpoint: etcd.endpoint, extraArgs: ['--controllers=*,-root-ca-cert-publisher', ...etcdClientArgs(pki)] });
+  try {
+    const creds = cluster.credentialsFor();
+    const setup = httpsClient(cluster.urls[0]!, creds);
+    const res = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: 'crud-tls' } });
+    setup.close();
+    if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
+    const measure = async (f: () => Promise<Outcome>, servers: number[]) => {
+      const meters = servers.map(procMeter);
+      const etcdMeter = procMeter(etcd.pid);
+      const out = await f();
+      return { out, cpu: meters.reduce((a, m) => a + m.stop().cpuSeconds, 0), etcdCpu: etcdMeter.stop().cpuSeconds };
+    };
+    const api = apiCycle(cluster.urls[0]!, creds, 'crud-tls');
+    const rt = await measure(() => drive(api.cycle), [cluster.replicas[0]!.pid!]);
+    api.close();
+    const re = await measure(() => drive(etcdCycle(raw, `${cluster.etcdPrefix}-raw/crud/`)), []);
+    const perOp = (cpu: number, o: Outcome) => (cpu * 1e6) / o.total;
+    report('crud-1-replica-etcd-tls', `CRUD of 1 KB ConfigMaps, concurrency ${concurrency}, ${seconds} s: one replica on an etcd requiring client certificates, beside raw etcd3 over the same TLS`, [
+      { measure: 'operations/s (all four kinds)', unit: 'ops/s', ours: rt.out.opsPerSecond, etcd: re.out.opsPerSecond },
+      ...ops.map((op): Row => ({ measure: `${op} latency p50`, unit: 'ms', ours: rt.out.latency[op].p50, etcd: re.out.latency[op].p50 })),
+      { measure: 'CPU per operation (replica | etcd)', unit: 'us', ours: perOp(rt.cpu, rt.out), etcd: perOp(re.etcdCpu, re.out) },
+      { measure: 'etcd CPU per operation', unit: 'us', ours: perOp(rt.etcdCpu, rt.out), etcd: perOp(re.etcdCpu, re.out) },
+      { measure: 'failed operations', unit: 'ops', ours: rt.out.errors, etcd: re.out.errors },
+    ], { concurrency, seconds });
+  } finally {
+    raw.close();
+    await cluster.stop();
+    await etcd.stop();
+  }
+}
+
+runMain(async () => {
+  await main();
+  await benchOverTLS();
+});
