@@ -100,8 +100,9 @@ export class LoadDriver {
     const jobs: Array<Promise<unknown>> = [];
     while (d.pods.size + jobs.length < want) {
       jobs.push((async () => {
-        const sentAt = clock();
+        // Start-up counts from the create's send, not from the driver's own rate limit.
         await this.limiter.take();
+        const sentAt = clock();
         const res = await this.api.call<KubeObj>({ resource: 'pods', verb: 'POST', scope: 'resource' }, 'POST', `/api/v1/namespaces/${d.ns}/pods`, {
           apiVersion: 'v1', kind: 'Pod',
           metadata: { generateName: `${rsName}-`, labels: { app: d.name }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rsName, uid: d.rsUid, controller: true, blockOwnerDeletion: true }] },
