@@ -7,6 +7,11 @@ import { startHAProxy, startReplicas, type Cluster } from '../harness/index.js';
 import { startLoadBalancer } from '../../hack/lb/tcp-lb.js';
 import { startTestCluster, type TestCluster } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
 import { startNamespace, type Namespace } from './netns.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EtcdTLSFiles } from '../../pkg/storage/etcd/tls/files.js';
+import { createEtcdPki, etcdClientArgs, etcdServerTLS } from '../harness/etcd-tls.js';
 
 export type LoadBalancerKind = 'node' | 'haproxy';
 
@@ -21,7 +26,10 @@ export interface ChaosClusterOptions {
 }
 
 export interface ChaosCluster {
+  /** Three members requiring client certificates on client and peer ports, as production's. */
   etcd: TestCluster;
+  /** What a raw client of those members presents (kubeadm's healthcheck-client). */
+  etcdTLS: EtcdTLSFiles;
   replicas: Cluster;
   lb: { url: string };
   /** The namespaces asked for in the options. */
@@ -48,7 +56,12 @@ export async function startChaosCluster(opts: ChaosClusterOptions = {}): Promise
   try {
     let memberNs: Namespace | undefined;
     const mi = opts.namespacedMember;
+    const pkiDir = mkdtempSync(join(tmpdir(), 'chaos-etcd-pki-'));
+    cleanup.push(async () => rmSync(pkiDir, { recursive: true, force: true }));
+    const pki = await createEtcdPki(pkiDir);
+    const tls = etcdServerTLS(pki);
     const etcd = await startTestCluster(3, {
+      tls,
       progressNotifyInterval: '1s',
       prefix: (i) => (i === mi && memberNs ? memberNs.prefix : []),
       async beforeStart(members) {
@@ -69,6 +82,7 @@ export async function startChaosCluster(opts: ChaosClusterOptions = {}): Promise
     const replicas = await startReplicas(opts.replicas ?? 3, {
       etcdEndpoint: etcd.endpoints.join(','),
       etcdPrefix: '/registry',
+      extraArgs: etcdClientArgs(pki),
       // HAProxy checks /readyz anonymously, which AlwaysAllow turns off; under RBAC the
       // bootstrap roles let it (and the workload's admin is system:masters).
       ...(opts.lb === 'haproxy' ? { authorizationMode: 'RBAC' } : {}),
@@ -108,7 +122,7 @@ export async function startChaosCluster(opts: ChaosClusterOptions = {}): Promise
       await replicas.stopReplica(i); // reaps it (SIGTERM to a dead process is harmless)
     };
     return {
-      etcd, replicas, lb, replicaNs, memberNs,
+      etcd, etcdTLS: tls.probe, replicas, lb, replicaNs, memberNs,
       killReplica,
       async skewClock(i, offset) {
         skew.set(i, offset);

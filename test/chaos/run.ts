@@ -14,7 +14,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Etcd3 } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
+import { createEtcdClient } from '../../pkg/storage/etcd/client.js';
 import { request } from '../harness/index.js';
 import { startChaosCluster, type ChaosCluster, type LoadBalancerKind } from './cluster.js';
 import { runChecks, type Findings } from './checks.js';
@@ -190,7 +191,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     namespacedReplica: o.faults.some((f) => needsReplicaNs.includes(f)) ? netReplica : undefined,
     namespacedMember: o.faults.includes('partition-etcd-member') ? netMember : undefined,
   });
-  const etcd = new Etcd3({ hosts: c.etcd.endpoints });
+  const etcd = createEtcdClient({ endpoints: c.etcd.endpoints, tls: c.etcdTLS }, { warn: () => undefined, info: () => undefined }).client;
   const history = new EtcdHistory(etcd, c.replicas.etcdPrefix);
   const route = o.route ? await o.route(c) : undefined;
   try {
