@@ -1,8 +1,8 @@
 // Group and version order of discovery documents. Upstream orders groups by the
 // APIService GroupPriorityMinimum (highest first, ties by name) and versions inside a
 // group by VersionPriority (highest first, ties by kube-aware version order). The
-// built-in priorities below are kube-apiserver v1.28's table for its own groups; any other
-// group gets the resource manager's default (group 1000, version 15).
+// built-in priorities below are kube-apiserver v1.28's table for its own groups (and two of
+// ours); any other group gets the resource manager's default (group 1000, version 15).
 import { compareKubeAwareVersions } from './version-order.js';
 
 interface Priority { group: number; versions: Record<string, number> }
@@ -31,6 +31,12 @@ const builtin: Record<string, Priority> = {
   'flowcontrol.apiserver.k8s.io': { group: 16100, versions: { v1beta3: 18, v1beta2: 15, v1beta1: 12, v1alpha1: 9 } },
   'internal.apiserver.k8s.io': { group: 16000, versions: { v1alpha1: 9 } },
   'resource.k8s.io': { group: 15900, versions: { v1alpha2: 9 } },
+  // Groups this server adds to upstream's, served locally as built-ins are: after every
+  // upstream group and before extension servers' APIServices (which commonly ask 100-2000;
+  // the default 1000 put ours among them). 9900 is OpenShift's own APIService priority
+  // for authorization.openshift.io, so its clients see the group where they expect it.
+  'authorization.openshift.io': { group: 9900, versions: { v1: 15 } },
+  'history.apiserver.k8s-ts.io': { group: 9900, versions: { v1: 15 } },
 };
 
 const defaultGroupPriority = 1000;
