@@ -96,6 +96,17 @@ function etcdCycle(raw: Etcd3, keyRoot: string) {
  * A server of ours as its own process (the balancer, as hack/local-up-cluster.sh runs it;
  * the floor server); resolves the port it prints in its "listening on <port>" line.
  */
+/** Drives f while metering the CPU of the given server processes and of etcd. */
+async function measureCPU(f: () => Promise<Outcome>, servers: number[], etcdPid: number) {
+  const meters = servers.map(procMeter);
+  const etcd = procMeter(etcdPid);
+  const out = await f();
+  return { out, cpu: meters.reduce((a, m) => a + m.stop().cpuSeconds, 0), etcdCpu: etcd.stop().cpuSeconds };
+}
+
+/** CPU seconds spread over an outcome's operations, in microseconds. */
+const perOp = (cpu: number, o: Outcome): number => (cpu * 1e6) / o.total;
+
 async function startListeningProcess(script: string, args: string[]): Promise<{ port: number; pid: number; stop(): void }> {
   const entry = fileURLToPath(new URL(script, import.meta.url));
   const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -141,13 +152,7 @@ async function main(): Promise<void> {
       encSetup.close();
       if (nsRes.status !== 201) throw new Error(`create namespace: ${nsRes.status} ${nsRes.text}`);
       const pids = cluster.replicas.map((r) => r.pid!);
-      const measure = async (f: () => Promise<Outcome>, servers: number[]) => {
-        const meters = servers.map(procMeter);
-        const etcd = procMeter(etcdPid);
-        const out = await f();
-        const cpu = meters.reduce((a, m) => a + m.stop().cpuSeconds, 0);
-        return { out, cpu, etcdCpu: etcd.stop().cpuSeconds };
-      };
+      const measure = (f: () => Promise<Outcome>, servers: number[]) => measureCPU(f, servers, etcdPid);
       const one = apiCycle(cluster.urls[0]!, creds, 'crud-1');
       const r1 = await measure(() => drive(one.cycle), [pids[0]!]);
       one.close();
@@ -162,7 +167,6 @@ async function main(): Promise<void> {
       bare.close();
       const re = await measure(() => drive(etcdCycle(raw, `${prefix}-raw/crud/`)), []);
 
-      const perOp = (cpu: number, o: Outcome) => (cpu * 1e6) / o.total;
       // Scenario key, title, outcome, and what the server CPU figure covers.
       const settings = [
         ['crud-1-replica', 'one replica', r1, 'replicas'],
@@ -214,17 +218,11 @@ async function benchOverTLS(): Promise<void> {
     const res = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: 'crud-tls' } });
     setup.close();
     if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
-    const measure = async (f: () => Promise<Outcome>, servers: number[]) => {
-      const meters = servers.map(procMeter);
-      const etcdMeter = procMeter(etcd.pid);
-      const out = await f();
-      return { out, cpu: meters.reduce((a, m) => a + m.stop().cpuSeconds, 0), etcdCpu: etcdMeter.stop().cpuSeconds };
-    };
+    const measure = (f: () => Promise<Outcome>, servers: number[]) => measureCPU(f, servers, etcd.pid);
     const api = apiCycle(cluster.urls[0]!, creds, 'crud-tls');
     const rt = await measure(() => drive(api.cycle), [cluster.replicas[0]!.pid!]);
     api.close();
     const re = await measure(() => drive(etcdCycle(raw, `${cluster.etcdPrefix}-raw/crud/`)), []);
-    const perOp = (cpu: number, o: Outcome) => (cpu * 1e6) / o.total;
     report('crud-1-replica-etcd-tls', `CRUD of 1 KB ConfigMaps, concurrency ${concurrency}, ${seconds} s: one replica on an etcd requiring client certificates, beside raw etcd3 over the same TLS`, [
       { measure: 'operations/s (all four kinds)', unit: 'ops/s', ours: rt.out.opsPerSecond, etcd: re.out.opsPerSecond },
       ...ops.map((op): Row => ({ measure: `${op} latency p50`, unit: 'ms', ours: rt.out.latency[op].p50, etcd: re.out.latency[op].p50 })),
