@@ -5,6 +5,7 @@ import type { ChannelCredentials } from '@grpc/grpc-js';
 import { EtcdChannelCredentials } from './tls/credentials.js';
 import { hasTLSFiles, ReloadingTLSFiles, type EtcdTLSFiles } from './tls/files.js';
 import { HandshakeStatus, type HandshakeLog } from './tls/handshakes.js';
+import { memberFaultHandling } from './member-breaker.js';
 
 export interface EtcdClientConfig {
   /** Client URLs, http:// or https://. */
@@ -39,7 +40,11 @@ export function createEtcdClient(cfg: EtcdClientConfig, log: HandshakeLog): Etcd
   }) : undefined;
   // Without a scheme etcd3 makes plain channels (and does not refuse a mix of http and
   // https members, which upstream's client allows); https members get ours below.
-  const client = new Etcd3({ ...cfg.options, hosts: cfg.endpoints.map((e) => e.replace(/^https?:\/\//, '')) });
+  const client = new Etcd3({
+    ...cfg.options,
+    faultHandling: { ...memberFaultHandling(cfg.endpoints), ...cfg.options?.faultHandling },
+    hosts: cfg.endpoints.map((e) => e.replace(/^https?:\/\//, '')),
+  });
   if (files && secure) {
     const hosts = (client as unknown as { pool?: { hosts?: EtcdHost[] } }).pool?.hosts;
     if (!hosts || hosts.length !== cfg.endpoints.length || !hosts.every((h) => 'channelCredentials' in h)) {
