@@ -8,9 +8,6 @@ import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameValidator 
 import { goStringSlice } from '../../runtime/gofmt.js';
 import { deepEqual } from '../../util/deep-equal.js';
 
-// deepEqual moved to util/; this re-export keeps branches in flight building.
-export { deepEqual } from '../../util/deep-equal.js';
-
 export const FieldImmutableErrorMsg = 'field is immutable';
 export const TotalAnnotationSizeLimitB = 256 * 1024;
 export const IsNegativeErrorMsg = 'must be greater than or equal to 0';

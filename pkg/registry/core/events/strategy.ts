@@ -6,8 +6,9 @@ import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { byteLength, invalid, required } from '../../../apis/validation/field.js';
 import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import {
-  deepEqual, validateImmutableField, validateObjectMeta, validateObjectMetaUpdate, validateQualifiedName,
+  validateImmutableField, validateObjectMeta, validateObjectMetaUpdate, validateQualifiedName,
 } from '../../../apis/validation/objectmeta.js';
+import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 import { fillCoreEvent, isZeroTime } from './conversion.js';
 
