@@ -16,7 +16,7 @@ import { isPlainObject, type KubeObject } from '../runtime/object.js';
 import { apiServiceSpec, isAvailable, setCondition, type APIServiceCondition } from './apiservice.js';
 import { discoveryCheck } from './discovery-check.js';
 import type { ServiceResolver } from './resolver.js';
-import type { TransportConfig } from '../kubelet/client.js';
+import type { TransportConfig } from '../util/proxy/transport.js';
 
 export interface AvailabilityDeps {
   apiServices: Informer;

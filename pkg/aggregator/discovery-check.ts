@@ -2,7 +2,7 @@
 // check): GET /apis/<group>/<version> as system:kube-aggregator (system:masters), five
 // tries at once, any 2xx answer within the time limit counts. The error text is
 // upstream's, with Go's HTTP client wording of the cause.
-import type { TransportConfig } from '../kubelet/client.js';
+import type { TransportConfig } from '../util/proxy/transport.js';
 import { backendRequest, hostPort } from '../util/proxy/backend.js';
 import { goDialError } from '../util/proxy/errors.js';
 import { withAuthProxyHeaders } from './auth-headers.js';

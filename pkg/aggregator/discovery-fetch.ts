@@ -3,7 +3,7 @@
 // as system:kube-aggregator) when it serves one, else its legacy resource list
 // (/apis/<group>/<version>) converted; with the proxy transport of the APIService.
 import type { UserInfo } from '../authentication/user.js';
-import type { TransportConfig } from '../kubelet/client.js';
+import type { TransportConfig } from '../util/proxy/transport.js';
 import { aggregatedContentType, toResourceDiscovery } from '../endpoints/discovery/index.js';
 import type { APIGroupDiscoveryList, APIResourceList, APIVersionDiscovery } from '../endpoints/discovery/types.js';
 import { aggregatorUser } from './discovery-check.js';

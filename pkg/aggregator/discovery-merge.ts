@@ -3,10 +3,9 @@
 // groupPriorityMinimum of their APIServices (ties by name), versions by versionPriority
 // (ties by kube-aware version order). Groups and versions without an APIService keep
 // the built-in priorities.
-import {
-  compareKubeAwareVersions, groupPriority, versionPriority,
-  type APIGroup, type APIGroupDiscovery, type APIGroupDiscoveryList, type APIGroupList,
-} from '../endpoints/discovery/index.js';
+import type { APIGroup, APIGroupDiscovery, APIGroupDiscoveryList, APIGroupList } from '../endpoints/discovery/index.js';
+import { groupPriority, versionPriority } from '../apis/apiregistration/priorities.js';
+import { compareKubeAwareVersions } from '../runtime/version-order.js';
 import type { APIServiceSpec } from './apiservice.js';
 import type { RemoteVersion } from './remote-discovery.js';
 

@@ -3,7 +3,7 @@
 // copies are fetched with.
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../authentication/user.js';
-import type { TransportConfig } from '../kubelet/client.js';
+import type { TransportConfig } from '../util/proxy/transport.js';
 import { backendRequest } from '../util/proxy/backend.js';
 import { withAuthProxyHeaders } from './auth-headers.js';
 

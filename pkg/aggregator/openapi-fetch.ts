@@ -2,7 +2,7 @@
 // system:aggregator (no groups) with Accept application/json; /openapi/v2 revalidated
 // with the ETag the server gave last time (If-None-Match), a 404 meaning the server
 // publishes no document; the /openapi/v3 root for the documents it lists.
-import type { TransportConfig } from '../kubelet/client.js';
+import type { TransportConfig } from '../util/proxy/transport.js';
 import type { JSONObject } from '../openapi/merge/swagger-merge.js';
 import { fetchAs } from './fetch.js';
 

@@ -3,7 +3,7 @@
 // <service>.<namespace>.svc, or not verified with insecureSkipTLSVerify, presenting the
 // proxy client certificate when one is configured.
 import { readFileSync } from 'node:fs';
-import type { TransportConfig } from '../kubelet/client.js';
+import type { TransportConfig } from '../util/proxy/transport.js';
 import type { APIServiceSpec } from './apiservice.js';
 import type { AggregatorOptions } from './options.js';
 

@@ -3,7 +3,7 @@
 // before an upgrade removes the version (upstream's deprecation filter).
 import type Koa from 'koa';
 import type { ResourceDef } from '../registry/rest/resource.js';
-import { apiserverMetrics } from '../server/metrics.js';
+import { apiserverMetrics } from './metrics/metrics.js';
 import { addWarnings } from './fieldvalidation/warnings.js';
 import { addAuditAnnotation } from './filters/audit-context.js';
 

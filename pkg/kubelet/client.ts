@@ -4,6 +4,7 @@
 // is not verified, as upstream's transport config does when it has no CA.
 import { readFileSync } from 'node:fs';
 import { plainError } from '../util/proxy/errors.js';
+import type { TransportConfig } from '../util/proxy/transport.js';
 import type { KubeObject } from '../runtime/object.js';
 import { arr, obj, str } from '../apis/core/types.js';
 
@@ -20,17 +21,6 @@ export interface KubeletClientOptions {
 }
 
 export const defaultPreferredAddressTypes = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
-
-/** TLS settings for one kind of backend connection. */
-export interface TransportConfig {
-  cert?: string;
-  key?: string;
-  ca?: string;
-  rejectUnauthorized: boolean;
-  connectTimeoutMs: number;
-  /** TLS server name (SNI and the name verified); default the URL's host unless it is an IP. */
-  serverName?: string;
-}
 
 export interface ConnectionInfo {
   scheme: 'https';

@@ -3,7 +3,7 @@
 // the innermost Go struct and the JSON field path (no list indices, no map keys).
 import { errors, type StatusError } from '../runtime/errors.js';
 import { classify, goType } from './go-types.js';
-import { base64Error, quantityError, timeError } from './literal-decoders.js';
+import { base64Error, quantityError, timeError } from '../runtime/literal-decoders.js';
 import { definition, definitionNameForGVK, goTypeName, shortTypeName } from './schema.js';
 import type { SchemaNode } from './types.js';
 

@@ -46,7 +46,7 @@ import { compileMatchConditions } from '../cel/matchconditions.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import type { KubeObject } from '../runtime/object.js';
 import type { ServerDeps } from './deps.js';
-import { apiserverMetrics } from './metrics.js';
+import { apiserverMetrics } from '../endpoints/metrics/metrics.js';
 import { validatingAdmissionPolicyPlugin } from './validatingadmissionpolicy.js';
 
 /** Makes one plugin; `config` is its entry in the AdmissionConfiguration, if any. */

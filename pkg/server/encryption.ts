@@ -8,7 +8,7 @@ import { EncryptionAtRest } from '../storage/value/encryption-at-rest.js';
 import type { GroupResource } from '../storage/value/config/types.js';
 import { registerEncryptionMetrics } from '../storage/value/metrics.js';
 import type { HealthRegistry } from './healthz/index.js';
-import { apiserverMetrics } from './metrics.js';
+import { apiserverMetrics } from '../endpoints/metrics/metrics.js';
 
 export interface EncryptionSettings {
   encryptionProviderConfig?: string;

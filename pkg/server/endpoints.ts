@@ -12,7 +12,7 @@ import type { InformerFactory } from '../client/factory.js';
 import { undecodableValues } from '../storage/etcd/undecodable.js';
 import { createHealthHandler, createInformerSyncCheck, createLogCheck, createShutdownCheck, HealthRegistry, pingCheck } from './healthz/index.js';
 import type { EtcdHealthChecks } from './etcd-health.js';
-import { apiserverMetrics, createMetricsHandler } from './metrics.js';
+import { apiserverMetrics, createMetricsHandler } from '../endpoints/metrics/metrics.js';
 import type { ServerOptions } from './options.js';
 
 export interface Endpoints {

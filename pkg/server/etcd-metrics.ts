@@ -8,7 +8,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { createEtcdClient } from '../storage/etcd/client.js';
 import { guardEtcd } from '../storage/etcd/boundary.js';
 import type { EtcdTLSFiles } from '../storage/etcd/tls/files.js';
-import { apiserverMetrics } from './metrics.js';
+import { apiserverMetrics } from '../endpoints/metrics/metrics.js';
 
 export interface EtcdMetrics {
   requests: Counter<'operation' | 'type'>;

@@ -9,7 +9,7 @@ import { qualifiedResource } from '../runtime/errors.js';
 import { storageSegment } from '../runtime/scheme.js';
 import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import type { EtcdObserver } from '../storage/etcd/store.js';
-import { apiserverMetrics, etcdTypeName } from './metrics.js';
+import { apiserverMetrics, etcdTypeName } from '../endpoints/metrics/metrics.js';
 import { etcdMetrics } from './etcd-metrics.js';
 
 /** One stored resource's etcd key prefix and the names its metrics carry. */

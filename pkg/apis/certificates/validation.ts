@@ -6,8 +6,8 @@ import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { byteLength, child, duplicate, forbidden, index, invalid, notSupported, required, tooLong } from '../validation/field.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../validation/names.js';
 import { certificateError, csrRequestError, goBytes } from './pem.js';
+import { legacyUnknownSignerName } from './signers.js';
 
-export const legacyUnknownSignerName = 'kubernetes.io/legacy-unknown';
 export const allValidUsages = [
   'any', 'cert sign', 'client auth', 'code signing', 'content commitment', 'crl sign', 'data encipherment',
   'decipher only', 'digital signature', 'email protection', 'encipher only', 'ipsec end system', 'ipsec tunnel',

@@ -1,7 +1,7 @@
 // Core-group helpers shared by the volume and quota kinds: quantities in resource lists,
 // access modes, and their printing.
 import type { FieldError } from '../../runtime/errors.js';
-import { quantityError } from '../../openapi/literal-decoders.js';
+import { quantityError } from '../../runtime/literal-decoders.js';
 import { invalid } from '../validation/field.js';
 import { isPlainObject } from '../../runtime/object.js';
 

@@ -2,10 +2,9 @@
 // or one per signer, and the longest lifetime an issued certificate gets (the flags
 // themselves are read in pkg/server/cluster-signing.ts).
 
-export const kubeAPIServerClientSignerName = 'kubernetes.io/kube-apiserver-client';
-export const kubeletClientSignerName = 'kubernetes.io/kube-apiserver-client-kubelet';
-export const kubeletServingSignerName = 'kubernetes.io/kubelet-serving';
-export const legacyUnknownSignerName = 'kubernetes.io/legacy-unknown';
+import {
+  kubeAPIServerClientSignerName, kubeletClientSignerName, kubeletServingSignerName, legacyUnknownSignerName,
+} from '../../apis/certificates/signers.js';
 
 /** The per-signer flag infix of each signer upstream's csrsigning serves. */
 export const signerFlagNames: Record<string, string> = {

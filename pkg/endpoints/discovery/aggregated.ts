@@ -3,7 +3,7 @@
 // installer does (subresources folded under their parent resource).
 import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { namedGroups } from './documents.js';
-import { sortVersions } from './priorities.js';
+import { sortVersions } from '../../apis/apiregistration/priorities.js';
 import { apiResourcesOf } from './resources.js';
 import type {
   APIGroupDiscovery, APIGroupDiscoveryList, APIResource, APIResourceDiscovery, APIVersionDiscovery,

@@ -2,7 +2,7 @@
 // lists). Pure functions of the scheme so handlers and tests share them.
 import { apiVersionOf } from '../../runtime/scheme.js';
 import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
-import { sortGroups, sortVersions } from './priorities.js';
+import { sortGroups, sortVersions } from '../../apis/apiregistration/priorities.js';
 import { apiResourcesOf } from './resources.js';
 import type { APIGroup, APIGroupDocument, APIGroupList, APIResourceList, APIVersions, ServerAddressByClientCIDR } from './types.js';
 

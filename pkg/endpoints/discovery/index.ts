@@ -2,8 +2,6 @@ export { createDiscoveryHandler, type DiscoveryHandler, type DiscoveryOptions } 
 export { aggregatedDiscovery, aggregatedLegacyDiscovery, toResourceDiscovery } from './aggregated.js';
 export { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, namedGroups } from './documents.js';
 export { negotiateDiscovery, aggregatedContentType, type DiscoveryFormat } from './negotiation.js';
-export { groupPriority, versionPriority, sortGroups, sortVersions } from './priorities.js';
 export { apiResourcesOf } from './resources.js';
 export { storageVersionHash } from './storage-version-hash.js';
-export { compareKubeAwareVersions, sortKubeAwareVersions } from './version-order.js';
 export type * from './types.js';

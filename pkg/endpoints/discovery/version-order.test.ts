@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { sortKubeAwareVersions } from './version-order.js';
-import { sortGroups, sortVersions } from './priorities.js';
+import { sortKubeAwareVersions } from '../../runtime/version-order.js';
+import { sortGroups, sortVersions } from '../../apis/apiregistration/priorities.js';
 import { storageVersionHash } from './storage-version-hash.js';
 
 describe('pkg/endpoints/discovery ordering', function () {

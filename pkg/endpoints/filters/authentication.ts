@@ -2,7 +2,7 @@ import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type Koa from 'koa';
 import type { Authenticator } from '../../authentication/interfaces.js';
 import { errors } from '../../runtime/errors.js';
-import { apiserverMetrics } from '../../server/metrics.js';
+import { apiserverMetrics } from '../metrics/metrics.js';
 
 /**
  * The client certificate of a TLS connection, read once per connection: it cannot change

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import type { ResourceDef } from '../../registry/rest/resource.js';
 import { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { Strategy } from '../../registry/generic/strategy.js';
-import { ApiserverMetrics, createMetricsHandler, etcdTypeName } from '../../server/metrics.js';
+import { ApiserverMetrics, createMetricsHandler, etcdTypeName } from '../metrics/metrics.js';
 import { parseRequestInfo } from '../request/info.js';
 import { cleanDryRun, createMetricsFilter, markNonResourceRoute, reportedVerb, requestLabels } from './metrics.js';
 import { requestInfoFilter } from './request-info.js';
@@ -226,7 +226,7 @@ describe('pkg/endpoints/filters/metrics filter', function () {
   });
 });
 
-describe('pkg/server/metrics', function () {
+describe('pkg/endpoints/metrics', function () {
   it('reports the in-flight high-water mark of the last second per request kind', async function () {
     let now = 10_000;
     const m = new ApiserverMetrics({ now: () => now });

@@ -11,7 +11,7 @@ import { subresourceOf } from '../../registry/rest/resource.js';
 import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { parseRequestInfo, type RequestInfo } from '../request/info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
-import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type RequestLabels } from '../../server/metrics.js';
+import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type RequestLabels } from '../metrics/metrics.js';
 
 /** The request-info fields metrics and logging read (set by the request-info filter). */
 export type RequestInfoFields = Pick<RequestInfo,

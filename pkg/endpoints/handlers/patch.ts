@@ -3,7 +3,7 @@
 // apply (application/apply-patch+yaml) goes to apply.ts.
 import { errors } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import { applyPatch } from '../patch/index.js';
+import { applyPatch } from '../../apis/meta/patch/index.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
 import {
   addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, reportPatchIssues,

@@ -6,7 +6,7 @@ import { errors } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import type { ResourceDef, ScaleDef } from '../../registry/rest/resource.js';
 import { labelSelectorFromObject, labelSelectorFromSet, type LabelSelectorObject } from '../../apis/meta/labels.js';
-import { applyPatch } from '../patch/index.js';
+import { applyPatch } from '../../apis/meta/patch/index.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
 import { readRawBody, toKubeObject, type BodyType } from './decode.js';
 import { checkName, decodeStrictBody } from './strict-decode.js';

@@ -1,7 +1,7 @@
 // Go reads a body's apiVersion and kind into two strings before anything else; a JSON value
 // of another kind stops the decode there. Checked before either is printed into a message:
 // an object whose `toString` is not a function throws when made a string, which was a 500.
-import { jsonKindWord } from '../patch/go-json.js';
+import { jsonKindWord } from '../../apis/meta/patch/go-json.js';
 
 /** Go's error for an apiVersion or kind that is not a string (null reads as ""), or undefined. */
 export function typeMetaDecodeError(body: Record<string, unknown>): string | undefined {

@@ -14,7 +14,7 @@ import { chooseMedia, serialize } from './response.js';
 import { encodeWatchFrame, protobufWatchContentType } from '../../runtime/serializer/protobuf/watch.js';
 import type { HandlerScope } from './scope.js';
 import type { ServerLifecycle } from '../request/lifecycle.js';
-import { apiserverMetrics } from '../../server/metrics.js';
+import { apiserverMetrics } from '../metrics/metrics.js';
 import { selectionFor } from './selectors.js';
 import { partialObjectMetadata, toTable } from './table.js';
 import { errors, isStatusError, type FieldError } from '../../runtime/errors.js';

@@ -6,7 +6,7 @@ import { decodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { protobufMediaType } from './media.js';
 import { yamlDocumentValue } from './yaml-value.js';
 import { closeWriteAndWait, lingerOnClose } from '../../util/net/lingering-close.js';
-import { checkJsonSyntax, GoJsonError, maxNestingDepth } from '../patch/go-json.js';
+import { checkJsonSyntax, GoJsonError, maxNestingDepth } from '../../apis/meta/patch/go-json.js';
 
 /** Upstream's limit for request bodies (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;

@@ -9,7 +9,8 @@ import type { GroupResource } from '../../runtime/errors.js';
 import type { Verb } from '../../runtime/scheme.js';
 import type { UserInfo } from '../../authentication/user.js';
 import type { Admission } from '../../admission/interfaces.js';
-import type { KubeletClient, TransportConfig } from '../../kubelet/client.js';
+import type { KubeletClient } from '../../kubelet/client.js';
+import type { TransportConfig } from '../../util/proxy/transport.js';
 import type { GenericStore } from '../generic/store.js';
 import type { StoreDef } from '../generic/store-def.js';
 

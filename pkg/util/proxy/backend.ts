@@ -4,7 +4,7 @@
 import { request as httpRequest, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { TransportConfig } from '../../kubelet/client.js';
+import type { TransportConfig } from './transport.js';
 
 export function backendRequest(url: URL, transport: TransportConfig, method: string, headers: OutgoingHttpHeaders): ClientRequest {
   const secure = url.protocol === 'https:';

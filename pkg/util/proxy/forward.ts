@@ -5,7 +5,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
-import type { TransportConfig } from '../../kubelet/client.js';
+import type { TransportConfig } from './transport.js';
 import { errors } from '../../runtime/errors.js';
 import { backendRequest, endToEndHeaders, hostPort } from './backend.js';
 import { goDialError, plainError } from './errors.js';

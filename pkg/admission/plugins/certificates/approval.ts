@@ -2,7 +2,7 @@
 // request's signer.
 import type { Authorizer } from '../../../authorization/interfaces.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
-import { signerNameOf } from '../../../controller/certificates/csr.js';
+import { signerNameOf } from '../../../apis/certificates/csr.js';
 import { authorizedForSigner, forbidden, isCSR } from './signers.js';
 
 export class CertificateApproval implements AdmissionPlugin {

@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Authorizer } from '../../../authorization/interfaces.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
-import { conditionsOf, signerNameOf, statusOf } from '../../../controller/certificates/csr.js';
+import { conditionsOf, signerNameOf, statusOf } from '../../../apis/certificates/csr.js';
 import { authorizedForSigner, forbidden, isCSR } from './signers.js';
 
 export class CertificateSigning implements AdmissionPlugin {

@@ -1,8 +1,8 @@
 // CertificateSubjectRestriction: no kube-apiserver-client request may ask for the
 // system:masters group, which no authorizer can restrict.
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
-import { parseRequest, signerNameOf } from '../../../controller/certificates/csr.js';
-import { kubeAPIServerClientSignerName } from '../../../controller/certificates/options.js';
+import { parseRequest, signerNameOf } from '../../../apis/certificates/csr.js';
+import { kubeAPIServerClientSignerName } from '../../../apis/certificates/signers.js';
 import { forbidden, isCSR } from './signers.js';
 
 export class CertificateSubjectRestriction implements AdmissionPlugin {

@@ -6,7 +6,7 @@
 // IfNeeded webhooks are called once more (round 1). Upstream also re-runs the built-in
 // mutating plugins in that round; here only the webhooks are re-run.
 import { isDeepStrictEqual } from 'node:util';
-import { applyJsonPatch, type JsonMap } from '../../../endpoints/patch/index.js';
+import { applyJsonPatch, type JsonMap } from '../../../apis/meta/patch/index.js';
 import { errors } from '../../../runtime/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';

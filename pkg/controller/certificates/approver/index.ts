@@ -9,8 +9,8 @@ import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import type { ControllerContext } from '../../context.js';
 import type { Controller } from '../../manager.js';
 import { csrQueueController } from '../csr-queue.js';
-import { condition, hasTrueCondition, isIssued, parseRequest, signerNameOf, spec, statusOf, usagesOf, type ParsedRequest } from '../csr.js';
-import { kubeletClientSignerName } from '../options.js';
+import { condition, hasTrueCondition, isIssued, parseRequest, signerNameOf, spec, statusOf, usagesOf, type ParsedRequest } from '../../../apis/certificates/csr.js';
+import { kubeletClientSignerName } from '../../../apis/certificates/signers.js';
 import { kubeletClientError } from '../signer/rules.js';
 
 

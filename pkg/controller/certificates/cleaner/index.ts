@@ -9,7 +9,7 @@ import type { KubeObject } from '../../../runtime/object.js';
 import { parseDurationFlag } from '../../../util/duration.js';
 import type { ControllerContext } from '../../context.js';
 import type { Controller } from '../../manager.js';
-import { conditionsOf, isIssued, statusOf } from '../csr.js';
+import { conditionsOf, isIssued, statusOf } from '../../../apis/certificates/csr.js';
 
 const hour = 3600_000;
 

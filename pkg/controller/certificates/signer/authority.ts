@@ -7,7 +7,7 @@ import '../../../util/cert/reflect-metadata.js';
 import * as x509 from '@peculiar/x509';
 import { firstPem } from '../../../util/cert/index.js';
 import { importSigningKey, signingAlgorithm } from '../../../util/cert/keys.js';
-import type { ParsedRequest } from '../csr.js';
+import type { ParsedRequest } from '../../../apis/certificates/csr.js';
 
 const minute = 60_000;
 /** Upstream's backdate: less than the shortest lifetime a request may ask for. */

@@ -8,7 +8,7 @@ import type { Controller } from '../../manager.js';
 import { csrQueueController } from '../csr-queue.js';
 import {
   condition, hasTrueCondition, isApproved, isIssued, parseRequest, signerNameOf, spec, statusOf, usagesOf,
-} from '../csr.js';
+} from '../../../apis/certificates/csr.js';
 import { signerFiles } from '../options.js';
 import { CertificateAuthority, certificateTTL } from './authority.js';
 import { signerRules } from './rules.js';

@@ -1,10 +1,10 @@
 // Each kubernetes.io signer's rules on subjects, names and usages (upstream's
 // isRequestForSignerFn and the ValidateKubelet*CSR helpers), with upstream's messages:
 // a violated rule is recorded as the Failed condition.
-import type { ParsedRequest } from '../csr.js';
+import type { ParsedRequest } from '../../../apis/certificates/csr.js';
 import {
   kubeAPIServerClientSignerName, kubeletClientSignerName, kubeletServingSignerName, legacyUnknownSignerName,
-} from '../options.js';
+} from '../../../apis/certificates/signers.js';
 
 const sameSet = (a: string[], b: string[]): boolean => {
   const x = new Set(a);

@@ -3,7 +3,7 @@
 // `kubectl get apiservices` lists every built-in group version as upstream does.
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import type { ResourceScheme } from '../../rest/resource-scheme.js';
-import { groupPriority, versionPriority } from '../../../endpoints/discovery/priorities.js';
+import { groupPriority, versionPriority } from '../../../apis/apiregistration/priorities.js';
 
 /** The label upstream marks objects registered at start with. */
 export const automanagedLabel = 'kube-aggregator.kubernetes.io/automanaged';

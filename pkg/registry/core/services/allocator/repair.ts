@@ -6,15 +6,12 @@
 import type { Logger } from 'pino';
 import type { KubeObject } from '../../../../runtime/object.js';
 import { bigIntToIP, familyOfIP, ipToBigInt } from '../../../../util/net/cidr.js';
-import type { Controller } from '../../../../controller/manager.js';
 import type { Allocation, EtcdRangeAllocator } from './etcd.js';
 import { clusterIPsOf, nodePortsOf, type ServiceAllocators } from './service.js';
 import type { Range } from './ranges.js';
 
 /** upstream numRepairsBeforeLeakCleanup. */
 const runsBeforeLeakCleanup = 3;
-/** upstream's repair interval. */
-const defaultIntervalMs = 3 * 60_000;
 
 export interface ServiceList { items: KubeObject[]; resourceVersion: string }
 
@@ -111,22 +108,4 @@ export class AllocationRepair {
 /** Stored IPs may be written loosely (leading zeros, IPv6 case); keys use the canonical form. */
 function canonicalIP(ip: string): string {
   return bigIntToIP(ipToBigInt(ip)!, familyOfIP(ip)!);
-}
-
-/** Runs the repair at start and then every `intervalMs`, in the elected replica only. */
-export function allocationRepairController(repair: AllocationRepair, log: Logger, intervalMs = defaultIntervalMs): Controller {
-  return {
-    name: 'service-allocation-repair',
-    start() {
-      let stopped = false;
-      const run = (): void => {
-        repair.runOnce().catch((err: Error) => {
-          if (!stopped) log.warn({ err: err.message }, 'service allocation repair failed; retrying at the next interval');
-        });
-      };
-      run();
-      const timer = setInterval(run, intervalMs);
-      return () => { stopped = true; clearInterval(timer); };
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { PatchSchema } from '../../apis/meta/patch-schema.js';
-import { StatusError } from '../../runtime/errors.js';
+import type { PatchSchema } from '../patch-schema.js';
+import { StatusError } from '../../../runtime/errors.js';
 import { applyPatch, patchTypeForContentType } from './index.js';
 
 const none = (): undefined => undefined;

@@ -2,7 +2,7 @@
 // CertificateSigningRequest: its parsed PKCS#10 request and its conditions.
 import '../../util/cert/reflect-metadata.js';
 import * as x509 from '@peculiar/x509';
-import { pemDecode } from '../../apis/certificates/pem.js';
+import { pemDecode } from './pem.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 
 type Obj = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // not listed) and `$setElementOrder/<list>` (the order the merged list must have).
 // `$deleteFromPrimitiveList/<list>` is handled where fields are merged.
 
-import type { PatchSchema } from '../../../apis/meta/patch-schema.js';
+import type { PatchSchema } from '../../patch-schema.js';
 import { type JsonMap, getOwn, goFormat, hasOwn, setOwn } from '../json-value.js';
 import { goSliceType, smpErrors } from './errors.js';
 import {

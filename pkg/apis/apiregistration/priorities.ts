@@ -3,7 +3,7 @@
 // group by VersionPriority (highest first, ties by kube-aware version order). The
 // built-in priorities below are kube-apiserver v1.28's table for its own groups (and two of
 // ours); any other group gets the resource manager's default (group 1000, version 15).
-import { compareKubeAwareVersions } from './version-order.js';
+import { compareKubeAwareVersions } from '../../runtime/version-order.js';
 
 interface Priority { group: number; versions: Record<string, number> }
 

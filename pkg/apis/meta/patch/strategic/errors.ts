@@ -3,7 +3,7 @@
 // directives are 400, lists of lists and retainKeys mismatches the opaque 422, anything
 // else a bare 500 carrying the message.
 
-import type { StatusError } from '../../../runtime/errors.js';
+import type { StatusError } from '../../../../runtime/errors.js';
 import { patchErrors } from '../errors.js';
 import { goFormat, goTypeName } from '../json-value.js';
 

@@ -2,7 +2,7 @@
 // follows each field's patch strategy and merge key (from a PatchSchema). See
 // ./strategic/ for the algorithm; this file decodes the body the way upstream does.
 
-import type { PatchSchema } from '../../apis/meta/patch-schema.js';
+import type { PatchSchema } from '../patch-schema.js';
 import { decodePatchValue, unmarshalTypeMessage } from './go-json.js';
 import { type JsonMap, deepClone, isMap } from './json-value.js';
 import { patchErrors } from './errors.js';

@@ -2,7 +2,7 @@
 // the Content-Type (see patchTypeForContentType) and gets the patched object or a
 // StatusError shaped as upstream's.
 
-import type { PatchSchema } from '../../apis/meta/patch-schema.js';
+import type { PatchSchema } from '../patch-schema.js';
 import type { JsonMap } from './json-value.js';
 import { applyJsonPatch } from './json-patch.js';
 import { applyMergePatch } from './merge-patch.js';

@@ -1,6 +1,6 @@
 // The StatusErrors a PATCH can fail with, shaped as upstream's patch handler shapes them.
 
-import { StatusError, errors } from '../../runtime/errors.js';
+import { StatusError, errors } from '../../../runtime/errors.js';
 
 export const maxJSONPatchOperations = 10000;
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { applyMergePatch } from './merge-patch.js';
-import { failure } from '../../../test/harness/failure.js';
+import { failure } from '../../../../test/harness/failure.js';
 
 type Doc = Record<string, unknown>;
 

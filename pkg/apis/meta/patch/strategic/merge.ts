@@ -4,7 +4,7 @@
 // and `$deleteFromPrimitiveList/<list>` removes scalars. Both arguments are mutated;
 // the caller passes copies.
 
-import type { PatchSchema } from '../../../apis/meta/patch-schema.js';
+import type { PatchSchema } from '../../patch-schema.js';
 import { type JsonMap, goKind, hasOwn, setOwn } from '../json-value.js';
 import { smpErrors } from './errors.js';
 import { applyRetainKeysDirective, extractKey, mergeSetElementOrder } from './directives.js';

@@ -3,7 +3,7 @@
 // Help texts carry component-base's stability prefix ("[STABLE] ", "[ALPHA] ").
 import type { Context } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { FastCounter, FastHistogram } from '../util/metric-series.js';
+import { FastCounter, FastHistogram } from '../../util/metric-series.js';
 
 /** Labels of apiserver_request_duration_seconds; apiserver_request_total adds `code`. */
 export interface RequestLabels {

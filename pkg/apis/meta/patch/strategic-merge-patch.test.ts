@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { PatchSchema } from '../../apis/meta/patch-schema.js';
+import type { PatchSchema } from '../patch-schema.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
-import { failure } from '../../../test/harness/failure.js';
+import { failure } from '../../../../test/harness/failure.js';
 
 type Doc = Record<string, unknown>;
 type Tags = Pick<PatchSchema, 'patchStrategy' | 'patchMergeKey'>;

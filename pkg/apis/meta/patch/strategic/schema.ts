@@ -2,7 +2,7 @@
 // entry for a field, there is no strategy: maps merge and lists are replaced, which is
 // how upstream treats data it has no type information for.
 
-import type { PatchSchema } from '../../../apis/meta/patch-schema.js';
+import type { PatchSchema } from '../../patch-schema.js';
 import { goFormat } from '../json-value.js';
 import { smpErrors } from './errors.js';
 
