@@ -6,9 +6,10 @@
 // write's outcome is unknown), never a 500.
 import { expect } from 'chai';
 import type { Etcd3 } from 'etcd3';
-import { testEtcdClient, uniquePrefix } from '../harness/index.js';
+import { testEtcdClient, testEtcdEndpoint, uniquePrefix } from '../harness/index.js';
 import { guardEtcd } from '../../pkg/storage/etcd/boundary.js';
-import { etcdFailureKinds, injectFaults, type EtcdFailure, type FaultInjector } from '../../pkg/storage/etcd/testing/faults.js';
+import { etcdFailureKinds, injectFaults, loseAnswers, type EtcdFailure, type FaultInjector } from '../../pkg/storage/etcd/testing/faults.js';
+import { createEtcdClient } from '../../pkg/storage/etcd/client.js';
 import { EtcdStorage } from '../../pkg/storage/etcd/store.js';
 import { CachedStorage } from '../../pkg/storage/cacher/index.js';
 import { compactTick } from '../../pkg/storage/etcd/compactor.js';
@@ -170,6 +171,28 @@ describe('etcd errors: translated at the client boundary for every call site', f
       }
     } finally {
       down.close();
+    }
+  });
+
+  it('a write whose answer is lost after etcd applied it is not sent again (504, not 409 for its own object); a read is retried', async () => {
+    const endpoint = await testEtcdEndpoint();
+    const conn = createEtcdClient({ endpoints: [endpoint.includes('://') ? endpoint : `http://${endpoint}`], tls: {} }, { warn: () => undefined, info: () => undefined });
+    const lost = loseAnswers(conn.client);
+    const store = new EtcdStorage(guardEtcd(conn.client));
+    try {
+      lost.lose('KV', 'txn');
+      const err = await store.create(key('lost-answer'), cm('lost-answer')).then(() => undefined, (e: unknown) => e);
+      // etcd3's default policy sent the txn again: it found the key its first try wrote and the client got 409 AlreadyExists.
+      expect(lost.sent('KV', 'txn'), 'the create transaction was sent more than once').to.equal(1);
+      const status = statusOf(toStatusError(err, configmaps, 'lost-answer'));
+      expect([status.code, status.reason], status.message).to.deep.equal([504, 'Timeout']);
+      expect((await setup.get(key('lost-answer'))).metadata.name, 'etcd applied the write').to.equal('lost-answer');
+
+      lost.lose('KV', 'range');
+      expect((await store.get(key('seed'))).metadata.name).to.equal('seed');
+      expect(lost.sent('KV', 'range'), 'a read whose answer was lost is sent again').to.equal(2);
+    } finally {
+      conn.close();
     }
   });
 });

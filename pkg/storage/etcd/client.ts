@@ -6,6 +6,8 @@ import { EtcdChannelCredentials } from './tls/credentials.js';
 import { hasTLSFiles, ReloadingTLSFiles, type EtcdTLSFiles } from './tls/files.js';
 import { HandshakeStatus, type HandshakeLog } from './tls/handshakes.js';
 import { memberFaultHandling } from './member-breaker.js';
+import { retryReads } from './retry.js';
+import { noop } from 'cockatiel';
 
 export interface EtcdClientConfig {
   /** Client URLs, http:// or https://. */
@@ -42,9 +44,11 @@ export function createEtcdClient(cfg: EtcdClientConfig, log: HandshakeLog): Etcd
   // https members, which upstream's client allows); https members get ours below.
   const client = new Etcd3({
     ...cfg.options,
-    faultHandling: { ...memberFaultHandling(cfg.endpoints), ...cfg.options?.faultHandling },
+    // No global retry: etcd3's would send writes again too (retry.ts); reads are retried below.
+    faultHandling: { ...memberFaultHandling(cfg.endpoints), global: noop, ...cfg.options?.faultHandling },
     hosts: cfg.endpoints.map((e) => e.replace(/^https?:\/\//, '')),
   });
+  retryReads(client);
   if (files && secure) {
     const hosts = (client as unknown as { pool?: { hosts?: EtcdHost[] } }).pool?.hosts;
     if (!hosts || hosts.length !== cfg.endpoints.length || !hosts.every((h) => 'channelCredentials' in h)) {

@@ -55,3 +55,48 @@ export function injectFaults(client: Etcd3): FaultInjector {
     clear() { rules = []; },
   };
 }
+
+export interface LostAnswers {
+  /** The next `times` calls of service.method reach etcd, which applies them, and their answer is lost (UNAVAILABLE). */
+  lose(service: string, method: string, times?: number): void;
+  /** Calls of service.method that reached etcd. */
+  sent(service: string, method: string): number;
+}
+
+type Callback = (err: unknown, res?: unknown) => void;
+
+/**
+ * Beneath etcd3's connection pool and its fault policies, at each member's gRPC client:
+ * a call goes to etcd and its answer is replaced by a broken connection's UNAVAILABLE,
+ * the case where a retried write would be applied twice.
+ */
+export function loseAnswers(client: Etcd3): LostAnswers {
+  const hosts = (client as unknown as { pool: { hosts: Array<{ getServiceClient(name: string): object }> } }).pool.hosts;
+  const counts = new Map<string, number>();
+  let rules: Array<{ id: string; times: number }> = [];
+  for (const host of hosts) {
+    const get = host.getServiceClient.bind(host);
+    host.getServiceClient = (service) => new Proxy(get(service), {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const id = `${service}.${String(prop)}`;
+          const cb = args[args.length - 1];
+          if (typeof cb !== 'function') return (value as Function).apply(target, args);
+          counts.set(id, (counts.get(id) ?? 0) + 1);
+          const rule = rules.find((r) => r.id === id && r.times > 0);
+          if (rule) rule.times--;
+          args[args.length - 1] = ((err: unknown, res?: unknown) => (rule
+            ? (cb as Callback)(Object.assign(new Error('14 UNAVAILABLE: read ECONNRESET'), { code: 14, details: 'read ECONNRESET' }))
+            : (cb as Callback)(err, res))) satisfies Callback;
+          return (value as Function).apply(target, args);
+        };
+      },
+    });
+  }
+  return {
+    lose(service, method, times = 1) { rules = [...rules, { id: `${service}.${method}`, times }]; },
+    sent: (service, method) => counts.get(`${service}.${method}`) ?? 0,
+  };
+}
