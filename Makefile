@@ -8,9 +8,17 @@ DEPS_STAMP := node_modules/.package-lock.json
 MOCHA := node node_modules/mocha/bin/mocha.js
 # Per test and per hook; suites that need longer set this.timeout() themselves.
 TEST_TIMEOUT ?= 60000
-# Unit tests beside the code, then the harness's own, integration, then e2e; the final
-# catch-all picks up test files elsewhere (mocha loads a file given twice only once).
-TEST_DIRS := dist/cmd dist/pkg dist/hack dist/test/harness dist/test/integration dist/test/e2e
+# Test files run by TEST_JOBS mocha workers (mocha --parallel), each file whole in one
+# worker; 1 runs them in one process as before. What the suite waits for is mostly CPU
+# (a replica start is 3-4.5 s of it, a kubectl call 70-150 ms) and waits of its own (ready
+# polls, sleeps, watch deadlines); one process waiting leaves the second core idle. Files
+# share the run's etcd under their own key prefixes and take free ports, as parallel
+# developers' suites do on one machine.
+TEST_JOBS ?= 2
+# Heaviest first, so the small unit files fill the workers at the end: e2e, integration,
+# the harness's own, then unit tests beside the code; then test files anywhere else. Each
+# file once: in parallel mode mocha would run a file given twice twice.
+TEST_DIRS := dist/test/e2e dist/test/integration dist/test/harness dist/hack dist/cmd dist/pkg dist
 # Extra arguments: `make run ARGS="--secure-port=7443"`, `make test ARGS="--grep watch"`.
 ARGS ?=
 
@@ -50,17 +58,15 @@ run: build etcd
 	  --embedded-etcd-data-dir=_output/etcd \
 	  $(ARGS)
 
-# One etcd for the whole run (test/harness/global.js); the last line of output is
-# "N passed, N failed" (hack/mocha-reporter.cjs).
+# One etcd for the whole run (test/harness/global.js, started before the workers); the
+# last line of output is "N passed, N failed" (hack/mocha-reporter.cjs).
 test: build etcd kubectl haproxy
-	@specs=(); \
-	for d in $(TEST_DIRS); do \
-	  if [ -d $$d ] && find $$d -name '*.test.js' -print -quit | grep -q .; then specs+=("$$d/**/*.test.js"); fi; \
-	done; \
+	@mapfile -t specs < <(for d in $(TEST_DIRS); do [ -d $$d ] && find $$d -name '*.test.js' | sort; done | awk '!seen[$$0]++'); \
+	parallel=(); if [ "$(TEST_JOBS)" -gt 1 ]; then parallel=(--parallel --jobs $(TEST_JOBS)); fi; \
 	ETCD_BIN="$$(bash hack/install-etcd.sh)" KUBECTL_BIN="$$(bash hack/install-kubectl.sh)" \
 	  KUBECTL_134_BIN="$$(bash hack/install-kubectl.sh 34)" HAPROXY_BIN="$$(bash hack/install-haproxy.sh)" \
 	  $(MOCHA) --require dist/test/harness/global.js --reporter ./hack/mocha-reporter.cjs \
-	  --timeout $(TEST_TIMEOUT) --slow 2000 --forbid-only --exit "$${specs[@]}" 'dist/**/*.test.js' $(ARGS)
+	  --timeout $(TEST_TIMEOUT) --slow 2000 --forbid-only --exit "$${parallel[@]}" "$${specs[@]}" $(ARGS)
 
 # Every scenario beside raw etcd3 in the same run, as ratios; the tables also go to
 # _output/bench/latest.json. Bigger runs: `make bench ARGS="--seconds=30"` (each script

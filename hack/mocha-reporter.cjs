@@ -64,7 +64,11 @@ function recordFileTimes(runner, outPath) {
 class SummaryLineReporter extends Spec {
   constructor(runner, options) {
     super(runner, options);
-    if (process.env.MOCHA_FILE_TIMES) recordFileTimes(runner, process.env.MOCHA_FILE_TIMES);
+    if (process.env.MOCHA_FILE_TIMES) {
+      // In parallel mode a file's events arrive all at once when its worker is done.
+      if (options.parallel) Base.consoleLog('MOCHA_FILE_TIMES needs one process (make test TEST_JOBS=1); not recorded');
+      else recordFileTimes(runner, process.env.MOCHA_FILE_TIMES);
+    }
     // Registered after Spec's own handler, so this prints after its epilogue.
     runner.once(EVENT_RUN_END, () => {
       const s = this.stats;

@@ -1,7 +1,7 @@
 // The certificates and credentials a test cluster runs with, made by pkg/util/cert and
 // written to one directory: a CA, a serving cert for 127.0.0.1/localhost, client certs
 // (admin is CN=admin, O=system:masters), a static token file and a service-account key.
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPair, type KeyObject } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateCA, issueCertificate, writeKeyPair, type CertKeyPair } from '../../pkg/util/cert/index.js';
@@ -73,12 +73,26 @@ export async function createTestPki(dir: string, opts: TestPkiOptions = {}): Pro
     tokenFile = join(dir, 'tokens.csv');
     await writeFile(tokenFile, tokens.map(tokenLine).join(''), { mode: 0o600 });
   }
-  const sa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const sa = await serviceAccountKeys();
   const serviceAccountKeyFile = join(dir, 'sa.key');
   const serviceAccountPublicKeyFile = join(dir, 'sa.pub');
   await writeFile(serviceAccountKeyFile, sa.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
   await writeFile(serviceAccountPublicKeyFile, sa.publicKey.export({ format: 'pem', type: 'spki' }));
   return { dir, ca, serving, clients, tokens, tokenFile, serviceAccountKeyFile, serviceAccountPublicKeyFile };
+}
+
+let saKeys: Promise<{ privateKey: KeyObject; publicKey: KeyObject }> | undefined;
+
+/**
+ * The service-account signing pair, made once per test process: an RSA-2048 key costs
+ * about 0.15 s of CPU, and a run starts some 190 replicas. Clusters stay apart all the
+ * same: each has its own CA and etcd prefix, and no test carries a token across them.
+ */
+function serviceAccountKeys(): Promise<{ privateKey: KeyObject; publicKey: KeyObject }> {
+  saKeys ??= new Promise((resolve, reject) => {
+    generateKeyPair('rsa', { modulusLength: 2048 }, (err, publicKey, privateKey) => (err ? reject(err) : resolve({ publicKey, privateKey })));
+  });
+  return saKeys;
 }
 
 /** One line of a static token file: token,user,uid,"group1,group2". */
