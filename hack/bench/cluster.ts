@@ -10,6 +10,7 @@
 // More: --pods-per-deployment (10) --namespaces (10) --qps (20) --proxy-fraction (0.1)
 //   --lease-period-s (10) --status-period-s (300) --pod-start-ms (1000) --steady-s (0)
 //   --phase-timeout-s (300) --mounts-per-pod (2) --no-scale --external-controllers --no-lb
+//   --deadline-s (none: past it the run stops waiting, skips what is left and reports)
 import { readFileSync } from 'node:fs';
 import { Etcd3 } from 'etcd3';
 import { procStats, runMain } from './common.js';
@@ -44,13 +45,15 @@ const options: RunOptions = {
   nodePrefix: opt('node-prefix') ?? 'hollow-node-',
   mountsPerPod: num('mounts-per-pod', 2),
   scalePhase: opt('no-scale') !== 'true',
+  deadlineSeconds: num('deadline-s', 0),
 };
 
 async function main(): Promise<void> {
   const replicas = opt('start-replicas');
   if (replicas) {
     await withHarnessCluster(Number(replicas), opt('no-lb') !== 'true', async (c) => {
-      const sampler = new ResourceSampler(c.replicaPids, c.etcdPid, c.etcd);
+      const sampler = new ResourceSampler(c.replicaPids, c.etcdPid, c.etcd,
+        [{ name: 'generator', pid: process.pid }, ...(c.lbPid ? [{ name: 'haproxy', pid: c.lbPid }] : [])]);
       await sampler.start();
       const result = await runClusterLoad(c.admin, c.signer, options, { log: (l) => console.log(l), tick: () => sampler.sample() });
       await printReport(result, options, await sampler.stop());
@@ -66,7 +69,7 @@ async function main(): Promise<void> {
   const pids = (opt('replica-pids') ?? '').split(',').filter(Boolean).map(Number).filter((p) => { try { procStats(p); return true; } catch { return false; } });
   const endpoint = opt('etcd-endpoint');
   const etcd = endpoint ? new Etcd3({ hosts: endpoint }) : undefined;
-  const sampler = new ResourceSampler(pids, undefined, etcd);
+  const sampler = new ResourceSampler(pids, undefined, etcd, [{ name: 'generator', pid: process.pid }]);
   await sampler.start();
   try {
     const result = await runClusterLoad(admin, signer, options, { log: (l) => console.log(l), tick: () => sampler.sample() });

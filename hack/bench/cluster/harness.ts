@@ -10,14 +10,24 @@ import { freePort } from '../../../test/harness/ports.js';
 import { readKubeconfig, type Credentials } from './kubeconfig.js';
 import type { CertKeyPair } from '../../../pkg/util/cert/index.js';
 
-export interface HarnessCluster { admin: Credentials; signer: CertKeyPair; replicaPids: number[]; etcd: BenchSetting['raw']; etcdPid: number }
+export interface HarnessCluster { admin: Credentials; signer: CertKeyPair; replicaPids: number[]; etcd: BenchSetting['raw']; etcdPid: number; lbPid?: number }
+
+/**
+ * HAProxy holds two descriptors per connection, and the hard limit it inherits bounds
+ * them (1,000 nodes over HTTP/1.1 are over 20,000 watch connections: the balancer is then
+ * the first thing that refuses).
+ */
+function maxConnections(): number {
+  const hard = /^Max open files\s+\S+\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+  return Math.max(1000, Math.floor((Number(hard ?? 20_000) - 200) / 2));
+}
 
 async function startLb(ports: number[]): Promise<{ port: number; proc: ChildProcess; dir: string }> {
   const bin = process.env.HAPROXY_BIN ?? execFileSync('bash', ['hack/install-haproxy.sh']).toString().trim();
   const dir = mkdtempSync(join(tmpdir(), 'cluster-lb-'));
   const port = await freePort();
   writeFileSync(join(dir, 'haproxy.cfg'), `global
-  maxconn 9000
+  maxconn ${maxConnections()}
 defaults
   mode tcp
   timeout connect 5s
@@ -32,6 +42,7 @@ ${ports.map((p, i) => `  server replica-${i} 127.0.0.1:${p}`).join('\n')}
 `);
   const proc = spawn(bin, ['-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 500));
+  if (proc.exitCode !== null) throw new Error(`haproxy exited (${proc.exitCode}); its configuration: ${join(dir, 'haproxy.cfg')}`);
   return { port, proc, dir };
 }
 
@@ -43,7 +54,7 @@ export async function withHarnessCluster(replicas: number, lb: boolean, run: (c:
     const balancer = lb ? await startLb(s.cluster.replicas.map((r) => r.port)) : undefined;
     try {
       if (balancer) admin.server = `https://127.0.0.1:${balancer.port}`;
-      await run({ admin, signer, replicaPids: s.cluster.replicas.map((r) => r.pid!), etcd: s.raw, etcdPid: s.etcdPid });
+      await run({ admin, signer, replicaPids: s.cluster.replicas.map((r) => r.pid!), etcd: s.raw, etcdPid: s.etcdPid, lbPid: balancer?.proc.pid });
     } finally {
       balancer?.proc.kill();
       if (balancer) rmSync(balancer.dir, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 // The run's summary: upstream's SLO table (API call latency per resource, verb and scope;
 // pod start-up), watch lag, errors by code, per-replica CPU and RSS, etcd's db size;
 // printed and kept in _output/bench/cluster.json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
 import { procStats, stats } from '../common.js';
@@ -12,6 +13,17 @@ export interface Resources {
   replicas: Array<{ pid: number; cpuSeconds: number; maxRssMiB: number }>;
   etcd?: { cpuSeconds: number; maxRssMiB: number };
   etcdDbBytes?: { before: number; after: number };
+  /** The generator itself and the balancer: what the machine's cores went to besides the server. */
+  others: Array<{ name: string; pid: number; cpuSeconds: number; maxRssMiB: number }>;
+  /** 1-minute load average, lowest and highest sampled; the machine's busy share of all cores. */
+  load: { min: number; max: number; machineBusy: number };
+}
+
+/** Busy and total jiffies of all cores (/proc/stat's first line). */
+function machineJiffies(): { busy: number; total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
 }
 
 /** Per-process CPU and peak RSS over the run (from /proc), and etcd's db size before and after. */
@@ -20,18 +32,24 @@ export class ResourceSampler {
   private peak = new Map<number, number>();
   private t0 = 0;
   private dbBefore?: number;
+  private jiffies = machineJiffies();
+  private load = { min: Infinity, max: 0 };
 
-  constructor(private readonly pids: number[], private readonly etcdPid: number | undefined, private readonly etcd: Etcd3 | undefined) {}
+  constructor(private readonly pids: number[], private readonly etcdPid: number | undefined, private readonly etcd: Etcd3 | undefined,
+    private readonly others: Array<{ name: string; pid: number }> = []) {}
 
-  private get all(): number[] { return this.etcdPid ? [...this.pids, this.etcdPid] : this.pids; }
+  private get all(): number[] { return [...this.pids, ...(this.etcdPid ? [this.etcdPid] : []), ...this.others.map((o) => o.pid)]; }
 
   async start(): Promise<void> {
     this.t0 = Date.now();
+    this.jiffies = machineJiffies();
     for (const p of this.all) { const s = procStats(p); this.first.set(p, s.cpuSeconds); this.peak.set(p, s.rssBytes); }
     this.dbBefore = await this.dbSize();
   }
 
   sample(): void {
+    const l = loadavg()[0]!;
+    this.load = { min: Math.min(this.load.min, l), max: Math.max(this.load.max, l) };
     for (const p of this.all) {
       try { this.peak.set(p, Math.max(this.peak.get(p) ?? 0, procStats(p).rssBytes)); } catch { /* gone */ }
     }
@@ -45,11 +63,14 @@ export class ResourceSampler {
     this.sample();
     const of = (p: number) => ({ pid: p, cpuSeconds: procStats(p).cpuSeconds - (this.first.get(p) ?? 0), maxRssMiB: (this.peak.get(p) ?? 0) / 2 ** 20 });
     const after = await this.dbSize();
+    const j = machineJiffies();
     return {
       seconds: (Date.now() - this.t0) / 1000,
       replicas: this.pids.map(of),
       etcd: this.etcdPid ? of(this.etcdPid) : undefined,
       etcdDbBytes: this.dbBefore !== undefined && after !== undefined ? { before: this.dbBefore, after } : undefined,
+      others: this.others.map((o) => ({ name: o.name, ...of(o.pid) })),
+      load: { ...this.load, machineBusy: (j.busy - this.jiffies.busy) / Math.max(1, j.total - this.jiffies.total) },
     };
   }
 }
@@ -78,7 +99,10 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources): 
   out(`errors by code: ${errors.length === 0 ? 'none' : errors.map(([k, v]) => `${k}: ${v}`).join(', ')}; 5xx and failed requests: ${r.rec.fiveXX()}`);
   for (const rep of res.replicas) out(`replica pid ${rep.pid}: CPU ${rep.cpuSeconds.toFixed(1)} s (${(rep.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${rep.maxRssMiB.toFixed(0)} MiB`);
   if (res.etcd) out(`etcd: CPU ${res.etcd.cpuSeconds.toFixed(1)} s (${(res.etcd.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${res.etcd.maxRssMiB.toFixed(0)} MiB`);
+  for (const o of res.others) out(`${o.name} pid ${o.pid}: CPU ${o.cpuSeconds.toFixed(1)} s (${(o.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${o.maxRssMiB.toFixed(0)} MiB`);
+  out(`machine: ${(res.load.machineBusy * 100).toFixed(0)}% of all cores busy; load average (1 min) ${res.load.min.toFixed(1)}-${res.load.max.toFixed(1)}`);
   if (res.etcdDbBytes) out(`etcd db size: ${(res.etcdDbBytes.before / 2 ** 20).toFixed(1)} MiB -> ${(res.etcdDbBytes.after / 2 ** 20).toFixed(1)} MiB`);
+  if (r.cut.length > 0) out(`cut short by --deadline-s: ${r.cut.join(', ')}`);
   out(`SLOs: ${allMet && startupMet ? 'all met' : 'NOT all met'}`);
   mkdirSync(join('_output', 'bench'), { recursive: true });
   writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, calls: r.rec.rows(), startup: st, watchLag: lag, errors: Object.fromEntries(r.rec.errors) }, resources: res, summary: lines }, null, 2)}\n`);

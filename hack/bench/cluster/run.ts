@@ -31,6 +31,8 @@ export interface RunOptions {
   mountsPerPod: number;
   /** Run the scale phase (create and delete always run). */
   scalePhase: boolean;
+  /** Seconds after which the run stops waiting, skips what is left and reports (0: none). */
+  deadlineSeconds: number;
 }
 
 export interface RunResult {
@@ -42,6 +44,8 @@ export interface RunResult {
   leftoverPods: number;
   watches: number;
   bindings: number;
+  /** Phases cut short or skipped by the deadline. */
+  cut: string[];
 }
 
 export interface RunHooks {
@@ -96,17 +100,25 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
       namespaces: o.namespaces, deployments: Math.ceil(pods / o.podsPerDeployment), podsPerDeployment: o.podsPerDeployment,
       qps: o.qps, external: o.externalControllers, graceSeconds: 30, mounts: o.mountsPerPod,
     });
+    const runDeadline = o.deadlineSeconds > 0 ? t0 + o.deadlineSeconds * 1000 : Infinity;
+    const cut: string[] = [];
+    // Past the run's deadline a phase stops waiting (its requests keep going) and the rest are skipped.
     const phase = async (name: string, f: () => Promise<void>, settled: () => Promise<boolean>) => {
+      if (clock() >= runDeadline) { cut.push(`${name} (skipped)`); hooks.log(`  ${name}: skipped, past the deadline`); return; }
       const p0 = clock();
-      await f();
-      const deadline = clock() + o.phaseTimeoutMs;
-      while (!(await settled()) && clock() < deadline) await sleep(500);
-      hooks.log(`  ${name}: ${((clock() - p0) / 1000).toFixed(1)} s`);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((r) => { if (runDeadline < Infinity) timer = setTimeout(() => r('late'), Math.max(0, runDeadline - clock())); });
+      const sent = await Promise.race([f().then(() => 'sent' as const), late]);
+      const deadline = Math.min(clock() + o.phaseTimeoutMs, runDeadline);
+      while (sent === 'sent' && !(await settled()) && clock() < deadline) await sleep(500);
+      clearTimeout(timer);
+      if (clock() >= runDeadline) cut.push(name);
+      hooks.log(`  ${name}: ${((clock() - p0) / 1000).toFixed(1)} s${clock() >= runDeadline ? ' (cut off by the deadline)' : ''}`);
     };
     await phase('namespaces', () => driver.createNamespaces(), async () => true);
     const allRunning = async () => driver.pending() === 0;
     await phase(`create ${driver.deployments.length} deployments, ${pods} pods`, () => driver.create(), allRunning);
-    if (o.steadySeconds > 0) { await sleep(o.steadySeconds * 1000); hooks.log(`  steady: ${o.steadySeconds} s`); }
+    if (o.steadySeconds > 0 && clock() < runDeadline) { await sleep(o.steadySeconds * 1000); hooks.log(`  steady: ${o.steadySeconds} s`); }
     if (o.scalePhase) await phase('scale', () => driver.scale(), allRunning);
     const unstartedPods = driver.pending();
     await phase('delete', () => driver.delete(), async () => (await driver.remainingPods()) === 0);
@@ -118,7 +130,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     }
     return {
       rec, seconds: (clock() - t0) / 1000, pods, missedPodEvents: missed, unstartedPods, leftoverPods,
-      watches: peakWatches, bindings: scheduler.bindings,
+      watches: peakWatches, bindings: scheduler.bindings, cut,
     };
   } finally {
     clearInterval(ticker);

@@ -39,6 +39,24 @@ export class LoadDriver {
     return this.api.call<KubeObj>({ resource, verb, scope: 'resource' }, method, path, body, contentType);
   }
 
+  /**
+   * A controller's create of an object it needs the UID of: retried while the API could
+   * not take it (no answer, 429, 5xx), and read back when an earlier try had made it.
+   */
+  private async createOrGet(resource: string, collection: string, body: KubeObj): Promise<KubeObj | undefined> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const res = await this.call(resource, 'POST', 'POST', collection, body);
+      if (res.status === 201) return res.body;
+      if (res.status === 409) {
+        const got = await this.call(resource, 'GET', 'GET', `${collection}/${body.metadata.name}`);
+        return got.status === 200 ? got.body : undefined;
+      }
+      if (res.status !== 0 && res.status !== 429 && res.status < 500) return undefined;
+      await sleep(1000);
+    }
+    return undefined;
+  }
+
   async createNamespaces(): Promise<void> {
     for (let i = 0; i < this.o.namespaces; i++) {
       await this.call('namespaces', 'POST', 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `load-${i}` } });
@@ -69,17 +87,18 @@ export class LoadDriver {
         addressType: 'IPv4', endpoints: [], ports: [{ name: '', port: 8080, protocol: 'TCP' }],
       });
     }
-    const dep = await this.call('deployments', 'POST', 'POST', `/apis/apps/v1/namespaces/${d.ns}/deployments`, {
+    const dep = await this.createOrGet('deployments', `/apis/apps/v1/namespaces/${d.ns}/deployments`, {
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: d.name, labels },
       spec: { replicas: d.size, selector: { matchLabels: labels }, template: this.template(d) },
     });
-    if (this.o.external || dep.status !== 201) return;
-    const rs = await this.call('replicasets', 'POST', 'POST', `/apis/apps/v1/namespaces/${d.ns}/replicasets`, {
+    if (this.o.external || !dep) return;
+    const rs = await this.createOrGet('replicasets', `/apis/apps/v1/namespaces/${d.ns}/replicasets`, {
       apiVersion: 'apps/v1', kind: 'ReplicaSet',
-      metadata: { name: `${d.name}-5d8f7`, labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: d.name, uid: dep.body.metadata.uid, controller: true, blockOwnerDeletion: true }] },
+      metadata: { name: `${d.name}-5d8f7`, labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: d.name, uid: dep.metadata.uid, controller: true, blockOwnerDeletion: true }] },
       spec: { replicas: d.size, selector: { matchLabels: labels }, template: this.template(d) },
     });
-    d.rsUid = rs.body.metadata.uid;
+    if (!rs) return;
+    d.rsUid = rs.metadata.uid;
     await this.scalePods(d, d.size);
   }
 
