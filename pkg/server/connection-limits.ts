@@ -23,13 +23,18 @@ export const connectionOptions = {
 
 /**
  * Go answers a malformed request with a bare 400 (431 for oversized headers) and closes,
- * and closes without a word when the headers do not arrive in time; Node would answer the
+ * and closes without a word when the headers (or the TLS handshake) do not arrive in time; Node would answer the
  * latter with a 408, which no Go server sends.
  */
 export function applyConnectionLimits(server: Server): void {
   server.keepAliveTimeout = idleTimeoutMs;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ECONNRESET' || !socket.writable) {
+    // https hands TLS failures here too (a handshake that timed out or failed): Go's server
+    // logs them and closes. An HTTP 400 on such a socket once reached a client whose
+    // handshake the busy server had not finished reading within the 32 s (TLS 1.3 lets the
+    // server write first), which took it for its watch's answer.
+    const tlsFailure = /^ERR_(TLS|SSL)_/.test(err.code ?? '') || 'library' in err;
+    if (tlsFailure || err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }

@@ -166,7 +166,12 @@ export function stalledWatch(t: Target, path: string): Promise<StalledWatch> {
     const req = https.request({ hostname: u.hostname, port: u.port, path, method: 'GET', ca: t.admin.ca, cert: t.admin.cert, key: t.admin.key, agent: false });
     req.on('error', reject);
     req.on('response', (res) => {
-      if (res.statusCode !== 200) { reject(new Error(`watch: HTTP ${res.statusCode}`)); return; }
+      if (res.statusCode !== 200) {
+        const body: Buffer[] = [];
+        res.on('data', (d: Buffer) => body.push(d));
+        res.on('end', () => reject(new Error(`watch: HTTP ${res.statusCode} ${JSON.stringify(res.headers)} ${Buffer.concat(body).toString('utf8').slice(0, 500)}`)));
+        return;
+      }
       let got = 0;
       let closed = false;
       res.on('data', (d: Buffer) => { got += d.length; });
