@@ -30,9 +30,15 @@ export function etcdHealthChecks(clusters: EtcdCluster[], etcdPrefix: string, ti
   };
 }
 
+/**
+ * `p`, or a deadline error after `ms`. A busy event loop runs expired timers before it
+ * reads the sockets, so etcd's answer, in time but not yet read, would lose to the timer:
+ * the deadline is called only after one more turn of I/O (setImmediate runs after it).
+ * On a starved 2-core machine readyz failed on etcd that way.
+ */
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('context deadline exceeded')), ms);
+    const t = setTimeout(() => setImmediate(() => reject(new Error('context deadline exceeded'))), ms);
     p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
   });
 }

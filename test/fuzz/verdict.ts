@@ -1,5 +1,5 @@
 // What each fuzzed request must get back: an answer (no hang past the client's timeout, no
-// dropped connection), no 5xx, and for every error a Status whose code is the HTTP status
+// dropped connection), no 5xx but upstream's own (named below), and for every error a Status whose code is the HTTP status
 // and whose reason is the one upstream pairs with that code.
 import { METHODS } from 'node:http';
 import { parse as parseYaml } from 'yaml';
@@ -121,6 +121,29 @@ function healthCheckNotFound(req: RawRequest, status: number): boolean {
   return status === 404 && /^\/(healthz|livez|readyz)\//.test(req.path);
 }
 
+/**
+ * A health endpoint whose check failed answers as upstream's pkg/server/healthz does: a
+ * text 500 listing every check ("[-]etcd failed: reason withheld" ... "readyz check
+ * failed"), or for one check's own path "internal server error: <why>". A 500 of any other
+ * shape from these paths is still a finding.
+ */
+export function healthCheckFailed(req: RawRequest, status: number, body: Buffer): boolean {
+  if (status !== 500 || !/^\/(healthz|livez|readyz)(\/|\?|$)/.test(req.path)) return false;
+  const text = body.toString('utf8');
+  return /^(\[[+-]\][^\n]*\n)+(healthz|livez|readyz) check failed\n$/.test(text) || /^internal server error: [^\n]+\n$/.test(text);
+}
+
+/**
+ * Answers given before any handler could have run, so by a request that cannot have
+ * written: Node's parser refusing the request line, and upstream's impersonation-filter 500.
+ */
+export function refusedBeforeHandler(req: RawRequest, out: RawOutcome): boolean {
+  if (out.kind === 'timeout') return false;
+  if (out.kind === 'error') return out.code === 'CLIENT_REFUSED' || (['HPE_CLOSED_CONNECTION', 'ECONNRESET', 'EPIPE'].includes(out.code) && refusedByHttpParser(req));
+  return upstreamInternalError(req, out) || (out.status === 400 && out.body.toString('utf8') === '400 Bad Request' && refusedByHttpParser(req))
+    || healthCheckFailed(req, out.status, out.body);
+}
+
 export function judge(req: RawRequest, out: RawOutcome): Verdict {
   if (out.kind === 'timeout') return { ok: false, problem: 'hang', detail: `no answer in ${out.ms} ms` };
   if (out.kind === 'error') {
@@ -133,7 +156,7 @@ export function judge(req: RawRequest, out: RawOutcome): Verdict {
   }
   const { status } = out;
   // A client that asks for a 1 µs deadline gets upstream's 504 Timeout: that one is asked for.
-  if (upstreamInternalError(req, out)) return { ok: true };
+  if (upstreamInternalError(req, out) || healthCheckFailed(req, status, out.body)) return { ok: true };
   if (status === 400 && out.body.toString('utf8') === '400 Bad Request' && refusedByHttpParser(req)) return { ok: true };
   if (status === 504) {
     // A HEAD answer has no body to show the cause; the request's resourceVersion (or its
