@@ -119,12 +119,15 @@ export async function runCampaign(log: (l: string) => void = (l) => console.log(
     res.operations += objects;
     res.lines.push(`${objects} objects created in ${Math.round((performance.now() - t0) / 1000)} s`);
     const l = await peakRssDuring(t.pid, async () => {
-      const list = request<{ items: unknown[] }>(`${t.url}/api/v1/namespaces/abuse-list/configmaps`, { ...t.admin, timeoutMs: 120_000 });
+      const t1 = performance.now();
+      const list = request<{ items: unknown[] }>(`${t.url}/api/v1/namespaces/abuse-list/configmaps`, { ...t.admin, timeoutMs: 120_000 })
+        .then((r) => ({ ...r, ms: Math.round(performance.now() - t1) }));
       await probe(`a list of ${objects}`);
       return list;
     });
     res.operations++;
-    if (l.result.status !== 200 || l.result.body.items.length < objects) fail(`a list of ${objects}: HTTP ${l.result.status}, ${l.result.body.items?.length} items`);
+    res.lines.push(`a list of ${objects}: HTTP ${l.result.status} in ${l.result.ms} ms`);
+    if (l.result.status !== 200 || l.result.body.items.length < objects) fail(`a list of ${objects}: HTTP ${l.result.status} after ${l.result.ms} ms, ${l.result.body.items?.length} items: ${l.result.text.slice(0, 300)}`);
     checkRss(`a list of ${objects} objects`, l);
 
     const closedAfter = await headers.closedAfterMs;
