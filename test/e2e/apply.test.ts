@@ -20,7 +20,7 @@ describe('e2e: kubectl apply --server-side', function () {
   };
 
   before(async () => {
-    cluster = await startReplicas(1);
+    cluster = await startReplicas(1, { etcd: 'mutual-tls' });
     const r = await k(['create', 'namespace', ns]);
     expect(r.code, r.stderr).to.equal(0);
   });

@@ -45,7 +45,7 @@ describe('e2e kubectl: customresourcedefinitions', function () {
     return r.stdout;
   };
 
-  before(async () => { cluster = await startReplicas(2); });
+  before(async () => { cluster = await startReplicas(2, { etcd: 'mutual-tls' }); });
   after(async () => { await cluster?.stop(); });
 
   it('applies, gets, describes, waits for established and deletes a CRD', async () => {

@@ -66,7 +66,7 @@ describe('e2e kubectl: custom resources', function () {
   };
 
   before(async () => {
-    cluster = await startReplicas(2);
+    cluster = await startReplicas(2, { etcd: 'mutual-tls' });
     webhook = await startConversionWebhook();
     await ok('1.28', ['apply', '-f', '-'], 0, crdYAML(webhook));
     await ok('1.28', ['wait', '--for', 'condition=established', '--timeout=10s', 'crd/sprockets.e2e.example.com'], 1);

@@ -34,7 +34,7 @@ describe('e2e: kubectl delete --cascade', function () {
   }
 
   before(async () => {
-    cluster = await startReplicas(1);
+    cluster = await startReplicas(1, { etcd: 'mutual-tls' });
     expect((await k(['create', 'namespace', ns])).code).to.equal(0);
   });
   after(async () => { await cluster?.stop(); });

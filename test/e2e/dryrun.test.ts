@@ -2,7 +2,7 @@
 // the server's answer, and etcd (read directly) is untouched.
 import { expect } from 'chai';
 import type { Etcd3 } from 'etcd3';
-import { kubectl, startReplicas, testEtcdClient, type Cluster } from '../harness/index.js';
+import { kubectl, startReplicas, type Cluster } from '../harness/index.js';
 
 // These tests count every ConfigMap in their namespace, so the root-CA publisher (which
 // adds kube-root-ca.crt to each namespace) is off, as upstream runs such tests without
@@ -22,8 +22,8 @@ describe('e2e: kubectl --dry-run=server', function () {
   };
 
   before(async () => {
-    cluster = await startReplicas(1, { extraArgs: withoutRootCA });
-    etcd = await testEtcdClient();
+    cluster = await startReplicas(1, { etcd: 'mutual-tls', extraArgs: withoutRootCA });
+    etcd = cluster.etcdClient();
     expect((await k(['create', 'namespace', ns])).code).to.equal(0);
     expect((await k(['create', 'configmap', 'existing', '-n', ns, '--from-literal=a=1'])).code).to.equal(0);
   });

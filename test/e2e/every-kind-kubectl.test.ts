@@ -27,7 +27,7 @@ describe('e2e: kubectl explain, describe, label, annotate and delete for every k
   };
 
   before(async () => {
-    cluster = await startReplicas(1, { extraArgs: ['--service-cluster-ip-range=10.96.0.0/16'] });
+    cluster = await startReplicas(1, { etcd: 'mutual-tls', extraArgs: ['--service-cluster-ip-range=10.96.0.0/16'] });
     const get = async <T>(path: string): Promise<T> => (await request<T>(`${cluster.urls[0]}${path}`, cluster.credentialsFor())).body;
     const versions = [{ groupVersion: 'v1', path: '/api/v1' }];
     for (const g of (await get<{ groups: Array<{ versions: Array<{ groupVersion: string }> }> }>('/apis')).groups) {

@@ -14,7 +14,7 @@ describe('e2e: kubectl --field-selector', function () {
   });
 
   before(async () => {
-    cluster = await startReplicas(2);
+    cluster = await startReplicas(2, { etcd: 'mutual-tls' });
     const r = await kubectl(['create', 'namespace', ns], { kubeconfig: cluster.kubeconfigFor(0) });
     expect(r.code, r.stderr).to.equal(0);
     await ok(['apply', '-f', '-'], pod('on-n1', 'n1'));

@@ -16,7 +16,7 @@ describe('e2e kubectl: create, read, update, delete through two replicas', funct
   };
 
   before(async () => {
-    cluster = await startReplicas(2);
+    cluster = await startReplicas(2, { etcd: 'mutual-tls' });
     await ok(['create', 'namespace', ns]);
   });
   after(async () => { await cluster?.stop(); });

@@ -11,6 +11,7 @@ describe('e2e: kubectl v1.28 and v1.34 through two replicas', function () {
 
   before(async () => {
     cluster = await startReplicas(2, {
+      etcd: 'mutual-tls',
       authorizationMode: 'RBAC',
       clientUsers: [{ name: 'dave', groups: [] }],
       extraArgs: ['--controllers=*,-root-ca-cert-publisher'],

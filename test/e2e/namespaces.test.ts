@@ -10,7 +10,7 @@ describe('e2e: kubectl delete namespace', function () {
   const k = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: cluster.kubeconfigFor(0), stdin });
 
   before(async () => {
-    cluster = await startReplicas(2);
+    cluster = await startReplicas(2, { etcd: 'mutual-tls' });
   });
   after(async () => { await cluster?.stop(); });
 

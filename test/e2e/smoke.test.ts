@@ -7,7 +7,7 @@ describe('e2e smoke: two replicas and kubectl', function () {
   let cluster: Cluster | undefined;
 
   before(async () => {
-    cluster = await startReplicas(2);
+    cluster = await startReplicas(2, { etcd: 'mutual-tls' });
   });
 
   after(async () => {

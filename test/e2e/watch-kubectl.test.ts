@@ -9,7 +9,7 @@ describe('e2e: kubectl watch and chunked lists across replicas', function () {
   const ns = `kw-${Date.now().toString(36)}`;
 
   before(async () => {
-    cluster = await startReplicas(2);
+    cluster = await startReplicas(2, { etcd: 'mutual-tls' });
     const r = await kubectl(['create', 'namespace', ns], { kubeconfig: cluster.kubeconfigFor(0) });
     expect(r.code, r.stderr).to.equal(0);
   });

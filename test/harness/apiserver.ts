@@ -6,7 +6,9 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Etcd3 } from 'etcd3';
 import { testEtcdEndpoint } from './etcd.js';
+import { sharedTLSEtcd, sharedTLSEtcdArgs, sharedTLSEtcdClient } from './shared-tls-etcd.js';
 import { registerLog, tailOf, unregisterLog } from './failure-logs.js';
 import { request, type TlsCredentials } from './http.js';
 import { writeKubeconfig, type KubeconfigUser } from './kubeconfig.js';
@@ -18,6 +20,12 @@ import { spawnTracked, type Tracked } from './processes.js';
 export interface ReplicaOptions {
   /** Default: the shared test etcd. */
   etcdEndpoint?: string;
+  /**
+   * 'mutual-tls': the run's shared three-member etcd that requires client certificates
+   * (shared-tls-etcd.ts), with kubeadm's --etcd-cafile/--etcd-certfile/--etcd-keyfile.
+   * Default: the plaintext etcdEndpoint.
+   */
+  etcd?: 'mutual-tls';
   /** Default: a fresh uniquePrefix('cluster'); all replicas of one cluster share it. */
   etcdPrefix?: string;
   /** --authorization-mode; default AlwaysAllow. */
@@ -62,6 +70,8 @@ export interface Cluster {
   pki: TestPki;
   etcdEndpoint: string;
   etcdPrefix: string;
+  /** A raw client of the replicas' etcd, with their TLS files if any; close it yourself. */
+  etcdClient(): Etcd3;
   /**
    * Path of a kubeconfig for replica `index` as `user`: "admin" (default), a name from
    * clientUsers or tokens, or "anonymous" (no credentials). Written on first request.
@@ -94,7 +104,8 @@ async function startCluster(dir: string, n: number, opts: ReplicaOptions): Promi
   const pki = await createTestPki(join(dir, 'pki'), { clientUsers: opts.clientUsers, tokens: opts.tokens });
   await mkdir(join(dir, 'logs'));
   await mkdir(join(dir, 'kubeconfigs'));
-  const etcdEndpoint = opts.etcdEndpoint ?? (await testEtcdEndpoint());
+  const tlsEtcd = opts.etcd === 'mutual-tls' ? await sharedTLSEtcd() : undefined;
+  const etcdEndpoint = tlsEtcd?.endpoints.join(',') ?? opts.etcdEndpoint ?? (await testEtcdEndpoint());
   const etcdPrefix = opts.etcdPrefix ?? uniquePrefix('cluster');
   const procs: Array<Tracked | undefined> = new Array(n).fill(undefined);
   const replicas: Replica[] = Array.from({ length: n }, (_, index) => ({
@@ -103,7 +114,7 @@ async function startCluster(dir: string, n: number, opts: ReplicaOptions): Promi
   const label = (i: number): string => `replica ${i} of ${dir}`;
 
   const argsFor = (r: Replica): string[] => [
-    `--etcd-servers=${etcdEndpoint}`,
+    ...(tlsEtcd ? sharedTLSEtcdArgs(tlsEtcd) : [`--etcd-servers=${etcdEndpoint}`]),
     `--etcd-prefix=${etcdPrefix}`,
     `--secure-port=${r.port}`,
     '--bind-address=127.0.0.1',
@@ -186,6 +197,7 @@ async function startCluster(dir: string, n: number, opts: ReplicaOptions): Promi
     pki,
     etcdEndpoint,
     etcdPrefix,
+    etcdClient: () => (tlsEtcd ? sharedTLSEtcdClient(tlsEtcd) : new Etcd3({ hosts: etcdEndpoint.split(',') })),
     credentialsFor: (user = 'admin') => credentials(pki, user),
     kubeconfigFor(index, user = 'admin') {
       const r = replicas[index];

@@ -219,7 +219,7 @@ process.once('exit', () => {
  * A detached shell holding the read end of a pipe from us: when we die, even by
  * SIGKILL, the pipe closes, `read` returns and the shell terminates etcd.
  */
-function startWatchdog(pid: number): ChildProcess {
+export function startWatchdog(pid: number): ChildProcess {
   const w = spawn('sh', ['-c', 'read _ || :; kill -TERM "$1" 2>/dev/null', 'etcd-watchdog', String(pid)], {
     stdio: ['pipe', 'ignore', 'ignore'],
     detached: true,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Etcd3 } from 'etcd3';
 import { createEtcdClient } from '../../client.js';
-import { etcdTLSArgs, findEtcdBinary, type EmbeddedEtcdTLS } from '../../embedded.js';
+import { etcdTLSArgs, findEtcdBinary, startWatchdog, type EmbeddedEtcdTLS } from '../../embedded.js';
 import type { EtcdTLSFiles } from '../../tls/files.js';
 
 export interface Member {
@@ -47,6 +47,13 @@ export interface TestClusterOptions {
   beforeStart?: (members: Member[]) => Promise<void>;
   /** Client and peer URLs over TLS, with etcd's TLS flags (test/harness/etcd-tls.ts makes them). */
   tls?: EmbeddedEtcdTLS;
+  /**
+   * Raft timing; default 50 / 500 ms, so that a killed leader is replaced quickly. A
+   * cluster no test kills can take etcd's own defaults or longer, so that a loaded
+   * machine's scheduling delays do not start elections.
+   */
+  heartbeatMs?: number;
+  electionMs?: number;
 }
 
 /** A client of some members; with TLS, presenting the probe's files. */
@@ -76,14 +83,19 @@ export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {
       `--initial-cluster=${initialCluster}`, '--initial-cluster-state=new',
       '--initial-cluster-token=watch-test', '--log-level=error', '--logger=zap',
       `--experimental-watch-progress-notify-interval=${opts.progressNotifyInterval ?? '1s'}`,
-      '--heartbeat-interval=50', '--election-timeout=500',
+      `--heartbeat-interval=${opts.heartbeatMs ?? 50}`, `--election-timeout=${opts.electionMs ?? 500}`,
       ...(opts.tls ? etcdTLSArgs(opts.tls) : []),
     ];
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ETCD_')));
     const [command, ...rest] = [...(opts.prefix?.(i) ?? []), binary, ...args];
     const child = spawn(command!, rest, { stdio: ['ignore', 'ignore', 'ignore'], env });
     live.add(child);
-    child.once('exit', () => live.delete(child));
+    // Also when this process is SIGKILLed (the exit hook then never runs).
+    const watchdog = child.pid === undefined ? undefined : startWatchdog(child.pid);
+    child.once('exit', () => {
+      live.delete(child);
+      if (watchdog?.pid !== undefined) try { process.kill(watchdog.pid, 'SIGKILL'); } catch { /* gone */ }
+    });
     m.child = child;
   };
   await opts.beforeStart?.(members);
