@@ -29,6 +29,8 @@ async function main(): Promise<void> {
   // and a SIGTERM then must still shut down gracefully rather than kill the process.
   let signaled = false;
   let started: RunningServer | undefined;
+  // Ends a start still waiting for etcd: nothing was served but health, nothing to drain.
+  const abortStart = new AbortController();
   const stop = (server: RunningServer) => {
     server.stop().then(() => process.exit(0), (err) => { log.error({ err }, 'shutdown failed'); process.exit(1); });
   };
@@ -40,12 +42,20 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), options.shutdownDelayMs + options.requestTimeoutMs + options.shutdownWatchTerminationGracePeriodMs + 10_000);
     force.unref();
     if (started) stop(started);
+    else abortStart.abort();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   // Loaded only to run: --help and --version (envtest's probe) answer without it.
   const { runServer } = await import('../pkg/server/server.js');
-  started = await runServer(options, log);
+  const { StartupAborted } = await import('../pkg/server/storage.js');
+  try {
+    started = await runServer(options, log, abortStart.signal);
+  } catch (err) {
+    if (!(err instanceof StartupAborted)) throw err;
+    log.info('stopped before etcd answered');
+    process.exit(0);
+  }
   if (signaled) stop(started);
 }
 

@@ -19,6 +19,8 @@ export interface Endpoints {
   pathHandlers: PathHandler[];
   outerFilters: Koa.Middleware[];
   health: HealthRegistry;
+  /** /healthz, /livez, /readyz and their single checks (also served before the app is). */
+  healthHandler: PathHandler;
   /** Flip readyz to failing before the listener closes (graceful shutdown). */
   beginShutdown(): void;
   stop(): void;
@@ -34,11 +36,13 @@ export function extraEndpoints(deps: { scheme: ResourceScheme; etcdChecks: EtcdH
     shutdown,
   );
   const metrics = apiserverMetrics();
+  const healthHandler = createHealthHandler(health, { onCheckFailed: (endpoint, name, err) => deps.log.warn({ endpoint, check: name, err: err.message }, 'health check failed') });
   return {
     health,
+    healthHandler,
     outerFilters: [createMetricsFilter({ metrics, scheme: deps.scheme }), createRequestLogger(deps.log)],
     pathHandlers: [
-      createHealthHandler(health, { onCheckFailed: (endpoint, name, err) => deps.log.warn({ endpoint, check: name, err: err.message }, 'health check failed') }),
+      healthHandler,
       createVersionHandler(),
       createMetricsHandler(metrics),
     ],

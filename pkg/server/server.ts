@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createServer, type Server } from 'node:https';
 import type { Logger } from 'pino';
 import { createLogger } from '../endpoints/filters/logging.js';
 import { setUndecodableLogger } from '../storage/etcd/undecodable.js';
@@ -22,8 +21,7 @@ import { buildAuditor } from '../audit/auditor.js';
 import { apiserverMetrics } from '../endpoints/metrics/metrics.js';
 import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
-import { sniCallback } from './tls-options.js';
-import { applyConnectionLimits, connectionOptions } from './connection-limits.js';
+import { listen } from './listener.js';
 import { bookmarkObserver, startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
 import { startDBSizePoller } from './etcd-metrics.js';
 import { setProgressObserver } from '../storage/etcd/progress.js';
@@ -59,7 +57,6 @@ import { bindComponentStatuses } from '../registry/core/componentstatuses/index.
 import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import type { ServerDeps } from './deps.js';
 import { KubeletClient } from '../kubelet/client.js';
-import { upgradeListener } from '../util/proxy/hijack.js';
 import { buildAggregator } from '../aggregator/index.js';
 import { createOpenAPIHandler } from '../openapi/handler.js';
 
@@ -68,7 +65,21 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function runServer(o: ServerOptions, log: Logger = createLogger(o.logLevel, undefined, o.loggingFormat)): Promise<RunningServer> {
+/** The post-start hooks, registered before the replica listens: /readyz fails on each until its step is done. */
+function postStartHooks(o: ServerOptions): string[] {
+  return [
+    'start-kube-apiserver-admission-initializer', 'generic-apiserver-start-informers', 'crd-informer-synced', 'start-apiextensions-controllers',
+    ...(o.enablePriorityAndFairness ? ['priority-and-fairness-config-consumer', 'priority-and-fairness-filter'] : []),
+    'start-system-namespaces-controller', 'scheduling/bootstrap-system-priority-classes', 'kube-apiserver-autoregistration', 'rbac/bootstrap-roles',
+    'bootstrap-controller',
+  ];
+}
+
+/**
+ * `signal`: aborting it while etcd has not answered yet ends the start (a SIGTERM then):
+ * the listener closes and the promise rejects with StartupAborted.
+ */
+export async function runServer(o: ServerOptions, log: Logger = createLogger(o.logLevel, undefined, o.loggingFormat), signal?: AbortSignal): Promise<RunningServer> {
   for (const warning of resetFeatureGates(o.featureGates).settingsToWarnAbout()) log.warn(warning);
   setMinRequestTimeout(o.minRequestTimeoutSeconds);
   apiserverMetrics().showHiddenMetricsFor(o.showHiddenMetricsForVersion);
@@ -78,13 +89,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const encryption = await startEncryption(o, scheme, log);
   const layer = await buildStorage(o, scheme, log, encryption);
   const { client, storage, endpoints } = layer;
-  await waitForEtcd(layer, log);
   const stored = storedResources(scheme, o.etcdPrefix);
   setProgressObserver(bookmarkObserver(stored));
-  const dbSizePoller = startDBSizePoller(layer.clusters.flatMap((c) => c.connection.endpoints), o.etcdTLS, o.etcdDBMetricPollIntervalMs, log);
-  const serviceAllocators = bindServiceAllocation(scheme, {
-    client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
-  }, log);
   setUndecodableLogger((key, reason) => log.error({ key, reason }, 'unable to decode a value stored in etcd'));
   setManagedFieldsFailureLogger((f) => log.error(f, 'failed to update managedFields; the object is written without them'));
   const registry = new StoreRegistry(scheme, storage, o.etcdPrefix, { events: o.eventTTLSeconds });
@@ -100,12 +106,26 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   addEncryptionHealthChecks(extra.health, encryption);
   // Each start step under upstream's post-start hook name, so /readyz?verbose and
   // /livez?verbose list them as kube-apiserver's do.
+  const hooks = new Map(postStartHooks(o).map((name) => [name, extra.health.addPostStartHook(name)]));
   const hooked = async <T>(name: string, step: () => Promise<T> | T): Promise<T> => {
-    const hook = extra.health.addPostStartHook(name);
     const result = await step();
-    hook.done();
+    hooks.get(name)!.done();
     return result;
   };
+  const listener = await listen(o, certs, extra.healthHandler);
+  log.info({ url: listener.url }, 'serving securely');
+  try {
+    await waitForEtcd(layer, log, signal);
+  } catch (err) {
+    await new Promise((resolve) => listener.server.close(resolve));
+    encryption?.stop();
+    await layer.stop();
+    throw err;
+  }
+  const dbSizePoller = startDBSizePoller(layer.clusters.flatMap((c) => c.connection.endpoints), o.etcdTLS, o.etcdDBMetricPollIntervalMs, log);
+  const serviceAllocators = bindServiceAllocation(scheme, {
+    client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
+  }, log);
   const loopbackTokens = new LoopbackTokens();
   const authenticator = loopbackTokens.authenticator(await buildAuthenticator(deps));
   const authz = await buildAuthorization(deps);
@@ -124,7 +144,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     cache: layer.cache,
   });
   await hooked('generic-apiserver-start-informers', () => informers.start());
-  const crdSynced = extra.health.addPostStartHook('crd-informer-synced');
+  const crdSynced = hooks.get('crd-informer-synced')!;
   void informers.informerFor('apiextensions.k8s.io', 'customresourcedefinitions').waitForSync().then(() => crdSynced.done());
   const identity = `${hostname()}_${randomUUID()}`;
   // Controllers (and the leader Lease) act only once elected, and their requests wait for the app regardless.
@@ -190,7 +210,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   let objectCounter: StorageObjectCounter | undefined;
   const flow = buildFlowControl(o, informers, apiserverMetrics().registry, (resource) => objectCounter?.count(resource));
   if (flow.debug) pathHandlers.unshift(flow.debug);
-  if (o.enablePriorityAndFairness) for (const name of ['priority-and-fairness-config-consumer', 'priority-and-fairness-filter']) extra.health.addPostStartHook(name).done();
+  if (o.enablePriorityAndFairness) for (const name of ['priority-and-fairness-config-consumer', 'priority-and-fairness-filter']) hooks.get(name)!.done();
   const lifecycle = new ServerLifecycle();
   const app = createApp({
     log, outerFilters: [...shadowFilters(o, log, apiserverMetrics().registry), ...extra.outerFilters], authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect,
@@ -210,26 +230,10 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   apiserverLoops.start();
   // Counted once the bootstrap objects exist.
   objectCounter = startStorageObjectCounter(layer.clientFor, stored, apiserverMetrics().storageObjects, log, o.etcdCountMetricPollPeriodMs);
-  const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
-  const server: Server = createServer({
-    ...connectionOptions, ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,
-    SNICallback: sniCallback(o.tls.sniCertKeys, { ...tlsBase, requestCert: true, rejectUnauthorized: false }),
-  }, handle);
-  applyConnectionLimits(server);
-  server.on('upgrade', upgradeListener(handle));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.securePort, o.bindAddress, () => resolve());
-  });
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : o.securePort;
-  // Bound to every interface, the replica reaches itself (and the admin kubeconfig points) at loopback.
-  const local = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
-  const host = local.includes(':') ? `[${local}]` : local;
-  const url = `https://${host}:${port}`;
-  log.info({ url }, 'serving securely');
+  listener.serve(handle);
+  const { server, url } = listener;
   selfURL = new URL(url);
-  await hooked('bootstrap-controller', () => kubernetesService.start(port));
+  await hooked('bootstrap-controller', () => kubernetesService.start(listener.port));
   if (o.writeAdminKubeconfig) {
     const servingCA = certs.caFile ? readFileSync(certs.caFile, 'utf8') : certs.cert;
     await writeAdminKubeconfig(o.writeAdminKubeconfig, o.certDir, url, servingCA);

@@ -119,26 +119,42 @@ export async function buildStorage(o: ServerOptions, scheme: ResourceScheme, log
   }
 }
 
+/** The start was stopped (SIGTERM) while etcd had not answered yet. */
+export class StartupAborted extends Error {
+  constructor() {
+    super('start-up stopped while waiting for etcd');
+    this.name = 'StartupAborted';
+  }
+}
+
 /**
  * Waits until every cluster answers a read, logging why not every few seconds (the
  * members' TLS handshake failures are logged once each by the clients): a replica whose
- * etcd refuses it says so instead of crashing or hanging silently.
+ * etcd refuses it says so instead of crashing or hanging silently. Aborting `signal`
+ * ends the wait at once with StartupAborted.
  */
-export async function waitForEtcd(layer: StorageLayer, log: Logger, stopped: () => boolean = () => false): Promise<void> {
+export async function waitForEtcd(layer: StorageLayer, log: Logger, signal?: AbortSignal): Promise<void> {
+  const aborted = new Promise<never>((_, reject) => {
+    if (!signal) return;
+    const fail = () => reject(new StartupAborted());
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+  aborted.catch(() => undefined);
   for (const c of layer.clusters) {
     let lastLog = 0;
     for (;;) {
       try {
-        await c.connection.client.get('health').exec();
+        await Promise.race([c.connection.client.get('health').exec(), aborted]);
         break;
       } catch (err) {
-        if (stopped()) throw err;
+        if (err instanceof StartupAborted) throw err;
         if (Date.now() - lastLog > 10_000) {
           lastLog = Date.now();
           const tls = c.connection.handshakes.describe();
           log.error({ etcd: c.checkName, endpoints: c.connection.endpoints, error: (err as Error).message, ...(tls ? { tls } : {}) }, 'waiting for etcd');
         }
-        await new Promise((r) => setTimeout(r, 1000));
+        await Promise.race([new Promise((r) => setTimeout(r, 1000)), aborted]);
       }
     }
   }

@@ -1,7 +1,8 @@
 // Replicas on an etcd that requires client certificates (as kubeadm's does): CRUD over
 // mutual TLS, a client certificate renewed on disk picked up without a restart, the
-// handshake's reason in the log (once) and behind /readyz when etcd refuses us, and
-// start-up errors naming the flag and the file.
+// handshake's reason in the log (once) and behind /readyz when etcd refuses us, a replica
+// that listens and answers health checks before etcd answers (and stops at once on
+// SIGTERM then), and start-up errors naming the flag and the file.
 import { expect } from 'chai';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,6 +131,48 @@ describe('replicas on a mutual-TLS etcd', function () {
     expect(lineWith(wrongCA.output, 'waiting for etcd', 'TLS handshake failed: unable to verify the first certificate')).to.equal(true);
     const noCert = await startFailing(dir, [`--etcd-servers=${etcd.endpoints[0]}`, `--etcd-cafile=${pki.ca.certFile}`], /waiting for etcd/);
     expect(lineWith(noCert.output, 'waiting for etcd', 'TLS handshake failed: etcd refused our client certificate'), noCert.output.slice(-3000)).to.equal(true);
+  });
+
+  it('listens before etcd answers: /livez and /readyz fail on etcd with the reason, other requests 503, and SIGTERM ends the wait at once', async () => {
+    const port = await freePort();
+    const nobody = `https://127.0.0.1:${await freePort()}`;
+    const logFile = join(dir, 'before-etcd.log');
+    const { openSync } = await import('node:fs');
+    const fd = openSync(logFile, 'a');
+    const p = spawnTracked(process.execPath, [serverEntry, `--secure-port=${port}`, '--bind-address=127.0.0.1',
+      `--cert-dir=${join(dir, 'certs')}`, '--service-account-issuer=https://kubernetes.default.svc', '--logging-format=json',
+      `--etcd-servers=${nobody}`, ...clientArgs()], { stdio: ['ignore', fd, fd] });
+    let exitCode: number | null | undefined;
+    void p.exited.then((c) => { exitCode = c; });
+    try {
+      const url = `https://127.0.0.1:${port}`;
+      const ready = await until('/readyz answering', async () => {
+        const r = await request(`${url}/readyz?verbose`, { timeoutMs: 5000 }).catch(() => undefined);
+        return r?.status === 500 && r.text.includes('[-]etcd-readiness failed') ? r : undefined;
+      }, 30_000, 200);
+      expect(ready.text).to.include('[-]etcd failed: reason withheld');
+      expect(ready.text).to.include('[-]poststarthook/rbac/bootstrap-roles failed: reason withheld');
+      expect(ready.text.endsWith('readyz check failed\n')).to.equal(true);
+      const reason = await request(`${url}/readyz/etcd-readiness`);
+      expect(reason.status).to.equal(500);
+      expect(reason.text, reason.text).to.match(/^internal server error: error getting data from etcd: .*(ECONNREFUSED|No connection established|UNAVAILABLE)/);
+      const live = await request(`${url}/livez?verbose`);
+      expect(live.status).to.equal(500);
+      expect(live.text).to.include('[+]ping ok');
+      expect(live.text).to.include('[-]etcd failed: reason withheld');
+      const api = await request<{ reason: string; code: number }>(`${url}/api/v1/namespaces`);
+      expect(api.status).to.equal(503);
+      expect(api.headers['retry-after']).to.equal('1');
+      expect(api.body).to.include({ reason: 'ServiceUnavailable', code: 503 });
+      const t0 = Date.now();
+      p.child.kill('SIGTERM');
+      await until('exit after SIGTERM', () => exitCode !== undefined, 5000, 50);
+      expect(exitCode).to.equal(0);
+      expect(Date.now() - t0).to.be.below(5000);
+      expect(readFileSync(logFile, 'utf8')).to.include('stopped before etcd answered');
+    } finally {
+      await p.stop(2000);
+    }
   });
 
   it('a file that cannot be read or parsed is a start-up error naming the flag and the file', async () => {
