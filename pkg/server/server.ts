@@ -93,7 +93,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   setProgressObserver(bookmarkObserver(stored));
   setUndecodableLogger((key, reason) => log.error({ key, reason }, 'unable to decode a value stored in etcd'));
   setManagedFieldsFailureLogger((f) => log.error(f, 'failed to update managedFields; the object is written without them'));
-  const registry = new StoreRegistry(scheme, storage, o.etcdPrefix, { events: o.eventTTLSeconds });
+  const registry = new StoreRegistry(scheme, storage, o.etcdPrefix, { ttlSeconds: { events: o.eventTTLSeconds }, deleteCollectionWorkers: o.deleteCollectionWorkers });
 
   const certs = await servingCerts(o);
   let clientCAFile = o.clientCAFile;

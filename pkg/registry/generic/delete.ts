@@ -138,8 +138,10 @@ async function beginFinalizedDeletion(store: StoreCore, key: string, current: Ku
 }
 
 /**
- * Deletes what a list selects, page by page. With a limit, one page is deleted and
- * returned with its continue token; without, everything, returned as one list.
+ * Deletes what a list selects, page by page, each page's items by
+ * store.deleteCollectionWorkers deletes at a time (upstream's workers). With a limit, one
+ * page is deleted and returned with its continue token; without, everything, returned as
+ * one list.
  */
 export async function deleteCollection(store: StoreCore, namespace: string, params: ListParams, options: DeleteOptions,
   scope: RequestScope): Promise<KubeList> {
@@ -150,14 +152,14 @@ export async function deleteCollection(store: StoreCore, namespace: string, para
   const items: KubeObject[] = [];
   for (;;) {
     const page = await store.list(namespace, query);
-    for (const item of page.items) {
+    await inParallel(page.items, store.deleteCollectionWorkers, async (item) => {
       try {
         await deleteObject(store, item.metadata.namespace ?? '', item.metadata.name ?? '', structuredClone(options), scope);
       } catch (err) {
         // Objects deleted concurrently are simply gone; anything else stops the sweep.
         if (!(err instanceof StatusError && err.code === 404)) throw err;
       }
-    }
+    });
     if (hasLimit) return page;
     first ??= page;
     items.push(...page.items);
@@ -165,4 +167,25 @@ export async function deleteCollection(store: StoreCore, namespace: string, para
     query = { ...params, limit: pageSize, continue: page.metadata.continue, resourceVersion: undefined, resourceVersionMatch: undefined };
   }
   return { ...first, metadata: { resourceVersion: first.metadata.resourceVersion }, items };
+}
+
+/**
+ * Runs `work` on every item, `workers` at a time; the first failure stops the workers
+ * from taking more items and is thrown once the running ones are done.
+ */
+async function inParallel<T>(items: T[], workers: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, worker));
+  if (failure) throw failure.err;
 }

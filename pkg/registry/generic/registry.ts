@@ -11,9 +11,10 @@ export class StoreRegistry<D extends StoreDef = StoreDef> {
   /**
    * `ttlSeconds` maps a storage location (e.g. `events`) to how long its objects live;
    * keyed by location so every group serving those objects applies the same TTL.
+   * `deleteCollectionWorkers`: --delete-collection-workers.
    */
   constructor(readonly scheme: Scheme<D>, readonly storage: Storage, readonly prefix: string,
-    private readonly ttlSeconds: Record<string, number> = {}) {}
+    private readonly opts: { ttlSeconds?: Record<string, number>; deleteCollectionWorkers?: number } = {}) {}
 
   storeFor(def: StoreDef): GenericStore {
     const key = `${def.group}/${def.version}/${def.plural}`;
@@ -21,7 +22,7 @@ export class StoreRegistry<D extends StoreDef = StoreDef> {
     // A resource declared anew (a custom resource whose CRD changed) gets a new store.
     if (!store || store.def !== def) {
       const storage = def.wrapStorage ? def.wrapStorage(this.storage) : this.storage;
-      store = new GenericStore(def, storage, this.prefix, { ttlSeconds: this.ttlSeconds[storageSegment(def)] });
+      store = new GenericStore(def, storage, this.prefix, { ttlSeconds: this.opts.ttlSeconds?.[storageSegment(def)] }, this.opts.deleteCollectionWorkers);
       this.stores.set(key, store);
     }
     return store;

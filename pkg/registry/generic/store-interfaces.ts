@@ -48,6 +48,8 @@ export interface StoreCore {
   readonly storage: Storage;
   /** Every write carries these; a TTL must ride on each put, or the key would lose its lease. */
   readonly writeOptions: WriteOptions;
+  /** How many items of one DeleteCollection are deleted at a time (--delete-collection-workers). */
+  readonly deleteCollectionWorkers: number;
   readonly groupResource: GroupResource;
   key(namespace: string, name: string): string;
   list(namespace: string, params: ListParams): Promise<KubeList>;

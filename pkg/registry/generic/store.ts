@@ -36,7 +36,8 @@ export class GenericStore implements StoreCore {
   /** Every write carries these; a TTL must ride on each put, or the key would lose its lease. */
   readonly writeOptions: WriteOptions;
 
-  constructor(readonly def: StoreDef, readonly storage: Storage, prefix: string, opts: WriteOptions = {}) {
+  /** `deleteCollectionWorkers`: items of one DeleteCollection deleted in parallel (--delete-collection-workers). */
+  constructor(readonly def: StoreDef, readonly storage: Storage, prefix: string, opts: WriteOptions = {}, readonly deleteCollectionWorkers = 1) {
     this.keyRoot = `${prefix.replace(/\/+$/, '')}/${storageSegment(def)}`;
     this.writeOptions = opts;
   }

@@ -49,7 +49,7 @@ export const etcdSection: FlagSection<EtcdOptions> = {
     // Upstream's default is 100 events, with caches that grow under load; ours do not grow,
     // so the default keeps more. 0 turns the cache off, as upstream.
     { name: 'default-watch-cache-size', type: 'int', default: '1024', usage: 'Events each resource\'s watch cache keeps for resuming watches; 0 disables the cache.' },
-    { name: 'delete-collection-workers', type: 'int', default: '1', usage: 'Workers deleting the items of one DeleteCollection call.', notImplemented: true },
+    { name: 'delete-collection-workers', type: 'int', default: '1', usage: 'Workers deleting the items of one DeleteCollection call.' },
     { name: 'enable-garbage-collector', type: 'bool', default: 'true', usage: 'Run the garbage collector; keep in step with kube-controller-manager\'s flag.', notImplemented: true },
     { name: 'encryption-provider-config', type: 'string', usage: 'EncryptionConfiguration naming how resources are encrypted at rest in etcd.' },
     { name: 'encryption-provider-config-automatic-reload', type: 'bool', usage: 'Reload --encryption-provider-config when the file changes; its KMS checks become one, kms-providers.' },
