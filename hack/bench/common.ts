@@ -111,12 +111,12 @@ export interface HttpResult { status: number; text: string }
 /** A keep-alive HTTPS client with a client certificate, so figures measure the server, not TLS handshakes. */
 export function httpsClient(base: string, creds: TlsCredentials, maxSockets = 4) {
   const agent = new Agent({ keepAlive: true, ca: creds.ca, cert: creds.cert, key: creds.key, maxSockets });
-  const call = (method: string, path: string, body?: unknown): Promise<HttpResult> => new Promise((resolve, reject) => {
+  const call = (method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<HttpResult> => new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const u = new URL(path, base);
     const req = httpsRequest({
       method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent,
-      headers: { Accept: 'application/json', ...(creds.token ? { Authorization: `Bearer ${creds.token}` } : {}), ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}) },
+      headers: { Accept: 'application/json', ...(creds.token ? { Authorization: `Bearer ${creds.token}` } : {}), ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}) },
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

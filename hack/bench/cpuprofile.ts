@@ -3,13 +3,15 @@
 // the non-idle samples: per function (self), per package or source folder (self), per
 // function including callees (incl), or the call stacks leading to functions whose label
 // starts with a given text (callers).
-// Run: `node dist/hack/bench/cpuprofile.js FILE [self|group|incl|callers] [top=40] [text]`.
+// --window=START,END (CLOCK_MONOTONIC µs, as crud-verbs.js --windows writes them) keeps
+// only the samples taken in that span.
+// Run: `node dist/hack/bench/cpuprofile.js FILE [self|group|incl|callers] [top=40] [text] [--window=START,END]`.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 interface CallFrame { functionName: string; url: string; lineNumber: number }
 interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime?: number }
 
 const shortUrl = (url: string): string => url.replace(/^file:\/\/.*?\/node_modules\//, 'nm/').replace(/^file:\/\/.*?\/dist\//, '');
 const label = (f: CallFrame): string => `${f.functionName || '(anon)'} ${shortUrl(f.url)}:${f.lineNumber + 1}`;
@@ -24,16 +26,19 @@ function group(f: CallFrame): string {
   return f.functionName || '(anon)';
 }
 
-export function summarize(p: Profile, mode: string, top: number, text = ''): string[] {
+export function summarize(p: Profile, mode: string, top: number, text = '', window?: [number, number]): string[] {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const totals = new Map<string, number>();
   let busy = 0;
+  let at = p.startTime ?? 0;
   for (let i = 0; i < p.samples.length; i++) {
+    const dt = p.timeDeltas[i] ?? 0;
+    at += dt;
+    if (window && (at < window[0] || at > window[1])) continue;
     const leaf = byId.get(p.samples[i]!)!;
     if (leaf.callFrame.functionName === '(idle)') continue;
-    const dt = p.timeDeltas[i] ?? 0;
     busy += dt;
     const add = (k: string) => totals.set(k, (totals.get(k) ?? 0) + dt);
     if (mode === 'group') add(group(leaf.callFrame));
@@ -58,11 +63,12 @@ export function summarize(p: Profile, mode: string, top: number, text = ''): str
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [file, mode = 'self', top = '40', text = ''] = process.argv.slice(2);
+  const w = process.argv.find((x) => x.startsWith('--window='))?.slice('--window='.length).split(',').map(Number);
+  const [file, mode = 'self', top = '40', text = ''] = process.argv.slice(2).filter((x) => !x.startsWith('--window='));
   if (!file) {
     console.error('usage: cpuprofile.js FILE [self|group|incl|callers] [top] [text]');
     process.exit(2);
   }
-  const lines = summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile, mode, Number(top), text);
+  const lines = summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile, mode, Number(top), text, w && w.length === 2 ? [w[0]!, w[1]!] : undefined);
   console.log(lines.join('\n'));
 }

@@ -1,7 +1,8 @@
 // The floor of the CRUD benchmark: a bare Node.js HTTPS server (keep-alive, client
 // certificates) that turns each ConfigMap request into the same etcd calls as our server
 // makes (create = one txn; get = one range; update = one txn on the mod revision; delete =
-// a range, then a txn), with one JSON parse and one JSON serialize per object, and nothing
+// a range, then a txn; a JSON merge patch = a range, the merge, then a txn on the mod
+// revision), with one JSON parse and one JSON serialize per object, and nothing
 // else: no authentication beyond TLS, no authorization, admission, defaulting, validation,
 // managed fields, watch cache or metrics. What it reaches on this machine is what any
 // apiserver written this way (Node.js, etcd3's gRPC client, HTTPS) can reach at most;
@@ -41,6 +42,17 @@ const withVersion = (value: Buffer, rev: string): Obj => {
   return obj;
 };
 
+/** RFC 7386: objects merge key by key, null removes, anything else replaces. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // /api/v1/namespaces/<ns>/configmaps[/<name>]
   const parts = (req.url ?? '').split('?')[0]!.split('/');
@@ -68,6 +80,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const rev = String(obj.metadata['resourceVersion']);
     delete obj.metadata['resourceVersion'];
     const r = await etcd.kv.txn({ compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: rev }], success: [{ request_put: { key, value: Buffer.from(JSON.stringify(obj)) } }], failure: [] });
+    if (!r.succeeded) return send(res, 409, { kind: 'Status', code: 409 });
+    obj.metadata['resourceVersion'] = r.header.revision;
+    return send(res, 200, obj);
+  }
+  if (req.method === 'PATCH') {
+    const patch = await body(req);
+    const kv = (await etcd.kv.range({ key })).kvs[0];
+    if (!kv) return send(res, 404, { kind: 'Status', code: 404 });
+    const obj = mergePatch(JSON.parse(kv.value.toString('utf8')), patch) as Obj;
+    const r = await etcd.kv.txn({ compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: kv.mod_revision }], success: [{ request_put: { key, value: Buffer.from(JSON.stringify(obj)) } }], failure: [] });
     if (!r.succeeded) return send(res, 409, { kind: 'Status', code: 409 });
     obj.metadata['resourceVersion'] = r.header.revision;
     return send(res, 200, obj);

@@ -1,0 +1,189 @@
+// Benchmark: server CPU per operation, one verb at a time, ours beside the floor
+// (floor-server.ts: a bare HTTPS server making the same etcd calls, no API logic). For
+// each verb in turn (create, get, update, patch, delete) C loops send only that verb for
+// `seconds`, to one replica and to the floor by turns (a second each), and each server's CPU time (utime +
+// stime from /proc) over that phase is divided by the operations it served: a CPU figure,
+// so other load on the machine slows a phase without changing much what it costs. Updates
+// carry the resourceVersion the last write returned; patches are JSON merge patches of
+// one data key; deletes remove every object the create phase made, each once. What a
+// server spends with no request at all (its idle CPU, measured with both servers idle)
+// is taken out of each phase's CPU before dividing, so a phase slowed by other load on
+// the machine is not charged more of the replica's background work (leases, controllers).
+// With --windows=FILE the phases' start and end (CLOCK_MONOTONIC µs, the clock V8's
+// profiles use) are written there, so cpuprofile.js --window can show one verb's profile
+// (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the replica).
+// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE]`.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { arg, configMap, httpsClient, procStats, report, runMain, withBenchCluster, type Row } from './common.js';
+
+const concurrency = arg('concurrency', 32);
+const seconds = arg('seconds', 5);
+const warmup = arg('warmup', 2);
+const idleSeconds = arg('idle', 5);
+const sliceSeconds = 1;
+const windowsFile = process.argv.find((x) => x.startsWith('--windows='))?.split('=')[1];
+const verbs = ['create', 'get', 'update', 'patch', 'delete'] as const;
+type Verb = typeof verbs[number];
+const micros = (): number => Number(process.hrtime.bigint() / 1000n);
+
+interface Phase { ops: number; errors: number; cpuUs: number; busyUs: number; window: [number, number] }
+
+/** One server's objects and the resourceVersion each last had, per loop. */
+function target(base: string, creds: Parameters<typeof httpsClient>[1], ns: string, pid: number) {
+  const c = httpsClient(base, creds, concurrency);
+  const path = `/api/v1/namespaces/${ns}/configmaps`;
+  const objects: Array<Array<{ name: string; rv: string }>> = Array.from({ length: concurrency }, () => []);
+  const rvOf = (res: { status: number; text: string }, code: number): string => {
+    if (res.status !== code) throw new Error(`${res.status} ${res.text.slice(0, 200)}`);
+    return (JSON.parse(res.text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  };
+  const step: Record<Verb, (loop: number, k: number) => Promise<boolean>> = {
+    async create(loop, k) {
+      const name = `c-${loop}-${k}`;
+      objects[loop]!.push({ name, rv: rvOf(await c.call('POST', path, configMap(name, ns, 1024)), 201) });
+      return true;
+    },
+    async get(loop, k) {
+      const o = objects[loop]![k % objects[loop]!.length]!;
+      rvOf(await c.call('GET', `${path}/${o.name}`), 200);
+      return true;
+    },
+    async update(loop, k) {
+      const o = objects[loop]![k % objects[loop]!.length]!;
+      const obj = configMap(o.name, ns, 1024, { k: String(k) });
+      o.rv = rvOf(await c.call('PUT', `${path}/${o.name}`, { ...obj, metadata: { ...obj.metadata, resourceVersion: o.rv } }), 200);
+      return true;
+    },
+    async patch(loop, k) {
+      const o = objects[loop]![k % objects[loop]!.length]!;
+      o.rv = rvOf(await c.call('PATCH', `${path}/${o.name}`, { data: { k: `p${k}` } }, 'application/merge-patch+json'), 200);
+      return true;
+    },
+    async delete(loop, k) {
+      const o = objects[loop]![k];
+      if (!o) return false;
+      rvOf(await c.call('DELETE', `${path}/${o.name}`), 200);
+      return true;
+    },
+  };
+  /** CPU the server spends with no request (leases, controllers, timers), per µs of wall time. */
+  const idle = { rate: 0 };
+  const measureIdle = async (ms: number): Promise<number> => {
+    const cpu0 = procStats(pid).cpuSeconds;
+    const t0 = micros();
+    await new Promise((r) => setTimeout(r, ms));
+    idle.rate = ((procStats(pid).cpuSeconds - cpu0) * 1e6) / (micros() - t0);
+    return idle.rate;
+  };
+  // Each loop's position in the current verb's sequence, kept across slices.
+  let cursor: number[] = [];
+  let acc = { ops: 0, errors: 0, cpuUs: 0, wallUs: 0, start: 0, stop: 0 };
+  /** Starts a verb's phase: counters and positions from zero. */
+  const begin = (): void => {
+    cursor = new Array(concurrency).fill(0);
+    acc = { ops: 0, errors: 0, cpuUs: 0, wallUs: 0, start: micros(), stop: 0 };
+  };
+  /** Sends only `verb` from every loop for `sliceSeconds` (deletes: at most until each object is gone); true while deletes remain. */
+  const slice = async (verb: Verb, sliceSeconds: number): Promise<boolean> => {
+    let more = verb !== 'delete';
+    const cpu0 = procStats(pid).cpuSeconds;
+    const start = micros();
+    const end = start + sliceSeconds * 1e6;
+    await Promise.all(Array.from({ length: concurrency }, async (_x, loop) => {
+      while (micros() < end) {
+        const k = cursor[loop]!++;
+        try {
+          if (!(await step[verb](loop, k))) return;
+          acc.ops++;
+        } catch { acc.errors++; }
+      }
+      more = true;
+    }));
+    const stop = micros();
+    acc.cpuUs += (procStats(pid).cpuSeconds - cpu0) * 1e6;
+    acc.wallUs += stop - start;
+    acc.stop = stop;
+    return more;
+  };
+  /** The phase so far, per operation. */
+  const result = (verb: Verb): Phase => {
+    if (verb === 'delete') for (const list of objects) list.length = 0;
+    const n = Math.max(1, acc.ops);
+    return { ops: acc.ops, errors: acc.errors, cpuUs: acc.cpuUs / n, busyUs: Math.max(0, acc.cpuUs - idle.rate * acc.wallUs) / n, window: [acc.start, acc.stop] };
+  };
+  return { begin, slice, result, measureIdle, close: c.close };
+}
+
+async function startFloor(args: string[]): Promise<{ port: number; pid: number; stop(): void }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./floor-server.js', import.meta.url)), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`floor exited (${code}): ${out}`)));
+  });
+  child.stdout!.resume();
+  return { port, pid: child.pid!, stop: () => child.kill() };
+}
+
+async function main(): Promise<void> {
+  await withBenchCluster('crud-verbs', async ({ cluster, prefix, etcdEndpoint }) => {
+    const creds = cluster.credentialsFor();
+    const { serving, ca } = cluster.pki;
+    const floor = await startFloor([etcdEndpoint, `${prefix}-floor/`, serving.certFile, serving.keyFile, ca.certFile]);
+    try {
+      const setup = httpsClient(cluster.urls[0]!, creds);
+      const res = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: 'crud-verbs' } });
+      setup.close();
+      if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
+      const ours = target(cluster.urls[0]!, creds, 'crud-verbs', cluster.replicas[0]!.pid!);
+      const bare = target(`https://127.0.0.1:${floor.port}`, creds, 'crud-verbs', floor.pid);
+      // The two servers take turns in slices of a second, so both see the same mix of
+      // the machine's other load over a phase.
+      const phase = async (verb: Verb, total: number): Promise<[Phase, Phase]> => {
+        ours.begin();
+        bare.begin();
+        for (let t = 0, more = true; more && t < total; t += sliceSeconds) {
+          const a = await ours.slice(verb, sliceSeconds);
+          const b = await bare.slice(verb, sliceSeconds);
+          more = a || b;
+        }
+        if (verb === 'delete') {
+          // Deletes go on until each server has removed every object it made.
+          while (await ours.slice(verb, sliceSeconds));
+          while (await bare.slice(verb, sliceSeconds));
+        }
+        return [ours.result(verb), bare.result(verb)];
+      };
+      console.log(`crud-verbs: concurrency ${concurrency}, ${seconds} s per verb and server, after ${warmup} s of each unmeasured`);
+      // The first requests of each verb compile its code path: not what a verb costs.
+      for (const verb of verbs) await phase(verb, warmup);
+      // Under load, fewer operations share the same background CPU: it is measured apart
+      // (both servers idle at once) and taken out of the per-operation figures below.
+      const [oursIdle, floorIdle] = await Promise.all([ours.measureIdle(idleSeconds * 1000), bare.measureIdle(idleSeconds * 1000)]);
+      const rows: Row[] = [];
+      const windows: Record<string, [number, number]> = {};
+      for (const verb of verbs) {
+        const [o, f] = await phase(verb, seconds);
+        windows[verb] = o.window;
+        rows.push({ measure: `${verb} CPU per operation (replica | floor)`, unit: 'us', ours: o.busyUs, etcd: f.busyUs });
+        rows.push({ measure: `${verb} same, idle CPU not taken out`, unit: 'us', ours: o.cpuUs, etcd: f.cpuUs });
+        rows.push({ measure: `${verb} operations (failed: ${o.errors} | ${f.errors})`, unit: 'ops', ours: o.ops, etcd: f.ops });
+      }
+      rows.push({ measure: 'idle CPU (replica | floor)', unit: 'ms/s', ours: oursIdle * 1000, etcd: floorIdle * 1000 });
+      ours.close();
+      bare.close();
+      report('crud-verbs', `CRUD of 1 KB ConfigMaps one verb at a time, concurrency ${concurrency}, ${seconds} s each: one replica | the floor server`, rows, { concurrency, seconds });
+      if (windowsFile) writeFileSync(windowsFile, `${JSON.stringify(windows)}\n`);
+    } finally {
+      floor.stop();
+    }
+  }, { replicas: 1 });
+}
+
+runMain(main);
