@@ -53,7 +53,12 @@ export function microTime(ms: number, extraMicros = 0): string {
 
 /** The time now, to the microsecond, as metav1.MicroTime. */
 export function nowMicro(): string {
-  const ns = process.hrtime.bigint() - hrtimeOrigin + wallOriginNs;
+  return microTimeAt(process.hrtime.bigint());
+}
+
+/** A process.hrtime.bigint() reading as metav1.MicroTime (taken early, formatted when needed). */
+export function microTimeAt(hrtime: bigint): string {
+  const ns = hrtime - hrtimeOrigin + wallOriginNs;
   const ms = Number(ns / 1_000_000n);
   return microTime(ms, Number((ns / 1000n) % 1000n));
 }

@@ -63,6 +63,21 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A deep copy of a JSON-shaped value, as structuredClone makes it but several times
+ * faster on the objects every write copies (plain objects, arrays, primitives); anything
+ * else inside (a Date, a Buffer) is copied by structuredClone.
+ */
 export function deepCopy<T>(v: T): T {
-  return structuredClone(v);
+  if (typeof v !== 'object' || v === null) return typeof v === 'function' || typeof v === 'symbol' ? structuredClone(v) : v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = deepCopy(v[i]);
+    return out as T;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = deepCopy((v as Record<string, unknown>)[k]);
+  return out as T;
 }

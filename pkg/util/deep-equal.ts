@@ -8,13 +8,18 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bb[i])) return false;
+    return true;
   }
+  // Every write compares whole objects (no-op detection, managed fields): no key set is built.
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-  for (const k of keys) {
+  for (const k of Object.keys(ao)) {
     if (!deepEqual(ao[k], bo[k])) return false;
+  }
+  for (const k of Object.keys(bo)) {
+    if (bo[k] !== undefined && !Object.prototype.hasOwnProperty.call(ao, k)) return false;
   }
   return true;
 }

@@ -1,7 +1,7 @@
 // The generic store's create path: mutating admission, a generated name retried on a
 // collision, the strategy's preparation and validation, validating admission, the write.
 import { randomUUID } from 'node:crypto';
-import type { KubeObject } from '../../runtime/object.js';
+import { deepCopy, type KubeObject } from '../../runtime/object.js';
 import { StorageError } from '../../storage/interfaces.js';
 import { generateName, nowTimestamp } from './names.js';
 import type { RequestScope, StoreCore } from './store-interfaces.js';
@@ -13,7 +13,7 @@ const maxGenerateNameAttempts = 8;
 
 export async function createObject(store: StoreCore, namespace: string, body: KubeObject, scope: RequestScope): Promise<KubeObject> {
   const { def } = store;
-  let obj = structuredClone(body);
+  let obj = deepCopy(body);
   bindNamespace(def, obj, namespace);
   if (scope.fieldManager !== undefined && !scope.managedFieldsRecorded) {
     obj = store.fieldManager(scope.subresource ?? '').updateNoErrors(null, obj, scope.fieldManager);
@@ -23,7 +23,7 @@ export async function createObject(store: StoreCore, namespace: string, body: Ku
   for (let attempt = 0; ; attempt++) {
     // Only a generated name is retried (on a collision), from the object as admitted;
     // otherwise this is the one attempt and the object needs no copy.
-    const candidate = useGenerateName ? structuredClone(obj) : obj;
+    const candidate = useGenerateName ? deepCopy(obj) : obj;
     if (useGenerateName) candidate.metadata.name = generateName(candidate.metadata.generateName!);
     const prepared = await prepareCreate(store, candidate, scope);
     const finish = await beginCreate(def, prepared, scope);

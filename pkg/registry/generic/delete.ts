@@ -2,7 +2,7 @@
 // (namespaces), two-phase while finalizers remain, and the collection sweep. The rules
 // they apply (preconditions, which finalizers a propagation policy adds) are deletion.ts.
 import { errors, StatusError } from '../../runtime/errors.js';
-import type { KubeList, KubeObject } from '../../runtime/object.js';
+import { deepCopy, type KubeList, type KubeObject } from '../../runtime/object.js';
 import {
   checkDeletePreconditions, finalizersForDeletion, markAsDeleting, type DeleteOptions,
 } from './deletion.js';
@@ -39,7 +39,7 @@ export async function deleteObject(store: StoreCore, namespace: string, name: st
       // Two-phase deletion: mark the object and let the finalizers' owners finish.
       const plan = async (existing: KubeObject): Promise<DeletePlan> => {
         await admitDelete(existing);
-        const next = structuredClone(existing);
+        const next = deepCopy(existing);
         const finalizers = finalizersForDeletion(next.metadata.finalizers, options);
         if (finalizers) next.metadata.finalizers = finalizers;
         if ((next.metadata.finalizers ?? []).length === 0) return { kind: 'deleteNow' };
@@ -86,7 +86,7 @@ async function beginGracefulDeletion(store: StoreCore, key: string, current: Kub
     const attrs = admissionAttrs(store.def, 'DELETE', undefined, existing, scope);
     await scope.admission.admit(attrs);
     await scope.admission.validate(attrs);
-    const next = structuredClone(existing);
+    const next = deepCopy(existing);
     const finalizers = finalizersForDeletion(next.metadata.finalizers, options);
     if (finalizers) next.metadata.finalizers = finalizers;
     if (next.metadata.finalizers?.length === 0) delete next.metadata.finalizers;
@@ -123,7 +123,7 @@ async function beginFinalizedDeletion(store: StoreCore, key: string, current: Ku
     const attrs = admissionAttrs(store.def, 'DELETE', undefined, existing, scope);
     await scope.admission.admit(attrs);
     await scope.admission.validate(attrs);
-    const next = structuredClone(existing);
+    const next = deepCopy(existing);
     next.metadata.deletionTimestamp ??= nowTimestamp();
     finalization.beginDeletion(next);
     const finalizers = finalizersForDeletion(next.metadata.finalizers, options);
@@ -154,7 +154,7 @@ export async function deleteCollection(store: StoreCore, namespace: string, para
     const page = await store.list(namespace, query);
     await inParallel(page.items, store.deleteCollectionWorkers, async (item) => {
       try {
-        await deleteObject(store, item.metadata.namespace ?? '', item.metadata.name ?? '', structuredClone(options), scope);
+        await deleteObject(store, item.metadata.namespace ?? '', item.metadata.name ?? '', deepCopy(options), scope);
       } catch (err) {
         // Objects deleted concurrently are simply gone; anything else stops the sweep.
         if (!(err instanceof StatusError && err.code === 404)) throw err;

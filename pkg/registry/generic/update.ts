@@ -1,7 +1,7 @@
 // The generic store's update path: one plan per storage pass (create when allowed, no-op
 // when nothing changed, delete when the update emptied a terminating object's finalizers),
 // the write hooks' work undone for a retried pass, dry run planned but not written.
-import type { KubeObject } from '../../runtime/object.js';
+import { deepCopy, type KubeObject } from '../../runtime/object.js';
 import { errors } from '../../runtime/errors.js';
 import { GoLiteral } from '../../runtime/gofmt.js';
 import { StorageError } from '../../storage/interfaces.js';
@@ -34,7 +34,7 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
   const plan = async (stored: KubeObject | null): Promise<UpdatePlan> => {
     await settle(false);
     const current = stored ? store.decorate(stored) : null;
-    let desired = structuredClone(await objInfo(current));
+    let desired = deepCopy(await objInfo(current));
     desired.metadata ??= {};
     bindNamespace(def, desired, namespace);
     if (desired.metadata.name !== name) {

@@ -3,6 +3,7 @@
 import type { AdmissionAttributes, Operation } from '../../admission/interfaces.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
+import { deepEqual } from '../../util/deep-equal.js';
 import type { StoreDef } from './store-def.js';
 import type { FinishFunc } from './hooks.js';
 import type { StrategyContext } from './strategy.js';
@@ -56,10 +57,5 @@ export function assertValid(def: StoreDef, obj: KubeObject, fieldErrors: FieldEr
 
 /** An update that changes nothing is not written (upstream skips no-op writes). */
 export function sameContent(a: KubeObject, b: KubeObject): boolean {
-  return stableJson(a) === stableJson(b);
-}
-
-function stableJson(v: unknown): string {
-  return JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val)
-    ? Object.fromEntries(Object.entries(val).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : val));
+  return deepEqual(a, b);
 }

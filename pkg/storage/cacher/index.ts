@@ -15,7 +15,7 @@ import {
   type GetOptions, type ListOptions, type ListResult, type Preconditions, type Storage, type TryUpdate,
   type WatchOptions, type WatchStream, type WriteOptions,
 } from '../interfaces.js';
-import type { KubeObject } from '../../runtime/object.js';
+import { deepCopy, type KubeObject } from '../../runtime/object.js';
 import { WatchCache, type WatchCacheOptions } from './watch-cache.js';
 import { probeRange } from './freshness.js';
 import { guardEtcd } from '../etcd/boundary.js';
@@ -55,7 +55,7 @@ export class CachedStorage implements Storage {
     if (!state) return this.inner.get(key, opts);
     if (state.items.length === 0) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
     // Callers may change what they get; the cache's copy is shared.
-    return structuredClone(state.items[0]);
+    return deepCopy(state.items[0]);
   }
 
   async list(prefix: string, opts: ListOptions): Promise<ListResult> {

@@ -2,7 +2,7 @@
 // the object's mod_revision is its resourceVersion and a list's header revision is the
 // list's resourceVersion. Lists read one revision, so paginated lists are snapshots.
 import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse } from 'etcd3';
-import type { KubeObject } from '../../runtime/object.js';
+import { deepCopy, type KubeObject } from '../../runtime/object.js';
 import {
   StorageError, type GetOptions, type ListOptions, type ListResult, type Preconditions,
   type Storage, type TryUpdate, type WriteOptions, type WatchOptions, type WatchStream,
@@ -302,7 +302,7 @@ export class EtcdStorage implements Storage {
           existing = state.obj;
           checkPreconditions(key, existing, preconditions);
         }
-        updated = await tryUpdate(structuredClone(existing));
+        updated = await tryUpdate(deepCopy(existing));
       } catch (err) {
         if (verified) throw err;
         await refresh();
@@ -354,7 +354,7 @@ export class EtcdStorage implements Storage {
     // for good, so a check that fails on the copy is tried again on etcd's state.
     let { state, verified } = await this.startingState(k, cachedExisting);
     // The cache's copy is shared; the checks and the caller may change what they get.
-    if (!verified && state) state = { ...state, obj: structuredClone(state.obj) };
+    if (!verified && state) state = { ...state, obj: deepCopy(state.obj) };
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
       if (!state) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
       const existing = state.obj;

@@ -102,10 +102,12 @@ export class FieldManager {
       }
       managed = fromRequest && fromRequest.size > 0 ? fromRequest : decodeOrEmpty(live?.metadata.managedFields);
     }
-    const next = withoutManagedFields(obj);
+    // Shallow copies: the comparison only reads, and what changes on `next` below (and in
+    // the write path after it) is its top level and metadata, which are its own.
+    const next = shallowWithoutManagedFields(obj);
     // An existing object nobody tracks stays untracked until someone applies.
     if (managed.size === 0 && live?.metadata.uid && !reset) return next;
-    const liveValue = live ? withoutManagedFields(live) : zeroValueOf(this.apiVersion, this.scope.kind, next);
+    const liveValue = live ? shallowWithoutManagedFields(live) : zeroValueOf(this.apiVersion, this.scope.kind, next);
     const cmp = this.compare(liveValue, next);
     const changed = cmp.modified.union(cmp.added);
     for (const [id, s] of managed) {
@@ -302,6 +304,11 @@ function withoutManagedFields(obj: KubeObject): KubeObject {
   out.metadata ??= {};
   delete out.metadata.managedFields;
   return out;
+}
+
+function shallowWithoutManagedFields(obj: KubeObject): KubeObject {
+  const { managedFields: _dropped, ...metadata } = obj.metadata ?? {};
+  return { ...obj, metadata };
 }
 
 function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
