@@ -11,12 +11,14 @@
 // the machine is not charged more of the replica's background work (leases, controllers).
 // With --windows=FILE the phases' start and end (CLOCK_MONOTONIC µs, the clock V8's
 // profiles use) are written there, so cpuprofile.js --window can show one verb's profile
-// (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the replica).
-// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE]`.
+// (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the replica). --no-controllers
+// runs the replica without its in-process controllers (--controllers=-*), as upstream's
+// kube-apiserver runs without kube-controller-manager's: what their informers cost per write.
+// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers]`.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { arg, configMap, httpsClient, procStats, report, runMain, withBenchCluster, type Row } from './common.js';
+import { arg, configMap, flag, httpsClient, procStats, report, runMain, withBenchCluster, type Row } from './common.js';
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 5);
@@ -183,7 +185,7 @@ async function main(): Promise<void> {
     } finally {
       floor.stop();
     }
-  }, { replicas: 1 });
+  }, { replicas: 1, extraArgs: flag('no-controllers') ? ['--controllers=-*'] : [] });
 }
 
 runMain(main);
