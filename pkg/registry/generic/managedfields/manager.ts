@@ -319,6 +319,16 @@ function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
   return obj;
 }
 
+const zeroValues = new Map<string, KubeObject>();
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
 /**
  * What a new object is compared with on create: upstream compares with the kind's Go zero
  * value, in which value structs exist (a Deployment's spec.template.spec) and nil slices
@@ -327,7 +337,12 @@ function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
  */
 function zeroValueOf(apiVersion: string, kind: string, obj: KubeObject): KubeObject {
   const message = messageForKind(apiVersion, kind);
-  if (message) return decodeBytes(new Uint8Array(0), message) as KubeObject;
+  if (message) {
+    // Decoded once per kind (every create compared with it), frozen: only read.
+    let zero = zeroValues.get(message);
+    if (!zero) zeroValues.set(message, zero = deepFreeze(decodeBytes(new Uint8Array(0), message) as KubeObject));
+    return zero;
+  }
   const zero: KubeObject = { metadata: {} };
   for (const [k, v] of Object.entries(obj)) {
     if (k !== 'metadata' && isPlainObject(v) && Object.keys(v).length === 0) zero[k] = {};
