@@ -1,11 +1,12 @@
 // What every benchmark shares: flags, a clock, and the setting it measures in: its own
 // etcd (data in /dev/shm when there is one), two replicas on 127.0.0.1 and a raw etcd3
 // client beside them, all torn down at the end.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
@@ -187,4 +188,24 @@ export async function seedConfigMaps(raw: Etcd3, prefix: string, namespace: stri
   };
   await Promise.all(Array.from({ length: 4 }, worker));
   return revision;
+}
+
+/**
+ * A server of ours as its own process (the balancer, the floor server), from a script
+ * beside this one; resolves the port it prints in its "listening on <port>" line.
+ */
+export async function startListeningProcess(script: string, args: string[]): Promise<{ port: number; pid: number; stop(): void }> {
+  const entry = fileURLToPath(new URL(script, import.meta.url));
+  const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}): ${out}`)));
+  });
+  child.stdout!.resume();
+  return { port, pid: child.pid!, stop: () => child.kill() };
 }

@@ -15,10 +15,8 @@
 // runs the replica without its in-process controllers (--controllers=-*), as upstream's
 // kube-apiserver runs without kube-controller-manager's: what their informers cost per write.
 // Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers]`.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { arg, configMap, flag, httpsClient, procStats, report, runMain, withBenchCluster, type Row } from './common.js';
+import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, withBenchCluster, type Row } from './common.js';
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 5);
@@ -118,26 +116,11 @@ function target(base: string, creds: Parameters<typeof httpsClient>[1], ns: stri
   return { begin, slice, result, measureIdle, close: c.close };
 }
 
-async function startFloor(args: string[]): Promise<{ port: number; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./floor-server.js', import.meta.url)), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`floor exited (${code}): ${out}`)));
-  });
-  child.stdout!.resume();
-  return { port, pid: child.pid!, stop: () => child.kill() };
-}
-
 async function main(): Promise<void> {
   await withBenchCluster('crud-verbs', async ({ cluster, prefix, etcdEndpoint }) => {
     const creds = cluster.credentialsFor();
     const { serving, ca } = cluster.pki;
-    const floor = await startFloor([etcdEndpoint, `${prefix}-floor/`, serving.certFile, serving.keyFile, ca.certFile]);
+    const floor = await startListeningProcess('./floor-server.js', [etcdEndpoint, `${prefix}-floor/`, serving.certFile, serving.keyFile, ca.certFile]);
     try {
       const setup = httpsClient(cluster.urls[0]!, creds);
       const res = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: 'crud-verbs' } });

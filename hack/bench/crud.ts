@@ -12,13 +12,11 @@
 // And mutual TLS to etcd: one replica on an etcd that requires client certificates,
 // beside raw etcd3 over the same TLS (kubeadm's setup; the other settings use plain etcd).
 // Run: `node dist/hack/bench/crud.js [--concurrency=32] [--seconds=10]`.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Etcd3 } from 'etcd3';
-import { arg, configMap, httpsClient, procMeter, report, runMain, stats, withBenchCluster, type Row, type Stats } from './common.js';
+import { arg, configMap, httpsClient, procMeter, report, runMain, startListeningProcess, stats, withBenchCluster, type Row, type Stats } from './common.js';
 import { startReplicas, type Cluster } from '../../test/harness/index.js';
 import { etcdClientArgs, startTLSEtcd } from '../../test/harness/etcd-tls.js';
 import { memberClient } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
@@ -92,10 +90,6 @@ function etcdCycle(raw: Etcd3, keyRoot: string) {
   };
 }
 
-/**
- * A server of ours as its own process (the balancer, as hack/local-up-cluster.sh runs it;
- * the floor server); resolves the port it prints in its "listening on <port>" line.
- */
 /** Drives f while metering the CPU of the given server processes and of etcd. */
 async function measureCPU(f: () => Promise<Outcome>, servers: number[], etcdPid: number) {
   const meters = servers.map(procMeter);
@@ -106,22 +100,6 @@ async function measureCPU(f: () => Promise<Outcome>, servers: number[], etcdPid:
 
 /** CPU seconds spread over an outcome's operations, in microseconds. */
 const perOp = (cpu: number, o: Outcome): number => (cpu * 1e6) / o.total;
-
-async function startListeningProcess(script: string, args: string[]): Promise<{ port: number; pid: number; stop(): void }> {
-  const entry = fileURLToPath(new URL(script, import.meta.url));
-  const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited (${code}): ${out}`)));
-  });
-  child.stdout!.resume();
-  return { port, pid: child.pid!, stop: () => child.kill() };
-}
 
 /** One replica whose ConfigMaps are encrypted at rest with aescbc (a 32-byte key), on its own key prefix. */
 async function startEncryptedReplica(etcdEndpoint: string, prefix: string): Promise<{ cluster: Cluster; stop(): Promise<void> }> {
