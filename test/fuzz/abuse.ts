@@ -3,6 +3,7 @@
 // (test/chaos/run.ts). Each returns what it measured; the callers assert the bounds.
 import * as tls from 'node:tls';
 import * as https from 'node:https';
+import { readFileSync } from 'node:fs';
 import { request, type TlsCredentials } from '../harness/index.js';
 import { rssKiB } from './runner.js';
 
@@ -26,6 +27,16 @@ export async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Pro
     return { result, peakMiB: Math.round(peak / 1024), startMiB: Math.round(start / 1024) };
   } finally {
     clearInterval(t);
+  }
+}
+
+/** CPU time (user + system) the process has used, in ms. */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+  } catch {
+    return undefined;
   }
 }
 
