@@ -2,7 +2,7 @@
 // go first, an issued request whose certificate has expired at the next poll, then
 // issued requests some time after approval, and pending ones after their own deadline.
 import { expect } from 'chai';
-import '../../pkg/util/cert/reflect-metadata.js';
+import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { request, startReplicas, type Cluster } from '../harness/index.js';
 import { csrBody, makeRequest } from './csr-helpers.js';

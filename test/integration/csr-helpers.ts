@@ -1,6 +1,6 @@
 // Test-side PKCS#10 requests and CertificateSigningRequest bodies, made with
 // @peculiar/x509 and WebCrypto as a kubelet or a user would make them.
-import '../../pkg/util/cert/reflect-metadata.js';
+import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { privateKeyToPem } from '../../pkg/util/cert/keys.js';
 

@@ -3,8 +3,8 @@
 // unlinked one has no ":" in its name; the trust bundle is PEM CERTIFICATE blocks only,
 // each an X.509 CA certificate without PEM headers, none repeated, at most 1 MiB.
 import { X509Certificate } from 'node:crypto';
-import '../../util/cert/reflect-metadata.js';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
+import { x509 } from '../../util/cert/x509.js';
 import type { FieldError } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { byteLength, invalid, tooLong } from '../validation/field.js';
@@ -103,10 +103,10 @@ export function validateTrustBundle(path: string, text: string): FieldError[] {
 function blockProblem(type: string, headers: boolean, der: Buffer): string | undefined {
   if (type !== 'CERTIFICATE') return `has bad block type: ${type}`;
   if (headers) return 'has PEM block headers';
-  let basicConstraints: x509.BasicConstraintsExtension | null;
+  let basicConstraints: X509.BasicConstraintsExtension | null;
   try {
     new X509Certificate(der);
-    basicConstraints = new x509.X509Certificate(new Uint8Array(der)).getExtension(x509.BasicConstraintsExtension);
+    basicConstraints = new (x509().X509Certificate)(new Uint8Array(der)).getExtension(x509().BasicConstraintsExtension);
   } catch {
     return 'does not parse as X.509';
   }

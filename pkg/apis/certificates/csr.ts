@@ -1,7 +1,7 @@
 // What the certificate controllers and admission plugins read from a
 // CertificateSigningRequest: its parsed PKCS#10 request and its conditions.
-import '../../util/cert/reflect-metadata.js';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
+import { x509 } from '../../util/cert/x509.js';
 import { pemDecode } from './pem.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 
@@ -9,7 +9,7 @@ type Obj = Record<string, unknown>;
 
 /** The parts of a request the signer rules look at (Go's x509.CertificateRequest fields). */
 export interface ParsedRequest {
-  raw: x509.Pkcs10CertificateRequest;
+  raw: X509.Pkcs10CertificateRequest;
   commonName: string;
   organizations: string[];
   dnsNames: string[];
@@ -47,8 +47,8 @@ export function parseRequest(csr: KubeObject): ParsedRequest {
   const pem = typeof spec(csr).request === 'string' ? Buffer.from(spec(csr).request as string, 'base64') : Buffer.alloc(0);
   const block = pemDecode(pem.toString('latin1'));
   if (!block || block.type !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
-  const raw = new x509.Pkcs10CertificateRequest(new Uint8Array(block.bytes));
-  const san = raw.extensions.find((e): e is x509.SubjectAlternativeNameExtension => e instanceof x509.SubjectAlternativeNameExtension);
+  const raw = new (x509().Pkcs10CertificateRequest)(new Uint8Array(block.bytes));
+  const san = raw.extensions.find((e): e is X509.SubjectAlternativeNameExtension => e instanceof x509().SubjectAlternativeNameExtension);
   const names = san ? san.names.items : [];
   const of = (t: string) => names.filter((n) => n.type === t).map((n) => n.value);
   return {

@@ -1,8 +1,8 @@
 // PEM checks of CertificateSigningRequests as upstream's Go code does them (pem.Decode,
 // x509.ParseCertificateRequest / ParseCertificates), with upstream's error texts.
 import { X509Certificate, createPublicKey, verify as cryptoVerify } from 'node:crypto';
-import '../../util/cert/reflect-metadata.js';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
+import { x509 } from '../../util/cert/x509.js';
 
 interface PemBlock { type: string; headers: boolean; bytes: Buffer; rest: string }
 
@@ -22,9 +22,9 @@ export function pemDecode(text: string): PemBlock | undefined {
 export function csrRequestError(pem: Buffer): string | undefined {
   const block = pemDecode(pem.toString('latin1'));
   if (!block || block.type !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST';
-  let req: x509.Pkcs10CertificateRequest;
+  let req: X509.Pkcs10CertificateRequest;
   try {
-    req = new x509.Pkcs10CertificateRequest(new Uint8Array(block.bytes));
+    req = new (x509().Pkcs10CertificateRequest)(new Uint8Array(block.bytes));
   } catch {
     return 'asn1: structure error: tags don\'t match';
   }

@@ -1,8 +1,8 @@
 // Certificate authorities and the certificates they sign.
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import './reflect-metadata.js';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
+import { x509 } from './x509.js';
 import { generateKeys, importSigningKey, privateKeyToPem, signingAlgorithm, type KeyAlgorithm } from './keys.js';
 import type { CertKeyPair, CertRequest } from './types.js';
 
@@ -18,7 +18,7 @@ function serialNumber(): string {
 }
 
 /** Subject with each attribute in its own RDN, organizations before the common name (Go's order). */
-function subjectName(cn: string, organizations: string[] = []): x509.JsonName {
+function subjectName(cn: string, organizations: string[] = []): X509.JsonName {
   return [...organizations.map((o) => ({ O: [o] })), { CN: [cn] }];
 }
 
@@ -33,7 +33,7 @@ export async function generateCA(cn: string, opts: GenerateCAOptions = {}): Prom
   const alg = opts.keyAlgorithm ?? 'ECDSA';
   const keys = await generateKeys(alg);
   const now = Date.now();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+  const cert = await x509().X509CertificateGenerator.createSelfSigned({
     serialNumber: serialNumber(),
     name: subjectName(cn, opts.organizations),
     notBefore: new Date(now - clockSkew),
@@ -41,12 +41,12 @@ export async function generateCA(cn: string, opts: GenerateCAOptions = {}): Prom
     signingAlgorithm: signingAlgorithm(alg),
     keys,
     extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(
-        x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment | x509.KeyUsageFlags.keyCertSign,
+      new (x509().BasicConstraintsExtension)(true, undefined, true),
+      new (x509().KeyUsagesExtension)(
+        x509().KeyUsageFlags.digitalSignature | x509().KeyUsageFlags.keyEncipherment | x509().KeyUsageFlags.keyCertSign,
         true,
       ),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509().SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
   return { cert: withNewline(cert.toString('pem')), key: await privateKeyToPem(keys.privateKey) };
@@ -54,23 +54,23 @@ export async function generateCA(cn: string, opts: GenerateCAOptions = {}): Prom
 
 /** A leaf certificate for a server or a client, signed by `ca`. */
 export async function issueCertificate(ca: CertKeyPair, req: CertRequest): Promise<CertKeyPair> {
-  const caCert = new x509.X509Certificate(firstPem(ca.cert));
+  const caCert = new (x509().X509Certificate)(firstPem(ca.cert));
   const signer = await importSigningKey(ca.key);
   const keys = await generateKeys(req.keyAlgorithm ?? 'ECDSA');
   const now = Date.now();
-  const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-    new x509.ExtendedKeyUsageExtension([
-      ...(req.usage !== 'client' ? [x509.ExtendedKeyUsage.serverAuth] : []),
-      ...(req.usage !== 'server' ? [x509.ExtendedKeyUsage.clientAuth] : []),
+  const extensions: X509.Extension[] = [
+    new (x509().BasicConstraintsExtension)(false, undefined, true),
+    new (x509().KeyUsagesExtension)(x509().KeyUsageFlags.digitalSignature | x509().KeyUsageFlags.keyEncipherment, true),
+    new (x509().ExtendedKeyUsageExtension)([
+      ...(req.usage !== 'client' ? [x509().ExtendedKeyUsage.serverAuth] : []),
+      ...(req.usage !== 'server' ? [x509().ExtendedKeyUsage.clientAuth] : []),
     ]),
-    await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey),
+    await x509().SubjectKeyIdentifierExtension.create(keys.publicKey),
+    await x509().AuthorityKeyIdentifierExtension.create(caCert.publicKey),
   ];
   const sans = subjectAltNames(req.dnsNames ?? [], req.ipAddresses ?? []);
-  if (sans.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(sans));
-  const cert = await x509.X509CertificateGenerator.create({
+  if (sans.length > 0) extensions.push(new (x509().SubjectAlternativeNameExtension)(sans));
+  const cert = await x509().X509CertificateGenerator.create({
     serialNumber: serialNumber(),
     subject: subjectName(req.cn, req.organizations),
     issuer: caCert.subjectName,
@@ -84,7 +84,7 @@ export async function issueCertificate(ca: CertKeyPair, req: CertRequest): Promi
   return { cert: withNewline(cert.toString('pem')), key: await privateKeyToPem(keys.privateKey) };
 }
 
-function subjectAltNames(dnsNames: string[], ipAddresses: string[]): x509.JsonGeneralNames {
+function subjectAltNames(dnsNames: string[], ipAddresses: string[]): X509.JsonGeneralNames {
   for (const ip of ipAddresses) {
     if (isIP(ip) === 0) throw new Error(`invalid IP address for certificate: ${JSON.stringify(ip)}`);
   }

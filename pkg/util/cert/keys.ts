@@ -2,13 +2,9 @@
 // Keys travel as PEM strings so they can be written to disk, put in kubeconfigs and
 // handed to Node's tls without conversion.
 import { createPrivateKey } from 'node:crypto';
-import './reflect-metadata.js';
-import * as x509 from '@peculiar/x509';
+import { x509 } from './x509.js';
 
 export type KeyAlgorithm = 'ECDSA' | 'RSA';
-
-// One provider for the library: Node's WebCrypto (global since Node 19).
-x509.cryptoProvider.set(globalThis.crypto);
 
 const rsaParams: RsaHashedKeyGenParams = {
   name: 'RSASSA-PKCS1-v1_5',
@@ -29,7 +25,7 @@ export async function generateKeys(alg: KeyAlgorithm): Promise<CryptoKeyPair> {
 
 export async function privateKeyToPem(key: CryptoKey): Promise<string> {
   const der = await crypto.subtle.exportKey('pkcs8', key);
-  return `${x509.PemConverter.encode(der, 'PRIVATE KEY').trimEnd()}\n`;
+  return `${x509().PemConverter.encode(der, 'PRIVATE KEY').trimEnd()}\n`;
 }
 
 /** Which algorithm a PEM private key (PKCS#8, PKCS#1 or SEC1) uses. */

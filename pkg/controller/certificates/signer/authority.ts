@@ -3,8 +3,8 @@
 // CSR; backdated 5 minutes; never outliving the CA.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import '../../../util/cert/reflect-metadata.js';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
+import { x509 } from '../../../util/cert/x509.js';
 import { firstPem } from '../../../util/cert/index.js';
 import { importSigningKey, signingAlgorithm } from '../../../util/cert/keys.js';
 import type { ParsedRequest } from '../../../apis/certificates/csr.js';
@@ -17,18 +17,21 @@ const shortMs = 8 * 60 * minute;
 /** Upstream's lower bound on a requested duration (twice the backdate). */
 const minDurationMs = 10 * minute;
 
-const keyUsageBits: Record<string, number> = {
-  'signing': x509.KeyUsageFlags.digitalSignature,
-  'digital signature': x509.KeyUsageFlags.digitalSignature,
-  'content commitment': x509.KeyUsageFlags.nonRepudiation,
-  'key encipherment': x509.KeyUsageFlags.keyEncipherment,
-  'key agreement': x509.KeyUsageFlags.keyAgreement,
-  'data encipherment': x509.KeyUsageFlags.dataEncipherment,
-  'cert sign': x509.KeyUsageFlags.keyCertSign,
-  'crl sign': x509.KeyUsageFlags.cRLSign,
-  'encipher only': x509.KeyUsageFlags.encipherOnly,
-  'decipher only': x509.KeyUsageFlags.decipherOnly,
-};
+function keyUsageBits(): Record<string, number> {
+  const flags = x509().KeyUsageFlags;
+  return {
+    'signing': flags.digitalSignature,
+    'digital signature': flags.digitalSignature,
+    'content commitment': flags.nonRepudiation,
+    'key encipherment': flags.keyEncipherment,
+    'key agreement': flags.keyAgreement,
+    'data encipherment': flags.dataEncipherment,
+    'cert sign': flags.keyCertSign,
+    'crl sign': flags.cRLSign,
+    'encipher only': flags.encipherOnly,
+    'decipher only': flags.decipherOnly,
+  };
+}
 
 const extKeyUsageOIDs: Record<string, string> = {
   'any': '2.5.29.37.0',
@@ -58,10 +61,10 @@ export class CertificateAuthority {
   constructor(private readonly certFile: string, private readonly keyFile: string) {}
 
   /** Reads the files on every signature, so a rotated CA is picked up as upstream's dynamic CA. */
-  private async load(): Promise<{ cert: x509.X509Certificate; key: CryptoKey; alg: 'ECDSA' | 'RSA' }> {
+  private async load(): Promise<{ cert: X509.X509Certificate; key: CryptoKey; alg: 'ECDSA' | 'RSA' }> {
     const [certPem, keyPem] = await Promise.all([readFile(this.certFile, 'utf8'), readFile(this.keyFile, 'utf8')]);
     const { key, alg } = await importSigningKey(keyPem);
-    return { cert: new x509.X509Certificate(firstPem(certPem)), key, alg };
+    return { cert: new (x509().X509Certificate)(firstPem(certPem)), key, alg };
   }
 
   /** A PEM certificate for the request; throws (to retry) when the CA cannot sign. */
@@ -77,26 +80,27 @@ export class CertificateAuthority {
 
     let bits = 0;
     const ekus: string[] = [];
+    const usageBits = keyUsageBits();
     for (const u of usages) {
-      if (keyUsageBits[u] !== undefined) bits |= keyUsageBits[u];
+      if (usageBits[u] !== undefined) bits |= usageBits[u];
       else if (extKeyUsageOIDs[u]) ekus.push(extKeyUsageOIDs[u]);
       else throw new Error(`unrecognized usage: ${u}`);
     }
-    const extensions: x509.Extension[] = [];
-    if (bits !== 0) extensions.push(new x509.KeyUsagesExtension(bits, true));
-    if (ekus.length > 0) extensions.push(new x509.ExtendedKeyUsageExtension(ekus));
-    extensions.push(new x509.BasicConstraintsExtension(false, undefined, true));
-    const caKeyId = ca.cert.getExtension(x509.SubjectKeyIdentifierExtension);
-    if (caKeyId) extensions.push(new x509.AuthorityKeyIdentifierExtension(caKeyId.keyId));
-    const names: x509.JsonGeneralNames = [
+    const extensions: X509.Extension[] = [];
+    if (bits !== 0) extensions.push(new (x509().KeyUsagesExtension)(bits, true));
+    if (ekus.length > 0) extensions.push(new (x509().ExtendedKeyUsageExtension)(ekus));
+    extensions.push(new (x509().BasicConstraintsExtension)(false, undefined, true));
+    const caKeyId = ca.cert.getExtension(x509().SubjectKeyIdentifierExtension);
+    if (caKeyId) extensions.push(new (x509().AuthorityKeyIdentifierExtension)(caKeyId.keyId));
+    const names: X509.JsonGeneralNames = [
       ...req.dnsNames.map((value) => ({ type: 'dns' as const, value })),
       ...req.emailAddresses.map((value) => ({ type: 'email' as const, value })),
       ...req.ipAddresses.map((value) => ({ type: 'ip' as const, value })),
       ...req.uris.map((value) => ({ type: 'url' as const, value })),
     ];
-    if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names));
+    if (names.length > 0) extensions.push(new (x509().SubjectAlternativeNameExtension)(names));
 
-    const cert = await x509.X509CertificateGenerator.create({
+    const cert = await x509().X509CertificateGenerator.create({
       serialNumber: serialNumber(),
       subject: req.raw.subjectName,
       issuer: ca.cert.subjectName,
