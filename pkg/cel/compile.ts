@@ -2,7 +2,8 @@
 // and function it uses is declared (cel-go's `undeclared reference` errors, which
 // upstream reports as validation errors) and plans it; evaluate() runs it against an
 // activation under a cost limit, answering authorizer checks asynchronously.
-import { isCelError, parse, plan, type CelInput, type CelValue } from '@bufbuild/cel';
+import type { CelInput, CelValue } from '@bufbuild/cel';
+import { cel } from './runtime.js';
 import { maxId, walk, type Expr, type ParsedExpr } from './ast.js';
 import { COST_FUNCTION, CostMeter, env, knownFunctions, metered } from './env.js';
 import { formatErrors, type SourceError } from './errors.js';
@@ -34,7 +35,7 @@ const typeIdents = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 
 export function compile(expression: string, opts: CompileOptions): CompileResult {
   let parsed: ParsedExpr;
   try {
-    parsed = parse(expression);
+    parsed = cel().parse(expression);
   } catch (err) {
     return { error: `compilation failed: ${syntaxError(expression, err)}` };
   }
@@ -51,7 +52,7 @@ export function compile(expression: string, opts: CompileOptions): CompileResult
       }
     } else if (k.case === 'callExpr') {
       const fn = k.value.function;
-      if (!/^[_@!-]/.test(fn) && !knownFunctions.has(fn) && !typeIdents.has(fn) && !['has', 'size', 'matches', 'timestamp', 'duration'].includes(fn)) {
+      if (!/^[_@!-]/.test(fn) && !knownFunctions().has(fn) && !typeIdents.has(fn) && !['has', 'size', 'matches', 'timestamp', 'duration'].includes(fn)) {
         errs.push({ offset: pos(e), message: `undeclared reference to '${fn}' (in container '')` });
       }
     } else if (k.case === 'selectExpr') {
@@ -68,7 +69,7 @@ export function compile(expression: string, opts: CompileOptions): CompileResult
   chargeIterations(parsed.expr);
   let run: Compiled['run'];
   try {
-    run = plan(env, parsed.expr) as Compiled['run'];
+    run = cel().plan(env(), parsed.expr) as Compiled['run'];
   } catch (err) {
     return { error: `compilation failed: ${formatErrors(expression, [{ offset: 0, message: (err as Error).message }])}` };
   }
@@ -135,7 +136,7 @@ export function evaluateSync(c: Compiled, activation: Record<string, CelInput>, 
   } catch (err) {
     throw new EvaluationError((err as Error).message, meter.used);
   }
-  if (isCelError(result)) throw new EvaluationError(unwrapMessage(result), meter.used);
+  if (cel().isCelError(result)) throw new EvaluationError(unwrapMessage(result), meter.used);
   return { value: result as CelValue, cost: meter.used };
 }
 
@@ -161,7 +162,7 @@ export async function evaluate(c: Compiled, activation: Record<string, CelInput>
         await authz.session.resolvePending();
         continue;
       }
-      if (isCelError(result)) throw new EvaluationError(unwrapMessage(result));
+      if (cel().isCelError(result)) throw new EvaluationError(unwrapMessage(result));
       return { value: result as CelValue, cost: meter.used };
     }
   } finally {

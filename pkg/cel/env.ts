@@ -2,8 +2,8 @@
 // the strings extension, and Kubernetes' lists, regex, urls and authz libraries. Every
 // function call and every comprehension iteration is charged to the evaluation's cost
 // meter, the stand-in here for cel-go's runtime cost tracking.
-import { celEnv, celFunc, CelScalar, type CelEnv, type CelFunc } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
+import type { CelEnv } from '@bufbuild/cel';
+import { cel, celExt } from './runtime.js';
 import { authzFunctions } from './library/authz.js';
 import { listFunctions } from './library/lists.js';
 import { regexFunctions } from './library/regex.js';
@@ -37,14 +37,13 @@ export function metered<T>(m: CostMeter, fn: () => T): T {
 /** Called by the rewritten AST once per comprehension iteration (see compile.ts). */
 export const COST_FUNCTION = '@k8s_cost';
 
-const costFunction = celFunc(COST_FUNCTION, [CelScalar.DYN], CelScalar.DYN, (v) => {
-  meter?.charge(1);
-  return v;
-});
-
-const k8sFunctions: CelFunc[] = [...strings, ...listFunctions, ...regexFunctions, ...urlFunctions, ...authzFunctions, costFunction];
-
 function buildEnv(): CelEnv {
+  const { celEnv, celFunc, CelScalar } = cel();
+  const costFunction = celFunc(COST_FUNCTION, [CelScalar.DYN], CelScalar.DYN, (v) => {
+    meter?.charge(1);
+    return v;
+  });
+  const k8sFunctions = [...celExt().strings, ...listFunctions(), ...regexFunctions(), ...urlFunctions(), ...authzFunctions(), costFunction];
   const base = celEnv({ funcs: k8sFunctions });
   const inner = base.funcs;
   // The package's interfaces are structural apart from a brand; plan() reads only
@@ -74,7 +73,17 @@ function buildEnv(): CelEnv {
   } as unknown as CelEnv;
 }
 
-export const env: CelEnv = buildEnv();
+let built: { env: CelEnv; knownFunctions: ReadonlySet<string> } | undefined;
+const environment = () => {
+  if (!built) {
+    const e = buildEnv();
+    built = { env: e, knownFunctions: new Set([...e.funcs].map((f) => f.name)) };
+  }
+  return built;
+};
+
+/** The environment, built on first use (see runtime.ts). */
+export const env = (): CelEnv => environment().env;
 
 /** Every function and method name the environment knows, for undeclared-reference checks. */
-export const knownFunctions: ReadonlySet<string> = new Set([...env.funcs].map((f) => f.name));
+export const knownFunctions = (): ReadonlySet<string> => environment().knownFunctions;

@@ -2,7 +2,8 @@
 // policy matches (upstream's ValidatingAdmissionPolicy type checker): field selections
 // that the schema does not have are reported as cel-go's `undefined field` errors. Only
 // what the schema pins down is checked; everything else is dyn, as upstream.
-import { parse } from '@bufbuild/cel';
+import type { parse } from '@bufbuild/cel';
+import { cel } from './runtime.js';
 import type { SchemaNode } from '../openapi/types.js';
 import { definition, resolve } from '../openapi/schema.js';
 import type { Expr } from './ast.js';
@@ -131,7 +132,7 @@ function check(e: Expr | undefined, types: Types, errs: SourceError[], pos: (e: 
 export function typeCheck(expression: string, roots: Record<string, string | undefined>): string | undefined {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(expression);
+    parsed = cel().parse(expression);
   } catch {
     return undefined; // syntax errors are validation errors, reported on write
   }

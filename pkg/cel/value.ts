@@ -1,8 +1,8 @@
 // JSON <-> CEL values. Kubernetes objects reach CEL through their OpenAPI types, where
 // integer fields are CEL ints; a JSON number that is integral is taken as an int so
 // that `object.spec.replicas + 1` and `size(x) == object.spec.replicas` type as upstream.
-import { isCelList, isCelMap, isCelUint, type CelInput, type CelValue } from '@bufbuild/cel';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { CelInput, CelValue } from '@bufbuild/cel';
+import { cel, wkt } from './runtime.js';
 import { definition, definitionNameForGVK, resolve } from '../openapi/schema.js';
 import type { SchemaNode } from '../openapi/types.js';
 
@@ -41,7 +41,7 @@ export function toCelWithSchema(v: unknown, node: SchemaNode | undefined): CelIn
   if (t['x-kubernetes-int-or-string'] || t['x-kubernetes-preserve-unknown-fields']) return toCel(v);
   if (typeof v === 'string' && t.type === 'string' && t.format === 'date-time') {
     const d = new Date(v);
-    return Number.isNaN(d.getTime()) ? v : (timestampFromDate(d) as unknown as CelInput);
+    return Number.isNaN(d.getTime()) ? v : (wkt().timestampFromDate(d) as unknown as CelInput);
   }
   if (typeof v === 'number' && t.type === 'number') return v;
   if (Array.isArray(v)) return v.map((x) => toCelWithSchema(x, t.items));
@@ -66,9 +66,9 @@ export function toCelObject(v: unknown, group: string, version: string, kind: st
 export function fromCel(v: CelValue): Json {
   if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
-  if (isCelUint(v)) return Number(v.value);
-  if (isCelList(v)) return [...v].map((x) => fromCel(x as CelValue));
-  if (isCelMap(v)) {
+  if (cel().isCelUint(v)) return Number(v.value);
+  if (cel().isCelList(v)) return [...v].map((x) => fromCel(x as CelValue));
+  if (cel().isCelMap(v)) {
     const out: Record<string, Json> = {};
     for (const [k, x] of v.entries()) out[String(k)] = fromCel(x as CelValue);
     return out;
@@ -84,9 +84,9 @@ export function celTypeName(v: CelValue): string {
   if (typeof v === 'bigint') return 'int';
   if (typeof v === 'number') return 'double';
   if (typeof v === 'string') return 'string';
-  if (isCelUint(v)) return 'uint';
-  if (isCelList(v)) return 'list';
-  if (isCelMap(v)) return 'map';
+  if (cel().isCelUint(v)) return 'uint';
+  if (cel().isCelList(v)) return 'list';
+  if (cel().isCelMap(v)) return 'map';
   if (v instanceof Uint8Array) return 'bytes';
   return 'object';
 }

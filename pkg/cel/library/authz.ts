@@ -4,12 +4,11 @@
 // synchronous and the server's Authorizer is not, so check() answers from a per-evaluation
 // cache and records what it could not answer; the evaluator asks the Authorizer for those
 // and evaluates again (see compile.ts). Values are maps tagged with '@authz'.
-import { celMethod, CelScalar, mapType, type CelFunc, type CelMap } from '@bufbuild/cel';
+import type { CelFunc, CelMap } from '@bufbuild/cel';
+import { cel } from '../runtime.js';
 import type { UserInfo } from '../../authentication/user.js';
 import type { Attributes, Authorizer, Decision } from '../../authorization/interfaces.js';
 
-const { STRING, BOOL, DYN } = CelScalar;
-const T = mapType(STRING, DYN);
 const TAG = '@authz';
 
 /** One evaluation's view of the authorizer: its user, and the decisions known so far. */
@@ -96,18 +95,23 @@ export function authorizerValue(sessionId: string, request: { group: string; res
   return new Map<string, unknown>([[TAG, 'authorizer'], ['session', sessionId], ['requestResource', requestResource]]);
 }
 
-export const authzFunctions: CelFunc[] = [
-  celMethod('path', T, [STRING], T, function (p) { return withField(expect(this, 'authorizer'), 'path', 'path', p); }),
-  celMethod('group', T, [STRING], T, function (g) { return withField(expect(this, 'authorizer'), 'group', 'group', g); }),
-  celMethod('serviceAccount', T, [STRING, STRING], T, function (ns, name) {
-    const f = expect(this, 'authorizer');
-    return new Map(Object.entries({ [TAG]: 'authorizer', session: f.session ?? '', saNamespace: ns, saName: name }));
-  }),
-  celMethod('resource', T, [STRING], T, function (r) { return withField(expect(this, 'group'), 'resource', 'resource', r); }),
-  celMethod('subresource', T, [STRING], T, function (r) { return withField(expect(this, 'resource'), 'resource', 'subresource', r); }),
-  celMethod('namespace', T, [STRING], T, function (n) { return withField(expect(this, 'resource'), 'resource', 'namespace', n); }),
-  celMethod('name', T, [STRING], T, function (n) { return withField(expect(this, 'resource'), 'resource', 'name', n); }),
-  celMethod('check', T, [STRING], T, function (verb) { return check(expect(this, 'resource', 'path'), verb); }),
-  celMethod('allowed', T, [], BOOL, function () { return expect(this, 'decision').decision === 'allow'; }),
-  celMethod('reason', T, [], STRING, function () { return expect(this, 'decision').reason ?? ''; }),
-];
+export function authzFunctions(): CelFunc[] {
+  const { celMethod, CelScalar, mapType } = cel();
+  const { STRING, BOOL, DYN } = CelScalar;
+  const T = mapType(STRING, DYN);
+  return [
+    celMethod('path', T, [STRING], T, function (p) { return withField(expect(this, 'authorizer'), 'path', 'path', p); }),
+    celMethod('group', T, [STRING], T, function (g) { return withField(expect(this, 'authorizer'), 'group', 'group', g); }),
+    celMethod('serviceAccount', T, [STRING, STRING], T, function (ns, name) {
+      const f = expect(this, 'authorizer');
+      return new Map(Object.entries({ [TAG]: 'authorizer', session: f.session ?? '', saNamespace: ns, saName: name }));
+    }),
+    celMethod('resource', T, [STRING], T, function (r) { return withField(expect(this, 'group'), 'resource', 'resource', r); }),
+    celMethod('subresource', T, [STRING], T, function (r) { return withField(expect(this, 'resource'), 'resource', 'subresource', r); }),
+    celMethod('namespace', T, [STRING], T, function (n) { return withField(expect(this, 'resource'), 'resource', 'namespace', n); }),
+    celMethod('name', T, [STRING], T, function (n) { return withField(expect(this, 'resource'), 'resource', 'name', n); }),
+    celMethod('check', T, [STRING], T, function (verb) { return check(expect(this, 'resource', 'path'), verb); }),
+    celMethod('allowed', T, [], BOOL, function () { return expect(this, 'decision').decision === 'allow'; }),
+    celMethod('reason', T, [], STRING, function () { return expect(this, 'decision').reason ?? ''; }),
+  ];
+}

@@ -1,10 +1,11 @@
 // CEL equality and ordering for library functions that compare list elements
 // (indexOf, isSorted, min, max): numbers compare across int, uint and double.
-import { isCelList, isCelMap, isCelUint, type CelValue } from '@bufbuild/cel';
+import type { CelValue } from '@bufbuild/cel';
+import { cel } from '../runtime.js';
 
 function num(v: CelValue): number | bigint | undefined {
   if (typeof v === 'bigint' || typeof v === 'number') return v;
-  if (isCelUint(v)) return v.value;
+  if (cel().isCelUint(v)) return v.value;
   return undefined;
 }
 
@@ -12,12 +13,12 @@ export function celEquals(a: CelValue, b: CelValue): boolean {
   const na = num(a);
   const nb = num(b);
   if (na !== undefined && nb !== undefined) return na == nb; // loose: a bigint equals a number of the same value
-  if (isCelList(a) && isCelList(b)) {
+  if (cel().isCelList(a) && cel().isCelList(b)) {
     if (a.size !== b.size) return false;
     for (let i = 0; i < a.size; i++) if (!celEquals(a.get(i) as CelValue, b.get(i) as CelValue)) return false;
     return true;
   }
-  if (isCelMap(a) && isCelMap(b)) {
+  if (cel().isCelMap(a) && cel().isCelMap(b)) {
     if (a.size !== b.size) return false;
     for (const [k, v] of a) if (!b.has(k) || !celEquals(v, b.get(k) as CelValue)) return false;
     return true;

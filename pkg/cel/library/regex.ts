@@ -1,8 +1,7 @@
 // Kubernetes' regex library (library/regex.go): string.find(re) returns the first match
 // or '', string.findAll(re[, limit]) returns the matches (a negative limit: all).
-import { celMethod, CelScalar, listType, type CelFunc } from '@bufbuild/cel';
-
-const { STRING, INT } = CelScalar;
+import type { CelFunc } from '@bufbuild/cel';
+import { cel } from '../runtime.js';
 
 const cache = new Map<string, RegExp>();
 function compile(pattern: string): RegExp {
@@ -30,8 +29,12 @@ function findAll(s: string, pattern: string, limit: number): string[] {
   return out;
 }
 
-export const regexFunctions: CelFunc[] = [
-  celMethod('find', STRING, [STRING], STRING, function (p) { return findAll(this, p, 1)[0] ?? ''; }),
-  celMethod('findAll', STRING, [STRING], listType(STRING), function (p) { return findAll(this, p, -1); }),
-  celMethod('findAll', STRING, [STRING, INT], listType(STRING), function (p, n) { return findAll(this, p, Number(n)); }),
-];
+export function regexFunctions(): CelFunc[] {
+  const { celMethod, CelScalar, listType } = cel();
+  const { STRING, INT } = CelScalar;
+  return [
+    celMethod('find', STRING, [STRING], STRING, function (p) { return findAll(this, p, 1)[0] ?? ''; }),
+    celMethod('findAll', STRING, [STRING], listType(STRING), function (p) { return findAll(this, p, -1); }),
+    celMethod('findAll', STRING, [STRING, INT], listType(STRING), function (p, n) { return findAll(this, p, Number(n)); }),
+  ];
+}

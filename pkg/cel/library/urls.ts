@@ -2,12 +2,11 @@
 // url.ParseRequestURI (an absolute URI or an absolute path), isURL(string) tells whether
 // it would; getScheme, getHost, getHostname, getPort, getEscapedPath, getQuery read the
 // parts as Go's net/url returns them (the host as written, the port without defaults).
-import { celFunc, celMethod, CelScalar, listType, mapType, type CelFunc, type CelMap } from '@bufbuild/cel';
+import type { CelFunc, CelMap } from '@bufbuild/cel';
+import { cel } from '../runtime.js';
 
-const { STRING, BOOL, DYN } = CelScalar;
 /** URL values are maps tagged with this key; methods read the parsed parts from them. */
 const TAG = '@url';
-const URL_T = mapType(STRING, DYN);
 
 interface ParsedURL { scheme: string; opaque: string; host: string; path: string; rawQuery: string }
 
@@ -82,27 +81,32 @@ function query(raw: string): Map<string, string[]> {
   return out;
 }
 
-export const urlFunctions: CelFunc[] = [
-  celFunc('url', [STRING], URL_T, (s) => {
-    try {
-      parseRequestURI(s);
-    } catch (err) {
-      throw new Error(`URL parse error during conversion from string: ${(err as Error).message}`);
-    }
-    return new Map([[TAG, s]]);
-  }),
-  celFunc('isURL', [STRING], BOOL, (s) => {
-    try {
-      parseRequestURI(s);
-      return true;
-    } catch {
-      return false;
-    }
-  }),
-  celMethod('getScheme', URL_T, [], STRING, function () { return parts(this).scheme; }),
-  celMethod('getHost', URL_T, [], STRING, function () { return parts(this).host; }),
-  celMethod('getHostname', URL_T, [], STRING, function () { return hostnameOf(parts(this).host); }),
-  celMethod('getPort', URL_T, [], STRING, function () { return portOf(parts(this).host); }),
-  celMethod('getEscapedPath', URL_T, [], STRING, function () { return parts(this).path; }),
-  celMethod('getQuery', URL_T, [], mapType(STRING, listType(STRING)), function () { return query(parts(this).rawQuery); }),
-];
+export function urlFunctions(): CelFunc[] {
+  const { celFunc, celMethod, CelScalar, listType, mapType } = cel();
+  const { STRING, BOOL, DYN } = CelScalar;
+  const URL_T = mapType(STRING, DYN);
+  return [
+    celFunc('url', [STRING], URL_T, (s) => {
+      try {
+        parseRequestURI(s);
+      } catch (err) {
+        throw new Error(`URL parse error during conversion from string: ${(err as Error).message}`);
+      }
+      return new Map([[TAG, s]]);
+    }),
+    celFunc('isURL', [STRING], BOOL, (s) => {
+      try {
+        parseRequestURI(s);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+    celMethod('getScheme', URL_T, [], STRING, function () { return parts(this).scheme; }),
+    celMethod('getHost', URL_T, [], STRING, function () { return parts(this).host; }),
+    celMethod('getHostname', URL_T, [], STRING, function () { return hostnameOf(parts(this).host); }),
+    celMethod('getPort', URL_T, [], STRING, function () { return portOf(parts(this).host); }),
+    celMethod('getEscapedPath', URL_T, [], STRING, function () { return parts(this).path; }),
+    celMethod('getQuery', URL_T, [], mapType(STRING, listType(STRING)), function () { return query(parts(this).rawQuery); }),
+  ];
+}

@@ -3,7 +3,8 @@
 // node (`self`, and `oldSelf` of the same type), planned on pkg/cel's environment and
 // its worst-case cost estimated; a messageExpression likewise, and a fieldPath is
 // normalized. The result mirrors the schema, keeping only nodes with rules below them.
-import { parse } from '@bufbuild/cel';
+import type { parse } from '@bufbuild/cel';
+import { cel } from '../../../cel/runtime.js';
 import { compile as celCompile, type Compiled } from '../../../cel/compile.js';
 import { formatErrors } from '../../../cel/errors.js';
 import { isPlainObject } from '../../../runtime/object.js';
@@ -112,7 +113,7 @@ type Expression = { compiled: Compiled; maxCost: number; usesOldSelf: boolean; e
 function compileExpression(src: string, vars: ReadonlyMap<string, CelT>, result: 'bool' | 'string', prefix: string): Expression {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(src);
+    parsed = cel().parse(src);
   } catch {
     // pkg/cel words syntax errors as cel-go does.
     const r = celCompile(src, { variables: [...vars.keys()] });

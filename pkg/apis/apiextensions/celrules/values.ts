@@ -5,8 +5,7 @@
 // strings as bytes; where the schema says nothing (int-or-string, preserved unknown
 // fields) the JSON is taken as it is.
 import type { CelInput } from '@bufbuild/cel';
-import { create } from '@bufbuild/protobuf';
-import { DurationSchema, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { protobuf, wkt } from '../../../cel/runtime.js';
 import { toCel } from '../../../cel/value.js';
 import { isPlainObject } from '../../../runtime/object.js';
 import type { JSONSchemaProps } from '../types.js';
@@ -50,12 +49,12 @@ export function toRuleValue(v: unknown, s: JSONSchemaProps, isResourceRoot: bool
     switch (s.format) {
       case 'date-time': case 'date': {
         const d = new Date(s.format === 'date' ? `${v}T00:00:00Z` : v);
-        return Number.isNaN(d.getTime()) ? v : (timestampFromDate(d) as unknown as CelInput);
+        return Number.isNaN(d.getTime()) ? v : (wkt().timestampFromDate(d) as unknown as CelInput);
       }
       case 'duration': {
         const nanos = parseGoDuration(v);
         if (nanos === undefined) return v;
-        return create(DurationSchema, { seconds: nanos / 1_000_000_000n, nanos: Number(nanos % 1_000_000_000n) }) as unknown as CelInput;
+        return protobuf().create(wkt().DurationSchema, { seconds: nanos / 1_000_000_000n, nanos: Number(nanos % 1_000_000_000n) }) as unknown as CelInput;
       }
       case 'byte':
         return new Uint8Array(Buffer.from(v, 'base64'));
