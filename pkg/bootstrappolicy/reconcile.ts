@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { covers } from '../authorization/rbac/covers.js';
 import type { BindingObject, ClusterRoleObject, PolicyRule, Subject } from '../authorization/rbac/types.js';
 import type { Client, ResourceClient } from '../client/interfaces.js';
+import { listed, objectKey } from '../client/listed.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
 import { autoUpdateAnnotation, bootstrapPolicy } from './index.js';
@@ -66,16 +67,23 @@ export function reconcileBinding(existing: BindingObject, expected: BindingObjec
 
 const is = (err: unknown, code: number): boolean => err instanceof StatusError && err.code === code;
 
-async function ensure(rc: ResourceClient, plural: string, expected: KubeObject,
+async function getOrUndefined(rc: ResourceClient, ns: string, name: string): Promise<KubeObject | undefined> {
+  try {
+    return await rc.get(ns, name);
+  } catch (err) {
+    if (is(err, 404)) return undefined;
+    throw err;
+  }
+}
+
+/** `listed`: the object as the list at the start found it (undefined: absent then); later attempts read it again. */
+async function ensure(rc: ResourceClient, plural: string, expected: KubeObject, listed: KubeObject | undefined,
   reconcile: (existing: KubeObject) => { obj: KubeObject; recreate?: boolean } | undefined): Promise<string> {
   const ns = expected.metadata.namespace ?? '';
   const name = expected.metadata.name ?? '';
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    let existing: KubeObject;
-    try {
-      existing = await rc.get(ns, name);
-    } catch (err) {
-      if (!is(err, 404)) throw err;
+    const existing = attempt === 0 ? listed : await getOrUndefined(rc, ns, name);
+    if (!existing) {
       try {
         await rc.create(ns, structuredClone(expected));
         return 'created';
@@ -118,10 +126,12 @@ export async function reconcileBootstrapPolicy(api: Client, log?: Logger): Promi
   ];
   for (const [plural, objs, rec] of work) {
     const rc = api.resource(rbac, plural, 'v1');
+    // One list rather than a GET per object: on a fresh etcd that halves the requests.
+    const existing = await listed(rc, '', `${rbac}/v1`, objs[0]?.kind ?? '');
     // Independent objects: reconcile them concurrently, a few at a time.
     const queue = [...objs];
     await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let o = queue.shift(); o; o = queue.shift()) note(await ensure(rc, plural, o, rec(o)));
+      for (let o = queue.shift(); o; o = queue.shift()) note(await ensure(rc, plural, o, existing.get(objectKey(o)), rec(o)));
     }));
   }
   log?.info(counts, 'reconciled bootstrap RBAC policy');

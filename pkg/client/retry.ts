@@ -12,13 +12,15 @@ const maxAttempts = 5;
  */
 export async function updateWithRetry(
   rc: ResourceClient, namespace: string, name: string,
-  change: (obj: KubeObject) => void | false | Promise<void | false>, opts: WriteOptions & { subresource?: string } = {},
+  change: (obj: KubeObject) => void | false | Promise<void | false>, opts: WriteOptions & { subresource?: string; current?: KubeObject } = {},
 ): Promise<KubeObject> {
+  const { current, ...writeOpts } = opts;
   for (let attempt = 1; ; attempt++) {
-    const next = structuredClone(await rc.get(namespace, name));
+    // A caller that has just read or written the object saves the first read.
+    const next = structuredClone(attempt === 1 && current ? current : await rc.get(namespace, name));
     if ((await change(next)) === false) return next;
     try {
-      return await rc.update(namespace, next, opts);
+      return await rc.update(namespace, next, writeOpts);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409) || attempt >= maxAttempts) throw err;
     }

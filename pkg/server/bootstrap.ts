@@ -1,10 +1,11 @@
 // Objects every cluster has from its first start, written as upstream's post-start hooks
 // write them: through the loopback client, so admission sees them. Several replicas may
-// start at once: each reads first and creates only what is missing (so a replica whose
+// start at once: each lists first and creates only what is missing (so a replica whose
 // admission refuses writes, AlwaysDeny, still starts on a populated cluster), treating
 // AlreadyExists as success.
 import type { Client, ResourceClient } from '../client/interfaces.js';
-import { isNotFound, updateWithRetry } from '../client/retry.js';
+import { listed, objectKey } from '../client/listed.js';
+import { updateWithRetry } from '../client/retry.js';
 import { StatusError } from '../runtime/errors.js';
 import { systemPriorityClasses } from '../registry/scheduling/priorityclasses/strategy.js';
 import { isLocalAvailable, localAPIServices, localAvailableStatus } from '../registry/apiregistration/apiservices/local.js';
@@ -14,32 +15,32 @@ import { nowTimestamp } from '../registry/generic/names.js';
 
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-/** Creates `obj` unless it exists; true when it was already there. */
-async function createIfMissing(rc: ResourceClient, obj: KubeObject): Promise<boolean> {
+/**
+ * Creates `obj` unless `existing` (one list of the kind) has it: the object as listed or
+ * created (undefined when another replica created it first), and whether it was there.
+ */
+async function createIfMissing(rc: ResourceClient, obj: KubeObject, existing: Map<string, KubeObject>): Promise<{ obj?: KubeObject; existed: boolean }> {
+  const found = existing.get(objectKey(obj));
+  if (found) return { obj: found, existed: true };
   try {
-    await rc.get('', obj.metadata.name!);
-    return true;
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-  }
-  try {
-    await rc.create('', obj);
-    return false;
+    return { obj: await rc.create('', obj), existed: false };
   } catch (err) {
     if (!(err instanceof StatusError && err.code === 409)) throw err;
-    return true;
+    return { existed: true };
   }
 }
 
 export async function ensureSystemNamespaces(api: Client): Promise<void> {
   const namespaces = api.resource('', 'namespaces', 'v1');
-  for (const name of systemNamespaces) await createIfMissing(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  const existing = await listed(namespaces, '', 'v1', 'Namespace');
+  for (const name of systemNamespaces) await createIfMissing(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, existing);
 }
 
 /** system-node-critical and system-cluster-critical (upstream's scheduling post-start hook). */
 export async function ensureSystemPriorityClasses(api: Client): Promise<void> {
-  const priorityClasses = api.resource('scheduling.k8s.io', 'priorityclasses');
-  for (const pc of systemPriorityClasses) await createIfMissing(priorityClasses, structuredClone(pc));
+  const priorityClasses = api.resource('scheduling.k8s.io', 'priorityclasses', 'v1');
+  const existing = await listed(priorityClasses, '', 'scheduling.k8s.io/v1', 'PriorityClass');
+  for (const pc of systemPriorityClasses) await createIfMissing(priorityClasses, structuredClone(pc), existing);
 }
 
 /**
@@ -48,19 +49,22 @@ export async function ensureSystemPriorityClasses(api: Client): Promise<void> {
  * and status are brought back to what this server serves.
  */
 export async function ensureLocalAPIServices(api: Client, scheme: ResourceScheme): Promise<void> {
-  const apiServices = api.resource('apiregistration.k8s.io', 'apiservices');
+  const apiServices = api.resource('apiregistration.k8s.io', 'apiservices', 'v1');
+  const existing = await listed(apiServices, '', 'apiregistration.k8s.io/v1', 'APIService');
   for (const desired of localAPIServices(scheme)) {
     const name = desired.metadata.name!;
-    if (await createIfMissing(apiServices, desired)) {
-      await updateWithRetry(apiServices, '', name, (current) => {
-        if (sameJson(current.spec, desired.spec)) return false;
-        current.spec = desired.spec;
-      });
+    const { obj, existed } = await createIfMissing(apiServices, desired, existing);
+    let current = obj;
+    if (existed) {
+      current = await updateWithRetry(apiServices, '', name, (c) => {
+        if (sameJson(c.spec, desired.spec)) return false;
+        c.spec = desired.spec;
+      }, { current });
     }
-    await updateWithRetry(apiServices, '', name, (current) => {
-      if (isLocalAvailable(current)) return false;
-      current.status = localAvailableStatus(nowTimestamp());
-    }, { subresource: 'status' });
+    await updateWithRetry(apiServices, '', name, (c) => {
+      if (isLocalAvailable(c)) return false;
+      c.status = localAvailableStatus(nowTimestamp());
+    }, { subresource: 'status', current });
   }
 }
 

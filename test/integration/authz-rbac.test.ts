@@ -166,6 +166,30 @@ describe('authorization: RBAC over HTTP (two replicas)', function () {
     expect((await admin(`${rbac}/namespaces/kube-system/roles/extension-apiserver-authentication-reader`)).status).to.equal(200);
   });
 
+  it('bootstrap policy on restart: lost rules, subjects and APIService availability come back; autoupdate=false is left alone', async () => {
+    type Obj = Record<string, unknown> & { metadata: { annotations?: Record<string, string> }; rules?: unknown[]; subjects?: unknown[]; status?: { conditions?: Array<Record<string, string>> } };
+    const get = async (path: string) => (await admin(path)).body as Obj;
+    const put = async (path: string, body: Obj) => expect((await admin(path, { method: 'PUT', body })).status, path).to.equal(200);
+    const discovery = await get(`${rbac}/clusterroles/system:discovery`);
+    const discoveryBinding = await get(`${rbac}/clusterrolebindings/system:discovery`);
+    const heapster = await get(`${rbac}/clusterroles/system:heapster`);
+    const apps = '/apis/apiregistration.k8s.io/v1/apiservices/v1.apps';
+    await put(`${rbac}/clusterroles/system:discovery`, { ...discovery, rules: [] });
+    await put(`${rbac}/clusterrolebindings/system:discovery`, { ...discoveryBinding, subjects: [] });
+    await put(`${rbac}/clusterroles/system:heapster`, { ...heapster, metadata: { ...heapster.metadata, annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'false' } }, rules: [] });
+    const appsService = await get(apps);
+    await put(`${apps}/status`, { ...appsService, status: { conditions: [{ type: 'Available', status: 'False', reason: 'Test', message: 'made unavailable by the test', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } });
+
+    await cluster.stopReplica(1);
+    await cluster.startReplica(1);
+    // Upstream's reconciliation appends the missing rules broken down, one URL each.
+    const urls = (role: Obj) => (role.rules as Array<{ verbs: string[]; nonResourceURLs: string[] }>).flatMap((r) => r.nonResourceURLs.map((u) => `${r.verbs.join()} ${u}`)).sort();
+    expect(urls(await get(`${rbac}/clusterroles/system:discovery`))).to.deep.equal(urls(discovery));
+    expect((await get(`${rbac}/clusterrolebindings/system:discovery`)).subjects).to.deep.equal(discoveryBinding.subjects);
+    expect((await get(`${rbac}/clusterroles/system:heapster`)).rules ?? []).to.deep.equal([]);
+    expect((await get(apps)).status?.conditions?.find((c) => c.type === 'Available')?.status).to.equal('True');
+  });
+
   it('aggregation: an aggregated role follows the roles its selector matches; direct edits are overwritten', async () => {
     const agg = { metadata: { name: `${ns}-agg` }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [`${ns}/agg`]: 'true' } }] } };
     expect((await post(admin, `${rbac}/clusterroles`, agg)).status).to.equal(201);
