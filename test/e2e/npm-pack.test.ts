@@ -1,6 +1,6 @@
 // `npm pack` gives a tarball that installs into a clean project and provides the
-// `kube-apiserver` executable and the kube-apiserver-ts/testing API, which starts a
-// server from the installed copy.
+// `kube-apiserver` executable and the kube-apiserver-ts/testing API, with its type
+// declarations, which starts a server from the installed copy.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +33,23 @@ describe('e2e: npm pack tarball', function () {
     expect((await run(bin, ['-h'])).stdout).to.include('\nEtcd flags:\n');
     const unknown = await run(bin, ['--foo']).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(unknown).to.deep.include({ code: 1, stderr: 'Error: unknown flag: --foo\n' });
+
+    // A TypeScript operator's import type-checks against the declarations the package
+    // ships (package.json exports types), and a misuse is caught, so they are not `any`.
+    const tsc = join(repoRoot(), 'node_modules', 'typescript', 'bin', 'tsc');
+    const tscFlags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
+    writeFileSync(join(project, 'typed.ts'), `import { startTestServer, type TestServer } from 'kube-apiserver-ts/testing';
+const s: TestServer = await startTestServer({ crds: ['config/crd/bases'], timeoutMs: 30_000 });
+const path: string = s.kubeconfigPath;
+await s.stop();
+export { path };
+`);
+    await run(process.execPath, [tsc, ...tscFlags, 'typed.ts'], { cwd: project });
+    writeFileSync(join(project, 'mistyped.ts'), `import { startTestServer } from 'kube-apiserver-ts/testing';
+export const port: number = (await startTestServer()).url;
+`);
+    const mistyped = await run(process.execPath, [tsc, ...tscFlags, 'mistyped.ts'], { cwd: project }).then(() => undefined, (e: { stdout: string }) => e);
+    expect(mistyped?.stdout).to.include("error TS2322: Type 'string' is not assignable to type 'number'.");
 
     // The test API of the installed copy, resolved by package name from the consumer.
     const script = `import { startTestServer } from 'kube-apiserver-ts/testing';
