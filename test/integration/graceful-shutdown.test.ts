@@ -5,6 +5,7 @@
 // --shutdown-send-retry-after); then a rolling restart of two replicas behind HAProxy
 // (health-checking /readyz) under load, where every request is answered.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import * as https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { request, startHAProxy, startReplicas, watch, type Cluster } from '../harness/index.js';
@@ -35,6 +36,10 @@ function slowPost(cluster: Cluster, url: string, body: string): Slow {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Error-level lines (pino level 50 and up) replica `i` logged: a clean shutdown has none (issue 25). */
+const errorLines = (cluster: Cluster, i: number): string[] =>
+  readFileSync(cluster.replicas[i]!.logFile, 'utf8').split('\n').filter((l) => /"level":[56]\d\b/.test(l));
 
 async function until(what: string, fn: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -118,6 +123,7 @@ describe('graceful shutdown on SIGTERM', function () {
     expect((await slow.response).status, 'the in-flight create completes').to.equal(201);
     await until('the watch to end', () => w.ended());
     await cluster.stopReplica(0);
+    expect(errorLines(cluster, 0)).to.deep.equal([]);
   });
 
   it('with --shutdown-send-retry-after answers new requests 429 with Retry-After while draining', async () => {
@@ -138,6 +144,7 @@ describe('graceful shutdown on SIGTERM', function () {
     slow.finish();
     expect((await slow.response).status).to.equal(201);
     await cluster.stopReplica(0);
+    expect(errorLines(cluster, 0)).to.deep.equal([]);
   });
 });
 
@@ -180,5 +187,7 @@ describe('rolling restart behind HAProxy', function () {
     const kinds = [...new Set(failures)].slice(0, 5).join('; ');
     expect(failures.length, `${failures.length} of ${answered + failures.length} requests failed: ${kinds}`).to.equal(0);
     expect(answered).to.be.greaterThan(100);
+    // Requests kept arriving through each replica's shutdown; none became an internal error.
+    expect([...errorLines(cluster, 0), ...errorLines(cluster, 1)]).to.deep.equal([]);
   });
 });
