@@ -31,9 +31,11 @@ export class ApiClient {
   async call<T = Record<string, unknown>>(label: CallLabel, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply<T>> {
     const t0 = clock();
     let status = 0;
+    let message: string | undefined;
     try {
       const res = await this.raw(method, path, body, contentType);
       status = res.status;
+      if (status >= 400 && typeof res.body.message === 'string') message = res.body.message;
       // A write's result, for the watch lag of the event it causes.
       const meta = (res.body as KubeObj).metadata;
       if (method !== 'GET' && status < 300 && meta?.resourceVersion && res.body.kind !== 'Status') {
@@ -42,7 +44,7 @@ export class ApiClient {
       return res as Reply<T>;
     } finally {
       // A request cut off by the run's own shutdown is not the server's failure.
-      if (!this.stopped) this.rec.call(label.resource, label.verb, label.scope, clock() - t0, status);
+      if (!this.stopped) this.rec.call(label.resource, label.verb, label.scope, clock() - t0, status, message);
     }
   }
 

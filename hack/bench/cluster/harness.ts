@@ -61,6 +61,10 @@ export async function withHarnessCluster(replicas: number, lb: boolean, run: (c:
     }
   }, {
     replicas,
-    extraArgs: ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction', ...(process.env.CLUSTER_EXTRA_ARGS ?? '').split(' ').filter(Boolean)],
+    // The test harness's /24 holds 254 ClusterIPs, fewer than a Service per Deployment at
+    // 500 nodes (Service creates then spent a minute probing a nearly full range and ran
+    // into the request timeout); a /16, as clusters of this size are given.
+    extraArgs: ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction', '--service-cluster-ip-range=10.96.0.0/16',
+      ...(process.env.CLUSTER_EXTRA_ARGS ?? '').split(' ').filter(Boolean)],
   });
 }

@@ -15,6 +15,8 @@ export function sloSeconds(verb: string, scope: Scope): number {
 export class Recorder {
   private readonly calls = new Map<string, number[]>();
   readonly errors = new Map<string, number>();
+  /** The first Status message of each error kind (code, resource, verb): what the server said. */
+  readonly errorMessages = new Map<string, string>();
   readonly startup: number[] = [];
   readonly watchLag: number[] = [];
   /** Writes awaiting their watch event, and events that came before their write's reply. */
@@ -22,7 +24,7 @@ export class Recorder {
   private readonly seenEarly = new Map<string, number>();
   watchEvents = 0;
 
-  call(resource: string, verb: string, scope: Scope, ms: number, status: number): void {
+  call(resource: string, verb: string, scope: Scope, ms: number, status: number, message?: string): void {
     const key = `${resource}|${verb}|${scope}`;
     let xs = this.calls.get(key);
     if (!xs) this.calls.set(key, (xs = []));
@@ -30,6 +32,7 @@ export class Recorder {
     if (status >= 400 || status === 0) {
       const ek = `${status} ${resource} ${verb}`;
       this.errors.set(ek, (this.errors.get(ek) ?? 0) + 1);
+      if (message && !this.errorMessages.has(ek)) this.errorMessages.set(ek, message.slice(0, 300));
     }
   }
 

@@ -97,6 +97,7 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources): 
   out(`pod events missed by kubelets: ${r.missedPodEvents}; pods never Running: ${r.unstartedPods}; pods left after delete: ${r.leftoverPods}; bindings: ${r.bindings}`);
   const errors = [...r.rec.errors].sort((a, b) => b[1] - a[1]);
   out(`errors by code: ${errors.length === 0 ? 'none' : errors.map(([k, v]) => `${k}: ${v}`).join(', ')}; 5xx and failed requests: ${r.rec.fiveXX()}`);
+  for (const [k, m] of r.rec.errorMessages) if (!/^40[49] /.test(k)) out(`  ${k}: ${m}`);
   for (const rep of res.replicas) out(`replica pid ${rep.pid}: CPU ${rep.cpuSeconds.toFixed(1)} s (${(rep.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${rep.maxRssMiB.toFixed(0)} MiB`);
   if (res.etcd) out(`etcd: CPU ${res.etcd.cpuSeconds.toFixed(1)} s (${(res.etcd.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${res.etcd.maxRssMiB.toFixed(0)} MiB`);
   for (const o of res.others) out(`${o.name} pid ${o.pid}: CPU ${o.cpuSeconds.toFixed(1)} s (${(o.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${o.maxRssMiB.toFixed(0)} MiB`);
