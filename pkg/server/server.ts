@@ -137,8 +137,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   bindComponentStatuses(scheme, endpoints, o.etcdTLS);
   const admission = authz.guard(await hooked('start-kube-apiserver-admission-initializer', () => buildAdmission(deps)));
 
-  const moved = await migrateKeyPrefixes(client, legacyKeyMoves(scheme.storedResources(), o.etcdPrefix));
+  const { moved, refused } = await migrateKeyPrefixes(client, legacyKeyMoves(scheme.storedResources(), o.etcdPrefix), encryption);
   if (moved > 0) log.info({ moved }, 'moved objects from group-qualified etcd keys to upstream\'s key layout');
+  for (const r of refused) log.error(r, 'left an object under its group-qualified etcd key, where it is not served');
   serveCustomResources({
     scheme, registry, informers, log, metricsRegistry: apiserverMetrics().registry, etcdPrefix: o.etcdPrefix,
     cache: layer.cache,
