@@ -206,6 +206,31 @@ describe('storage: watch cache', function () {
     expect(calls).to.deep.equal(['list']);
   });
 
+  it('applies a transaction that writes many keys as one revision: a consistent list or page never shows part of it', async () => {
+    const root = `${uniquePrefix('cacher-txn')}/configmaps/`;
+    // Each value's read takes a turn of the event loop, as a KMS-backed one does: the list's
+    // etcd probe can then come back while the cache is in the middle of a transaction.
+    const slowReads = {
+      fromStorage: async (_key: Buffer, data: Buffer) => { await new Promise((r) => setImmediate(r)); return { data, stale: false }; },
+      toStorage: async (_key: Buffer, data: Buffer) => data,
+    };
+    const s = new CachedStorage(etcd, client, [root], { capacity: 1000, maxPending: 10_000, transformer: slowReads });
+    caches.push(s);
+    await s.list(`${root}ns`, {});
+    for (let round = 0; round < 5; round++) {
+      // One etcd transaction of 128 puts, around the cache, as a bulk writer's would be.
+      await client.kv.txn({ success: Array.from({ length: 128 }, (_, i) => {
+        const name = `r${round}-${String(i).padStart(3, '0')}`;
+        return { request_put: { key: Buffer.from(`${root}ns/${name}`), value: Buffer.from(JSON.stringify(cm(name))) } };
+      }) });
+      const want = 128 * (round + 1);
+      const page = await s.list(`${root}ns`, { limit: 1 });
+      expect(page.remainingItemCount, `round ${round}: a page's remaining count`).to.equal(want - 1);
+      const all = await s.list(`${root}ns`, {});
+      expect(all.items.length, `round ${round}: a consistent list`).to.equal(want);
+    }
+  });
+
   it('hands a node-scoped watcher only its node\'s pod events (old and new node), and lists a node through the index', async () => {
     const root = `${uniquePrefix('cacher-trigger')}/pods/`;
     const s = cached(root, 1000);

@@ -9,6 +9,7 @@
 // objects that have or had that value, found by lookup rather than by asking every
 // watcher (upstream's triggers); a list on such a field reads the field's index.
 import type { Etcd3, IEvent } from 'etcd3';
+import { byRevision } from './by-revision.js';
 import { AsyncQueue } from '../../util/async-queue.js';
 import type { KubeObject } from '../../runtime/object.js';
 import type { IndexedField, WatchEvent, WatchStream } from '../interfaces.js';
@@ -333,21 +334,31 @@ export class WatchCache {
     for await (const msg of source) {
       if (this.stopped) break;
       if (msg.type === 'events') {
-        for (const ev of msg.events) {
-          const key = ev.kv.key.toString();
-          let event = await decodeWithCached(ev, this.objects.get(key), this.opts.transformer);
-          if (this.stopped || source !== this.source) return;
-          if (!event) {
-            try {
-              event = await this.withPrevious(ev);
-            } catch {
-              // The previous value is gone (compacted) or etcd is unreachable: start afresh.
-              this.restart(expiredEvent('the watch cache was restarted'));
-              return;
-            }
+        // The events of one revision (one transaction, which may write many keys) are
+        // decoded first and applied together: a reader never sees part of a transaction,
+        // and the cache claims revision R only once all of R is in it.
+        for (const group of byRevision(msg.events)) {
+          const decoded: Array<{ key: string; event: WatchEvent }> = [];
+          for (const ev of group) {
+            const key = ev.kv.key.toString();
+            let event = await decodeWithCached(ev, this.objects.get(key), this.opts.transformer);
             if (this.stopped || source !== this.source) return;
+            if (!event) {
+              try {
+                event = await this.withPrevious(ev);
+              } catch {
+                // The previous value is gone (compacted) or etcd is unreachable: start afresh.
+                this.restart(expiredEvent('the watch cache was restarted'));
+                return;
+              }
+              if (this.stopped || source !== this.source) return;
+            }
+            decoded.push({ key, event });
           }
-          this.dispatch(key, Number(ev.kv.mod_revision), event);
+          const rev = Number(group[0].kv.mod_revision);
+          for (const { key, event } of decoded) this.dispatch(key, rev, event);
+          // Readers waiting for this revision see the objects with the whole of it applied.
+          this.advance(rev);
         }
       } else if (msg.type === 'progress') {
         reportProgress(this.root);
@@ -403,8 +414,6 @@ export class WatchCache {
       }
     }
     this.fanOut(key, rev, event);
-    // Readers waiting for this revision see the objects with the event applied.
-    this.advance(rev);
   }
 
   private insertKey(key: string): void {
@@ -440,3 +449,4 @@ export class WatchCache {
     for (const wake of [...this.revWaiters]) wake();
   }
 }
+
