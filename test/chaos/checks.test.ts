@@ -50,4 +50,14 @@ describe('chaos checks', () => {
     expect(f.unexpected5xx).to.have.length(2);
     expect(f.unexpected5xx.join('\n')).to.match(/HTTP 503/).and.to.match(/HTTP 500/);
   });
+
+  it('allows a starting replica\'s 503 only while a replica restarts, and no other 5xx then', () => {
+    const starting = '{"kind":"Status","message":"the server is starting: waiting for etcd and the bootstrap","reason":"ServiceUnavailable","code":503}';
+    const during = call({ key: 'c', kind: 'delete', inv: 20, cmp: Infinity, outcome: 'unknown', httpStatus: 503, error: starting });
+    const after = call({ key: 'c', kind: 'delete', inv: 40, cmp: Infinity, outcome: 'unknown', httpStatus: 503, error: starting });
+    const other = call({ key: 'c', kind: 'get', inv: 21, cmp: Infinity, outcome: 'unknown', httpStatus: 503, error: 'etcd unreachable' });
+    const f = runChecks({ calls: [...calls, during, after, other], watches: [watch(all)], history, compactedRevision: '0', starting: [[15, 30]] });
+    expect(f.unexpected5xx).to.have.length(2);
+    expect(f.unexpected5xx.join('\n')).to.include('etcd unreachable').and.to.match(/\[40/);
+  });
 });

@@ -27,7 +27,21 @@ export interface CheckInput {
   compactedRevision: string;
   /** Time windows (performance.now) in which etcd had no quorum: 503/504 are allowed there. */
   noQuorum?: Array<[number, number]>;
+  /**
+   * Windows from a replica's kill (or restart) until its /readyz answers: a replica listens
+   * before etcd and its bootstrap answer, as upstream's does, and says so with a 503
+   * ("the server is starting"), which is allowed there and nowhere else.
+   */
+  starting?: Array<[number, number]>;
 }
+
+const startingMessage = 'the server is starting';
+/**
+ * A no-quorum window also covers calls already on their way to etcd when the fault began:
+ * a write in flight when the leader was killed has an unknown outcome (a 504: etcd timed
+ * it out, or its connection was reset), though it was sent a moment before the kill.
+ */
+const inFlightMs = 2000;
 
 const big = (s: string): bigint => BigInt(s);
 
@@ -94,7 +108,9 @@ export function runChecks(input: CheckInput): Findings {
   const unexpected5xx: string[] = [];
   for (const c of calls) {
     if (c.httpStatus < 500) continue;
-    const allowed = (c.httpStatus === 503 || c.httpStatus === 504) && (input.noQuorum ?? []).some(([a, b]) => c.inv >= a && c.inv <= b);
+    const within = (ws: Array<[number, number]> | undefined, lead = 0): boolean => (ws ?? []).some(([a, b]) => c.inv >= a - lead && c.inv <= b);
+    const allowed = ((c.httpStatus === 503 || c.httpStatus === 504) && within(input.noQuorum, inFlightMs))
+      || (c.httpStatus === 503 && (c.error ?? '').includes(startingMessage) && within(input.starting));
     if (!allowed) unexpected5xx.push(`${describe(c)} via ${c.url}: HTTP ${c.httpStatus} ${c.error ?? ''}`);
   }
 

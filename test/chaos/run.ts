@@ -75,20 +75,51 @@ async function currentRevision(client: Etcd3): Promise<string> {
  */
 const electionSettleMs = 5000;
 
+/**
+ * When etcd answers a linearizable read again (a leader that a quorum follows), up to 60 s.
+ * A no-quorum window ends electionSettleMs after that, not after the fault: on a starved
+ * machine (load 30-40) elections ran past a fixed 5 s, and writes etcd timed out itself
+ * ("etcdserver: request timed out", a 504 whose outcome is unknown) fell outside the window.
+ */
+/** When the replica's /readyz answers 200 (up to 60 s). */
+async function readyAt(c: ChaosCluster, replica: number): Promise<number> {
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline) {
+    const res = await request(`${c.replicas.urls[replica]}/readyz`, { ...c.replicas.credentialsFor('admin'), timeoutMs: 5000 }).catch(() => undefined);
+    if (res?.status === 200) break;
+    await sleep(200);
+  }
+  return performance.now();
+}
+
+async function quorumBack(client: Etcd3): Promise<number> {
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline) {
+    const ok = await Promise.race([client.get('/chaos-quorum-probe').exec().then(() => true, () => false), sleep(2000).then(() => false)]);
+    if (ok) break;
+    await sleep(200);
+  }
+  return performance.now();
+}
+
 interface FaultState {
   compacted: string;
   /** Windows (performance.now) in which etcd may have had no leader: 503/504 are allowed there. */
   noQuorum: Array<[number, number]>;
+  /** From a replica's kill or restart until its /readyz answers 200. */
+  starting: Array<[number, number]>;
 }
 
 async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: string) => void, state: FaultState): Promise<string> {
   switch (fault) {
     case 'kill-replica': {
+      const from = performance.now();
       await c.killReplica(killedReplica);
       log(`fault: replica ${killedReplica} killed (SIGKILL)`);
       await sleep(3000);
       await c.replicas.startReplica(killedReplica);
       log(`fault: replica ${killedReplica} restarted`);
+      state.starting.push([from, await readyAt(c, killedReplica)]);
       return `kill -9 replica ${killedReplica}, restart`;
     }
     case 'stop-replica': {
@@ -108,7 +139,7 @@ async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: s
       await sleep(3000);
       await c.etcd.start(leader);
       log(`fault: etcd member ${leader} restarted`);
-      state.noQuorum.push([from, performance.now() + electionSettleMs]);
+      state.noQuorum.push([from, (await quorumBack(etcd)) + electionSettleMs]);
       return `kill -9 etcd leader m${leader}, restart`;
     }
     case 'compact': {
@@ -129,7 +160,7 @@ async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: s
       process.kill(pid, 'SIGCONT');
       log(`fault: etcd member ${follower} continued (SIGCONT)`);
       // Its election timer fires the moment it runs again: it may campaign and unseat the leader.
-      state.noQuorum.push([from, performance.now() + electionSettleMs]);
+      state.noQuorum.push([from, (await quorumBack(etcd)) + electionSettleMs]);
       return `SIGSTOP/SIGCONT etcd follower m${follower} (5 s)`;
     }
     case 'partition-etcd-member': {
@@ -143,7 +174,7 @@ async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: s
       log(`fault: etcd member ${netMember} partition healed`);
       // A partitioned leader loses its quorum; a partitioned follower can force an
       // election when it comes back.
-      state.noQuorum.push([from, performance.now() + electionSettleMs]);
+      state.noQuorum.push([from, (await quorumBack(etcd)) + electionSettleMs]);
       return `partition etcd m${netMember}${wasLeader ? ' (leader)' : ''} (8 s)`;
     }
     case 'partition-replica': {
@@ -172,7 +203,9 @@ async function inject(c: ChaosCluster, etcd: Etcd3, fault: FaultName, log: (l: s
       return `5% loss replica ${netReplica} <-> etcd (10 s)`;
     }
     case 'clock-skew-replica': {
+      const from = performance.now();
       await c.skewClock(skewedReplica, '+30s');
+      state.starting.push([from, await readyAt(c, skewedReplica)]);
       // The replica's own Date header shows the skew took: a preload that silently did not
       // apply would make this fault a plain restart.
       const res = await request(`${c.replicas.urls[skewedReplica]}/version`, { ...c.replicas.credentialsFor('admin'), timeoutMs: 5000 });
@@ -200,14 +233,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (ns.status !== 201) throw new Error(`creating namespace: HTTP ${ns.status} ${ns.text}`);
     const startRev = await currentRevision(etcd);
     await history.start(String(BigInt(startRev) + 1n));
-    const state: FaultState = { compacted: '0', noQuorum: [] };
+    const state: FaultState = { compacted: '0', noQuorum: [], starting: [] };
     const faultsInjected: string[] = [];
     const faultRun = (async () => {
       const t0 = performance.now();
       for (const [i, f] of o.faults.entries()) {
         const at = t0 + (o.durationMs * (i + 1)) / (o.faults.length + 1);
         await sleep(Math.max(0, at - performance.now()));
-        faultsInjected.push(await inject(c, etcd, f, log, state));
+        // The calls' times are performance.now() too: a 5xx can be placed against the faults.
+        faultsInjected.push(await inject(c, etcd, f, (l) => log(`${l} (t=${Math.round(performance.now())} ms)`), state));
       }
     })();
     const workload = await runWorkload({
@@ -221,7 +255,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     });
     await faultRun;
     const historyCaughtUp = await history.caughtUp();
-    const findings = runChecks({ calls: workload.calls, watches: workload.watches, history: history.events, compactedRevision: state.compacted, noQuorum: state.noQuorum });
+    const findings = runChecks({ calls: workload.calls, watches: workload.watches, history: history.events, compactedRevision: state.compacted, noQuorum: state.noQuorum, starting: state.starting });
     if (!historyCaughtUp) findings.violations++;
     return { findings, faultsInjected, workload, history, historyCaughtUp };
   } finally {
