@@ -2,7 +2,7 @@
 // keys decrypt through our codec to the objects it served, and what each provider writes
 // is opened by a reference decryption written from upstream's documented layout (not by
 // our transformers).
-import { createDecipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +142,56 @@ describe('encryption at rest: round trips (ours writes, a reference decryption r
       d.setAuthTag(sealed.subarray(sealed.length - 16));
       expect(Buffer.concat([d.update(sealed.subarray(12, sealed.length - 16)), d.final()])).to.deep.equal(plain);
     } finally { await plugin.stop(); }
+  });
+});
+
+/** A protobuf field: tag, then the varint or the length-delimited bytes (a reference writer). */
+function protoField(field: number, value: Buffer | number): Buffer {
+  const varint = (n: number) => { const out: number[] = []; while (n >= 0x80) { out.push((n & 0x7f) | 0x80); n = Math.floor(n / 128); } out.push(n); return Buffer.from(out); };
+  if (typeof value === 'number') return Buffer.concat([varint(field << 3), varint(value)]);
+  return Buffer.concat([varint((field << 3) | 2), varint(value.length), value]);
+}
+
+describe('encryption at rest: KMS v2 values written with KMSv2KDF', () => {
+  // No upstream fixture holds one (../shared/fixtures/encryption has aescbc, aesgcm and
+  // secretbox only), so the value is built here from upstream's layout: EncryptedObject
+  // with encryptedDEKSourceType HKDF_SHA256_XNONCE_AES_GCM_SEED (1) and the plugin-encrypted
+  // 32-byte seed as encryptedDEKSource; encryptedData is a random 32-byte info, then
+  // AES-256-GCM (12-byte nonce first, the etcd key as AAD) under HKDF-Expand(SHA-256,
+  // seed, info) (expand only, no extract), as aes_extended_nonce.go writes it.
+  const plain = encodeForStorage(secret, 'application/vnd.kubernetes.protobuf');
+  const kdfValue = (kek: Buffer, key: Buffer): Buffer => {
+    const seed = randomBytes(32);
+    const wrapNonce = randomBytes(12);
+    const w = createCipheriv('aes-256-gcm', kek, wrapNonce);
+    const encryptedSeed = Buffer.concat([wrapNonce, w.update(seed), w.final(), w.getAuthTag()]);
+    const info = randomBytes(32);
+    const derived = createHmac('sha256', seed).update(info).update(Buffer.from([1])).digest();
+    const nonce = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', derived, nonce);
+    c.setAAD(key);
+    const encryptedData = Buffer.concat([info, nonce, c.update(plain), c.final(), c.getAuthTag()]);
+    const annotation = Buffer.concat([protoField(1, Buffer.from('kms.test.k8s.io/plugin')), protoField(2, Buffer.from('test'))]);
+    return Buffer.concat([Buffer.from('k8s:enc:kms:v2:p2:'), protoField(1, encryptedData), protoField(2, Buffer.from('kek-3')),
+      protoField(3, encryptedSeed), protoField(4, annotation), protoField(5, 1)]);
+  };
+
+  it('decrypts to the object, read as stale (a 1.28 writer without KMSv2KDF rewrites it with a DEK), and only under its own etcd key', async () => {
+    const plugin = await startKmsPlugin({ keyId: 'kek-3' });
+    const yaml = `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers:\n      - kms:\n          apiVersion: v2\n          name: p2\n          endpoint: ${plugin.endpoint}\n`;
+    const enc = await EncryptionAtRest.start({ path: configFile('kdf.yaml', yaml), reload: false, resourceOf, log });
+    try {
+      const value = kdfValue(plugin.keys.get('kek-3')!, keyOf);
+      const { obj, stale } = await readStored(enc, { key: keyOf, value }, 11);
+      expect(obj.data).to.deep.equal(secret.data);
+      expect(obj.metadata.uid).to.equal('u-1');
+      expect(stale).to.equal(true);
+      const err = await readStored(enc, { key: Buffer.from('/registry/secrets/default/other'), value }, 11).then(() => undefined, (e: Error) => e);
+      expect(err?.message).to.equal('cipher: message authentication failed');
+    } finally {
+      enc.stop();
+      await plugin.stop();
+    }
   });
 });
 
