@@ -23,7 +23,7 @@ import { createApp, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { listen } from './listener.js';
 import { bookmarkObserver, startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
-import { startDBSizePoller } from './etcd-metrics.js';
+import { registerStorageSizeMetric, startDBSizePoller } from './etcd-metrics.js';
 import { setProgressObserver } from '../storage/etcd/progress.js';
 import { buildStorage, waitForEtcd } from './storage.js';
 import { etcdHealthChecks } from './etcd-health.js';
@@ -123,6 +123,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     throw err;
   }
   const dbSizePoller = startDBSizePoller(layer.clusters.flatMap((c) => c.connection.endpoints), o.etcdTLS, o.etcdDBMetricPollIntervalMs, log);
+  const storageSize = registerStorageSizeMetric(layer.clusters.map((c) => c.connection.endpoints), o.etcdTLS);
   const serviceAllocators = bindServiceAllocation(scheme, {
     client, etcdPrefix: o.etcdPrefix, serviceClusterIPRange: o.serviceClusterIPRange, serviceNodePortRange: o.serviceNodePortRange,
   }, log);
@@ -271,6 +272,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       encryption?.stop();
       objectCounter.stop();
       dbSizePoller.stop();
+      storageSize.stop();
       await closed;
       // Events of requests answered before the close are flushed, not dropped.
       await auditor?.shutdown();
