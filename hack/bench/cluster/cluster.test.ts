@@ -78,7 +78,9 @@ describe('cluster load generator (hack/bench/cluster)', function () {
       // One a second (lease period 1 s) over the run, started within the first period.
       expect(renewals.length, n).to.be.within(Math.floor(result.seconds * 0.6), Math.ceil(result.seconds) + 1);
     }
-    expect(by(/^system:node:/, 'update', 'leases').length).to.equal(recorded('leases', 'PUT'));
+    // The generator records an answer; a renewal in flight when the run stopped reaches the
+    // audit log but not the record (at most one per kubelet).
+    expect(by(/^system:node:/, 'update', 'leases').length).to.be.within(recorded('leases', 'PUT'), recorded('leases', 'PUT') + nodes.length);
   });
 
   it('patches Node status at start and every status period, and pod status twice per pod (ContainerCreating, Running)', () => {
