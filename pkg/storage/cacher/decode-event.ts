@@ -6,7 +6,7 @@
 // it, for about a third of etcd's CPU per write and a tenth of ours. An update costs one
 // decode, a deletion none. Where the cache holds no copy (it dropped one it could not
 // decode), the caller fetches the previous value from etcd and decodes the event in full.
-import type { IEvent } from 'etcd3';
+import type { Etcd3, IEvent } from 'etcd3';
 import type { KubeObject } from '../../runtime/object.js';
 import type { WatchEvent } from '../interfaces.js';
 import { UndecodableValueError } from '../etcd/codec.js';
@@ -33,4 +33,10 @@ export async function decodeWithCached(ev: IEvent, cached: KubeObject | undefine
   // shared with readers, so the revision goes on a shallow copy.
   const object = { ...cached, metadata: { ...cached.metadata, resourceVersion: String(ev.kv.mod_revision) } };
   return { type: 'DELETED', object, previous: object };
+}
+
+/** The event decoded in full with the key's value before it, read from etcd at the revision before. */
+export async function decodeWithPrevious(client: Etcd3, ev: IEvent, transformer?: ValueTransformer): Promise<WatchEvent> {
+  const before = await client.kv.range({ key: ev.kv.key, revision: String(Number(ev.kv.mod_revision) - 1) });
+  return toWatchEvent({ ...ev, prev_kv: before.kvs[0] }, transformer);
 }

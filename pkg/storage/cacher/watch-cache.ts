@@ -8,7 +8,7 @@
 // on an indexed field (a kubelet's `spec.nodeName=<node>`) is only handed the events of
 // objects that have or had that value, found by lookup rather than by asking every
 // watcher (upstream's triggers); a list on such a field reads the field's index.
-import type { Etcd3, IEvent } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import { byRevision } from './by-revision.js';
 import { AsyncQueue } from '../../util/async-queue.js';
 import type { KubeObject } from '../../runtime/object.js';
@@ -17,8 +17,8 @@ import { decodeStored } from '../etcd/stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { prefixEnd } from '../etcd/keys.js';
 import { reportProgress } from '../etcd/progress.js';
-import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation, toWatchEvent } from '../etcd/watch.js';
-import { decodeWithCached } from './decode-event.js';
+import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation } from '../etcd/watch.js';
+import { decodeWithCached, decodeWithPrevious } from './decode-event.js';
 import { markShared } from '../../runtime/serializer/shared-encodings.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 import type { RangeProbe } from './freshness.js';
@@ -345,7 +345,7 @@ export class WatchCache {
             if (this.stopped || source !== this.source) return;
             if (!event) {
               try {
-                event = await this.withPrevious(ev);
+                event = await decodeWithPrevious(this.client, ev, this.opts.transformer);
               } catch {
                 // The previous value is gone (compacted) or etcd is unreachable: start afresh.
                 this.restart(expiredEvent('the watch cache was restarted'));
@@ -374,12 +374,6 @@ export class WatchCache {
         return;
       }
     }
-  }
-
-  /** The event decoded in full with the key's value before it, read from etcd at the revision before. */
-  private async withPrevious(ev: IEvent): Promise<WatchEvent> {
-    const before = await this.client.kv.range({ key: ev.kv.key, revision: String(Number(ev.kv.mod_revision) - 1) });
-    return toWatchEvent({ ...ev, prev_kv: before.kvs[0] }, this.opts.transformer);
   }
 
   /** Ends every client watch with `end` and starts the cache afresh (a new list, then a new watch). */
