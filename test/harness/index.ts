@@ -1,6 +1,7 @@
 // The test harness: a shared etcd, real server replicas, kubectl and an HTTPS client.
 export { startTestEtcd, testEtcdEndpoint, testEtcdClient, type TestEtcd } from './etcd.js';
 export { uniquePrefix } from './prefix.js';
+export { deleteRevisionWithin } from './revisions.js';
 export { freePort, freePorts } from './ports.js';
 export { startReplicas, type Cluster, type Replica, type ReplicaOptions } from './apiserver.js';
 export { createTestPki, createFrontProxyPki, frontProxyArgs, admin, type FrontProxyPki, type TestPki, type TestPkiOptions, type ClientUser, type TokenUser, type IssuedCert } from './pki.js';

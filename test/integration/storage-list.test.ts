@@ -181,7 +181,7 @@ describe(`storage: list [${impl.name}]`, function () {
       await s.delete(`${prefix}zz-late`);
     });
     it('NotOlderThan / Exact / get at a revision that never comes: TooLargeResourceVersion after about 3 s', async () => {
-      const far = String(Number(await s.currentRevision()) + 1000);
+      const far = String(Number(await s.currentRevision()) + 10_000_000); // beyond what the other worker writes in 3 s
       const started = Date.now();
       const errs = await Promise.all([
         s.list(prefix, { resourceVersion: far, resourceVersionMatch: 'NotOlderThan' }),
