@@ -30,14 +30,15 @@ $(DEPS_STAMP): package-lock.json
 
 deps: $(DEPS_STAMP)
 
-# From scratch, so tests deleted from the source do not linger in dist/. Also puts the
-# `kube-apiserver` executable in _output/bin (a launcher for this checkout's build; envtest
-# finds it with KUBEBUILDER_ASSETS=$(PWD)/_output/bin).
+# From scratch, so tests deleted from the source do not linger in dist/. npm run build also
+# writes the single-file build the executable starts from (dist/bundle, hack/bundle.ts).
+# Puts the `kube-apiserver` executable in _output/bin (a launcher for this checkout's
+# build; envtest finds it with KUBEBUILDER_ASSETS=$(PWD)/_output/bin).
 build: deps
 	rm -rf dist
 	npm run build --silent
 	@mkdir -p _output/bin
-	@printf '#!/bin/sh\nexec "%s" "%s/dist/cmd/apiserver.js" "$$@"\n' "$$(command -v node)" "$(CURDIR)" > _output/bin/kube-apiserver
+	@printf '#!/bin/sh\nexec "%s" "%s/bin/kube-apiserver.js" "$$@"\n' "$$(command -v node)" "$(CURDIR)" > _output/bin/kube-apiserver
 	@chmod +x _output/bin/kube-apiserver
 
 etcd:
@@ -52,7 +53,7 @@ haproxy:
 
 # One replica with an embedded etcd (data in _output/etcd); writes _output/admin.kubeconfig.
 run: build etcd
-	ETCD_BIN="$$(bash hack/install-etcd.sh)" exec node dist/cmd/apiserver.js \
+	ETCD_BIN="$$(bash hack/install-etcd.sh)" exec node bin/kube-apiserver.js \
 	  --bind-address=127.0.0.1 --cert-dir=_output/certs \
 	  --write-admin-kubeconfig=_output/admin.kubeconfig \
 	  --embedded-etcd-data-dir=_output/etcd \

@@ -46,7 +46,8 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-const command = fileURLToPath(new URL('../../cmd/apiserver.js', import.meta.url));
+// The package's executable: it starts from the single-file build (cmd/launch.ts).
+const command = fileURLToPath(new URL('../../../bin/kube-apiserver.js', import.meta.url));
 let started = 0;
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {

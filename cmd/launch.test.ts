@@ -1,0 +1,36 @@
+// The executable starts from the single-file build, and V8 takes the code cache the
+// build wrote beside it (a rejected cache would only make every start slower, silently).
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { bundleFile, codeCacheFile } from './launch.js';
+import { flagSections } from '../pkg/server/options.js';
+import { helpText } from '../pkg/server/options/help.js';
+
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, '..', '..', 'bin', 'kube-apiserver.js');
+
+describe('kube-apiserver executable (single-file build)', () => {
+  it('the build wrote the bundle and its code cache, and this node accepts the cache', async () => {
+    expect(existsSync(bundleFile), bundleFile).to.equal(true);
+    expect(existsSync(codeCacheFile), codeCacheFile).to.equal(true);
+    // A fresh node, as the executable runs (mocha's own flags would change V8's flag hash).
+    const probe = `import { readFileSync } from 'node:fs';
+import { codeCacheFile, loadBundle } from ${JSON.stringify(join(here, 'launch.js'))};
+const { script, bundle } = loadBundle(readFileSync(codeCacheFile));
+console.log(JSON.stringify({ rejected: script.cachedDataRejected, exports: Object.keys(bundle).sort() }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe]);
+    expect(JSON.parse(stdout)).to.deep.equal({ rejected: false, exports: ['command', 'loadServer'] });
+  });
+
+  it('answers --help, --version and an unknown flag from the bundle as the per-file build does', async () => {
+    expect((await run(bin, ['--help'])).stdout).to.equal(helpText(flagSections));
+    expect((await run(bin, ['--version'])).stdout).to.match(/^Kubernetes v1\.28\.\d+\n$/);
+    const unknown = await run(bin, ['--foo']).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect(unknown).to.deep.include({ code: 1, stderr: 'Error: unknown flag: --foo\n' });
+  });
+});
