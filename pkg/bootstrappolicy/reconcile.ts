@@ -10,6 +10,7 @@ import type { Client, ResourceClient } from '../client/interfaces.js';
 import { listed, objectKey } from '../client/listed.js';
 import { StatusError } from '../runtime/errors.js';
 import type { KubeObject } from '../runtime/object.js';
+import { concurrently } from '../util/concurrently.js';
 import { autoUpdateAnnotation, bootstrapPolicy } from './index.js';
 
 const rbac = 'rbac.authorization.k8s.io';
@@ -129,10 +130,7 @@ export async function reconcileBootstrapPolicy(api: Client, log?: Logger): Promi
     // One list rather than a GET per object: on a fresh etcd that halves the requests.
     const existing = await listed(rc, '', `${rbac}/v1`, objs[0]?.kind ?? '');
     // Independent objects: reconcile them concurrently, a few at a time.
-    const queue = [...objs];
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let o = queue.shift(); o; o = queue.shift()) note(await ensure(rc, plural, o, existing.get(objectKey(o)), rec(o)));
-    }));
+    await concurrently(objs, 8, async (o) => note(await ensure(rc, plural, o, existing.get(objectKey(o)), rec(o))));
   }
   log?.info(counts, 'reconciled bootstrap RBAC policy');
 }

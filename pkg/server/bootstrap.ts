@@ -2,7 +2,8 @@
 // write them: through the loopback client, so admission sees them. Several replicas may
 // start at once: each lists first and creates only what is missing (so a replica whose
 // admission refuses writes, AlwaysDeny, still starts on a populated cluster), treating
-// AlreadyExists as success.
+// AlreadyExists as success. Objects of one kind are written concurrently: on a fresh
+// etcd each write waits for a disk sync, and etcd syncs concurrent writes together.
 import type { Client, ResourceClient } from '../client/interfaces.js';
 import { listed, objectKey } from '../client/listed.js';
 import { updateWithRetry } from '../client/retry.js';
@@ -12,6 +13,7 @@ import { isLocalAvailable, localAPIServices, localAvailableStatus } from '../reg
 import type { KubeObject } from '../runtime/object.js';
 import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import { nowTimestamp } from '../registry/generic/names.js';
+import { concurrently } from '../util/concurrently.js';
 
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -33,14 +35,14 @@ async function createIfMissing(rc: ResourceClient, obj: KubeObject, existing: Ma
 export async function ensureSystemNamespaces(api: Client): Promise<void> {
   const namespaces = api.resource('', 'namespaces', 'v1');
   const existing = await listed(namespaces, '', 'v1', 'Namespace');
-  for (const name of systemNamespaces) await createIfMissing(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, existing);
+  await Promise.all(systemNamespaces.map((name) => createIfMissing(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, existing)));
 }
 
 /** system-node-critical and system-cluster-critical (upstream's scheduling post-start hook). */
 export async function ensureSystemPriorityClasses(api: Client): Promise<void> {
   const priorityClasses = api.resource('scheduling.k8s.io', 'priorityclasses', 'v1');
   const existing = await listed(priorityClasses, '', 'scheduling.k8s.io/v1', 'PriorityClass');
-  for (const pc of systemPriorityClasses) await createIfMissing(priorityClasses, structuredClone(pc), existing);
+  await Promise.all(systemPriorityClasses.map((pc) => createIfMissing(priorityClasses, structuredClone(pc), existing)));
 }
 
 /**
@@ -51,7 +53,8 @@ export async function ensureSystemPriorityClasses(api: Client): Promise<void> {
 export async function ensureLocalAPIServices(api: Client, scheme: ResourceScheme): Promise<void> {
   const apiServices = api.resource('apiregistration.k8s.io', 'apiservices', 'v1');
   const existing = await listed(apiServices, '', 'apiregistration.k8s.io/v1', 'APIService');
-  for (const desired of localAPIServices(scheme)) {
+  // One per group version, each independent: a few at a time rather than one after another.
+  await concurrently(localAPIServices(scheme), 8, async (desired) => {
     const name = desired.metadata.name!;
     const { obj, existed } = await createIfMissing(apiServices, desired, existing);
     let current = obj;
@@ -65,7 +68,7 @@ export async function ensureLocalAPIServices(api: Client, scheme: ResourceScheme
       if (isLocalAvailable(c)) return false;
       c.status = localAvailableStatus(nowTimestamp());
     }, { subresource: 'status', current });
-  }
+  });
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

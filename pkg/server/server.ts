@@ -225,9 +225,13 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   // Upstream's post-start hooks, written through the app before it listens, so the first
   // client already finds them; controllers start after them (RBAC needs the policy).
   await hooked('start-system-namespaces-controller', () => ensureSystemNamespaces(apiserverClient));
-  await hooked('scheduling/bootstrap-system-priority-classes', () => ensureSystemPriorityClasses(apiserverClient));
-  await hooked('kube-apiserver-autoregistration', () => ensureLocalAPIServices(apiserverClient, scheme));
-  await hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(apiserverClient, log));
+  // Independent of one another once the namespaces exist: side by side, as upstream runs
+  // each post-start hook on its own goroutine.
+  await Promise.all([
+    hooked('scheduling/bootstrap-system-priority-classes', () => ensureSystemPriorityClasses(apiserverClient)),
+    hooked('kube-apiserver-autoregistration', () => ensureLocalAPIServices(apiserverClient, scheme)),
+    hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(apiserverClient, log)),
+  ]);
   controllers.start();
   apiserverLoops.start();
   // Counted once the bootstrap objects exist.
