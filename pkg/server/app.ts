@@ -16,6 +16,7 @@ import { requestInfoFilter } from '../endpoints/filters/request-info.js';
 import { requestTargetFilter } from '../endpoints/filters/request-target.js';
 import { requestDeadlineFilter, type RequestLimits } from '../endpoints/filters/request-deadline.js';
 import { shutdownFilter } from '../endpoints/filters/shutdown.js';
+import { goawayFilter } from '../endpoints/filters/goaway.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { notFoundResource, resourceHandler, type Registry } from '../endpoints/installer.js';
 import type { ConnectDeps } from '../endpoints/handlers/connect.js';
@@ -40,6 +41,8 @@ export interface AppConfig {
   lifecycle?: ServerLifecycle;
   /** --shutdown-send-retry-after */
   shutdownSendRetryAfter?: boolean;
+  /** --goaway-chance (0: off). */
+  goawayChance?: number;
   /** Absent: upstream's defaults (60 s, 3 MiB). */
   limits?: RequestLimits;
   /** What connect subresources (pods/log, exec, nodes/proxy...) reach their backends with. */
@@ -64,6 +67,7 @@ export function createApp(cfg: AppConfig): Koa {
   app.use(errorFilter(cfg.log));
   app.use(requestInfoFilter());
   app.use(shutdownFilter(cfg.lifecycle ?? new ServerLifecycle(), cfg.shutdownSendRetryAfter ?? false));
+  if (cfg.goawayChance) app.use(goawayFilter(cfg.goawayChance));
   app.use(requestDeadlineFilter(cfg.limits ?? { requestTimeoutMs: 60_000, maxRequestBodyBytes: 3 * 1024 * 1024 }));
   app.use(failedAuthenticationAuditFilter(cfg.auditor));
   app.use(authenticationFilter(cfg.authenticator));

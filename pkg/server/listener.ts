@@ -3,25 +3,32 @@
 // /readyz answer with their checks (etcd's failing, its reason at /readyz/etcd) and every
 // other request a 503 with Retry-After, so probes and load balancers see a starting server
 // rather than a refused connection. Once started, the whole app serves on the same socket.
+// It speaks HTTP/2 to clients that offer it by ALPN (kubectl, client-go) and HTTP/1.1 to
+// the others, as Go's server does; upgrades (exec, attach, port-forward) are HTTP/1.1's.
 import type { Duplex } from 'node:stream';
-import type { IncomingMessage } from 'node:http';
-import { createServer, type Server } from 'node:https';
+import { Server as Http1Server, type IncomingMessage } from 'node:http';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import Koa from 'koa';
 import type { RequestListener } from '../client/loopback.js';
 import { upgradeListener } from '../util/proxy/hijack.js';
 import type { PathHandler } from './app.js';
-import { applyConnectionLimits, connectionOptions } from './connection-limits.js';
+import { applyConnectionLimits, connectionOptions, idleTimeoutMs, maxHeaderBytes } from './connection-limits.js';
+import { trackSessions, uploadBufferPerStream } from './http2-sessions.js';
 import type { ServerOptions } from './options.js';
 import type { ServingCerts } from './serving-certs.js';
 import { sniCallback } from './tls-options.js';
 
 export interface Listener {
-  server: Server;
+  server: Http2SecureServer;
   /** https://<loopback or bind address>:<port>: how the replica reaches itself. */
   url: string;
   port: number;
   /** From now on the app answers everything, upgrades included. */
   serve(handle: RequestListener): void;
+  /** Stops accepting connections and sends every HTTP/2 session a GOAWAY; resolves once all connections are gone. */
+  close(): Promise<void>;
+  /** Cuts every connection still open. */
+  closeAllConnections(): void;
 }
 
 const starting = {
@@ -47,11 +54,18 @@ export async function listen(o: ServerOptions, certs: ServingCerts, health: Path
     socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n\r\n');
   };
   const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
-  const server: Server = createServer({
+  const maxStreams = o.http2MaxStreamsPerConnection;
+  const server = createSecureServer({
     ...connectionOptions, ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,
     SNICallback: sniCallback(o.tls.sniCertKeys, { ...tlsBase, requestCert: true, rejectUnauthorized: false }),
-  }, (req, res) => handle(req, res));
+    allowHTTP1: true, ALPNProtocols: ['h2', 'http/1.1'],
+    settings: { maxConcurrentStreams: maxStreams, maxHeaderListSize: maxHeaderBytes, initialWindowSize: uploadBufferPerStream },
+    // Node counts data queued for sending against this (default 10 MB) and refuses new
+    // streams past it; a session carrying hundreds of watches needs more.
+    maxSessionMemory: 64,
+  }, (req, res) => handle(req as unknown as IncomingMessage, res as never));
   applyConnectionLimits(server);
+  const sessions = trackSessions(server, { idleTimeoutMs, maxStreams });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(req, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -67,6 +81,16 @@ export async function listen(o: ServerOptions, certs: ServingCerts, health: Path
     serve(h) {
       handle = h;
       upgrade = upgradeListener(h);
+    },
+    close() {
+      const closed = new Promise<void>((resolve) => { server.close(() => resolve()); });
+      sessions.goAwayAll();
+      return closed;
+    },
+    closeAllConnections() {
+      // The HTTP/1.1 connections are http.Server's, tracked on the same object.
+      Http1Server.prototype.closeAllConnections.call(server);
+      sessions.destroyAll();
     },
   };
 }

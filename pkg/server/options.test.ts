@@ -44,4 +44,13 @@ describe('kube-apiserver command line', () => {
     expect(audit.mode).to.equal('batch');
     expect(audit.batch).to.deep.equal({ bufferSize: 10000, maxBatchSize: 400, maxBatchWaitMs: 30_000, throttleEnable: true, throttleQPS: 10, throttleBurst: 15 });
   });
+
+  it('takes --goaway-chance from 0 to 0.02 and --http2-max-streams-per-connection 0 as 250, as upstream', () => {
+    expect(parseOptions([]).goawayChance).to.equal(0);
+    expect(parseOptions(['--goaway-chance=0.02']).goawayChance).to.equal(0.02);
+    expect(() => parseOptions(['--goaway-chance=0.03'])).to.throw('--goaway-chance can not be less than 0 or greater than 0.02');
+    expect(() => parseOptions(['--goaway-chance=-0.01'])).to.throw('--goaway-chance can not be less than 0 or greater than 0.02');
+    expect(parseOptions([]).http2MaxStreamsPerConnection).to.equal(250);
+    expect(parseOptions(['--http2-max-streams-per-connection=1000']).http2MaxStreamsPerConnection).to.equal(1000);
+  });
 });

@@ -117,7 +117,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   try {
     await waitForEtcd(layer, log, signal);
   } catch (err) {
-    await new Promise((resolve) => listener.server.close(resolve));
+    await listener.close();
     encryption?.stop();
     await layer.stop();
     throw err;
@@ -216,7 +216,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const lifecycle = new ServerLifecycle();
   const app = createApp({
     log, outerFilters: [...shadowFilters(o, log, apiserverMetrics().registry), ...extra.outerFilters], authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect,
-    lifecycle, shutdownSendRetryAfter: o.shutdownSendRetryAfter,
+    lifecycle, shutdownSendRetryAfter: o.shutdownSendRetryAfter, goawayChance: o.goawayChance,
     limits: { requestTimeoutMs: o.requestTimeoutMs, maxRequestBodyBytes: o.maxRequestBodyBytes },
   });
 
@@ -237,7 +237,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   // Counted once the bootstrap objects exist.
   objectCounter = startStorageObjectCounter(layer.clientFor, stored, apiserverMetrics().storageObjects, log, o.etcdCountMetricPollPeriodMs);
   listener.serve(handle);
-  const { server, url } = listener;
+  const { url } = listener;
   selfURL = new URL(url);
   await hooked('bootstrap-controller', () => kubernetesService.start(listener.port));
   if (o.writeAdminKubeconfig) {
@@ -258,7 +258,8 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       if (o.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, o.shutdownDelayMs));
       lifecycle.stopAcceptingNewRequests();
       // With --shutdown-send-retry-after the listener stays open to answer 429s until drained.
-      const closeListener = () => new Promise<void>((resolve) => { server.close(() => resolve()); });
+      // Closing it sends every HTTP/2 session a GOAWAY, as Go's Shutdown does.
+      const closeListener = () => listener.close();
       let closed = o.shutdownSendRetryAfter ? undefined : closeListener();
       await kubernetesService.stop();
       const drained = await lifecycle.drainRequests(o.requestTimeoutMs);
@@ -267,7 +268,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
       await lifecycle.terminateWatches(o.shutdownWatchTerminationGracePeriodMs);
       // Ended streams flush their last bytes before their connections go.
       await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
-      server.closeAllConnections();
+      listener.closeAllConnections();
       await controllers.stop();
       await apiserverLoops.stop();
       aggregator.stop();

@@ -8,6 +8,7 @@ export { createTestPki, createFrontProxyPki, frontProxyArgs, admin, type FrontPr
 export { kubeconfigYaml, writeKubeconfig, type KubeconfigSpec, type KubeconfigUser } from './kubeconfig.js';
 export { kubectl, kubectlBinary, kubectlOn, kubectlStream, kubectlVersions, type KubectlProcess, type KubectlOptions, type KubectlResult, type KubectlVersion } from './kubectl.js';
 export { request, watch, HttpError, type RequestOptions, type HttpResponse, type TlsCredentials, type WatchEvent, type WatchStream } from './http.js';
+export { connectH2, h2Request, h2Watch } from './http2.js';
 export { dumpLogs, registerLog, unregisterLog, tailOf } from './failure-logs.js';
 export { spawnTracked, type Tracked } from './processes.js';
 export { eventually, until } from './poll.js';

@@ -2,13 +2,14 @@
 // `timeout` parameter, --max-request-body-bytes, and SIGTERM as upstream handles it
 // (readyz fails first while requests are still served, in-flight requests finish, watches
 // end cleanly, the listener closes after --shutdown-delay-duration, or answers 429 with
-// --shutdown-send-retry-after); then a rolling restart of two replicas behind HAProxy
+// --shutdown-send-retry-after; HTTP/2 clients get a GOAWAY where HTTP/1.1 ones get
+// Connection: close, and their open watches run on until the watches end); then a rolling restart of two replicas behind HAProxy
 // (health-checking /readyz) under load, where every request is answered.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import * as https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { request, startHAProxy, startReplicas, watch, type Cluster } from '../harness/index.js';
+import { connectH2, h2Request, h2Watch, request, startHAProxy, startReplicas, watch, type Cluster } from '../harness/index.js';
 
 interface Slow { response: Promise<{ status: number; body: string }>; finish(rest?: string): void }
 
@@ -108,6 +109,12 @@ describe('graceful shutdown on SIGTERM', function () {
     const base = cluster.urls[0]!;
     const creds = cluster.credentialsFor();
     const w = await watch(`${base}/api/v1/namespaces/default/configmaps?watch=1`, creds);
+    const { session } = await connectH2(base, creds);
+    const goaway = new Promise<number>((resolve) => session.once('goaway', (code) => resolve(code)));
+    const h2w = h2Watch(session, '/api/v1/namespaces/default/configmaps?watch=1', () => undefined);
+    expect(await h2w.status).to.equal(200);
+    let h2Ended = false;
+    h2w.stream.once('end', () => { h2Ended = true; });
     const slow = slowPost(cluster, `${base}/api/v1/namespaces/default/configmaps`, configMap('in-flight'));
     process.kill(cluster.replicas[0]!.pid!, 'SIGTERM');
     await until('readyz to fail', async () => (await request(`${base}/readyz`, creds)).status === 500);
@@ -115,6 +122,9 @@ describe('graceful shutdown on SIGTERM', function () {
     expect(during.status, 'still serving during the shutdown delay').to.equal(200);
     expect(during.headers.connection).to.equal('close');
     expect(w.ended()).to.equal(false);
+    expect((await h2Request(session, 'GET', '/api/v1/namespaces/default')).status, 'over HTTP/2 too').to.equal(200);
+    expect(await goaway, 'then a GOAWAY (NO_ERROR), as Go sends for Connection: close').to.equal(0);
+    expect(h2Ended, 'the HTTP/2 watch runs on').to.equal(false);
 
     await until('the listener to close', async () => {
       try { await request(`${base}/version`, { ...creds, timeoutMs: 1000 }); return false; } catch (e) { return /ECONNREFUSED/.test(String(e)); }
@@ -122,6 +132,8 @@ describe('graceful shutdown on SIGTERM', function () {
     slow.finish();
     expect((await slow.response).status, 'the in-flight create completes').to.equal(201);
     await until('the watch to end', () => w.ended());
+    await until('the HTTP/2 watch to end cleanly', () => h2Ended);
+    session.destroy();
     await cluster.stopReplica(0);
     expect(errorLines(cluster, 0)).to.deep.equal([]);
   });

@@ -8,6 +8,7 @@ import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import { aggregatedDiscovery, aggregatedLegacyDiscovery } from './aggregated.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './documents.js';
 import { aggregatedContentType, negotiateDiscovery } from './negotiation.js';
+import { connectionSocket } from '../../util/net/connection.js';
 
 export interface DiscoveryOptions {
   /**
@@ -21,7 +22,7 @@ export interface DiscoveryOptions {
 export type DiscoveryHandler = (ctx: Context) => Promise<boolean>;
 
 function localServerAddress(ctx: Context): string {
-  const socket = ctx.req.socket;
+  const socket = connectionSocket(ctx.req);
   let host = socket.localAddress ?? '127.0.0.1';
   if (host.startsWith('::ffff:')) host = host.slice('::ffff:'.length);
   if (host.includes(':')) host = `[${host}]`;

@@ -14,6 +14,7 @@ import { StatusError } from '../../runtime/errors.js';
 import { decodeBody } from '../negotiation/body.js';
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning } from '../request/long-running.js';
+import { connectionSocket } from '../../util/net/connection.js';
 
 export interface RequestAuditRecord {
   annotations: Record<string, string>;
@@ -92,7 +93,7 @@ function authMethods(ctx: Koa.Context): string {
   const auth = ctx.get('Authorization').toLowerCase();
   if (auth.startsWith('basic ')) tried.push('basic');
   if (auth.startsWith('bearer ')) tried.push('bearer');
-  const socket = ctx.req.socket as { getPeerCertificate?: () => object };
+  const socket = connectionSocket(ctx.req) as { getPeerCertificate?: () => object };
   if (Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0) tried.push('x509');
   return tried.length > 0 ? `Authentication failed, attempted: ${tried.join(', ')}` : 'Authentication failed, no credentials provided';
 }
@@ -111,7 +112,7 @@ function sourceIPs(ctx: Koa.Context): string[] {
   const add = (ip: string | undefined) => { const t = ip?.trim(); if (t && !ips.includes(t)) ips.push(t); };
   for (const part of (ctx.get('X-Forwarded-For') || '').split(',')) add(part);
   add(ctx.get('X-Real-Ip'));
-  add(ctx.req.socket.remoteAddress?.replace(/^::ffff:/, ''));
+  add(connectionSocket(ctx.req).remoteAddress?.replace(/^::ffff:/, ''));
   return ips;
 }
 

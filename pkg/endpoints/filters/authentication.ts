@@ -3,10 +3,11 @@ import type Koa from 'koa';
 import type { Authenticator } from '../../authentication/interfaces.js';
 import { errors } from '../../runtime/errors.js';
 import { apiserverMetrics } from '../metrics/metrics.js';
+import { connectionSocket } from '../../util/net/connection.js';
 
 /**
- * The client certificate of a TLS connection, read once per connection: it cannot change
- * during one (no renegotiation), and the same object lets the x509 authenticators keep
+ * The client certificate of a TLS connection, read once per connection (an HTTP/2
+ * session's streams share one): it cannot change during one (no renegotiation), and the same object lets the x509 authenticators keep
  * their parsed chain and verdict for every request on it.
  */
 const peers = new WeakMap<TLSSocket, PeerCertificate | undefined>();
@@ -25,7 +26,7 @@ export function authenticationFilter(authenticator: Authenticator): Koa.Middlewa
     const result = await authenticator.authenticate({
       headers: ctx.req.headers,
       rawHeaders: ctx.req.rawHeaders,
-      peerCertificate: peerCertificateOf(ctx.req.socket as TLSSocket),
+      peerCertificate: peerCertificateOf(connectionSocket(ctx.req)),
     });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     apiserverMetrics().observeAuthentication(result.decision === 'authenticated' ? 'success' : result.decision === 'error' ? 'error' : 'failure',

@@ -5,6 +5,7 @@ import type { Context, Middleware } from 'koa';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import { reportedVerb, requestInfoOf } from './metrics.js';
 import { klogTextDestination } from './klog-text.js';
+import { connectionSocket } from '../../util/net/connection.js';
 
 export type LogLevel = Level | 'silent';
 
@@ -51,7 +52,7 @@ export function formatGoDuration(ns: bigint): string {
 }
 
 function remoteAddr(ctx: Context): string {
-  const s = ctx.req.socket;
+  const s = connectionSocket(ctx.req);
   const ip = s.remoteAddress ?? '';
   return `${ip.includes(':') ? `[${ip}]` : ip}:${s.remotePort ?? 0}`;
 }

@@ -1,8 +1,8 @@
 // Graceful shutdown at the front of the chain (upstream's WithWaitGroup and
 // WithRetryAfter): in-flight requests are counted so the replica drains them before it
-// closes; once shutdown starts every response asks the client to drop the connection,
-// so keep-alive clients reconnect (through the load balancer, elsewhere) instead of
-// reusing a connection that is about to close; and with --shutdown-send-retry-after, a
+// closes; once shutdown starts every response asks the client to drop the connection
+// (Connection: close, over HTTP/2 a GOAWAY), so keep-alive clients reconnect (through the
+// load balancer, elsewhere) instead of reusing a connection that is about to close; and with --shutdown-send-retry-after, a
 // request arriving after the shutdown delay gets a 429 with Retry-After. Once the
 // in-flight requests are drained nothing new starts, whatever the flag: a request that
 // still reaches the replica then (a keep-alive connection not closed yet, an in-process
@@ -13,6 +13,7 @@ import type { RequestInfo } from '../request/info.js';
 import { isLongRunning } from '../request/long-running.js';
 import { plainTextError } from '../responsewriters/http-error.js';
 import { whenResponseSent } from '../responsewriters/sent.js';
+import { closeConnectionAfter } from '../../util/net/connection.js';
 
 const exemptPaths = ['/readyz', '/livez', '/healthz', '/metrics', '/version'];
 const isExempt = (path: string) => exemptPaths.some((p) => path === p || path.startsWith(`${p}/`));
@@ -20,7 +21,7 @@ const isExempt = (path: string) => exemptPaths.some((p) => path === p || path.st
 export function shutdownFilter(lifecycle: ServerLifecycle, sendRetryAfter: boolean): Koa.Middleware {
   return async (ctx, next) => {
     ctx.state.lifecycle = lifecycle;
-    if (lifecycle.shutdownInitiated) ctx.set('Connection', 'close');
+    if (lifecycle.shutdownInitiated) closeConnectionAfter(ctx.req, ctx.res);
     if ((lifecycle.drained || (sendRetryAfter && lifecycle.notAcceptingNewRequests)) && !isExempt(ctx.path)) {
       plainTextError(ctx, 429, 'The apiserver is shutting down, please try again later.', 5);
       return;

@@ -18,6 +18,7 @@ import { apiserverMetrics } from '../metrics/metrics.js';
 import { selectionFor } from './selectors.js';
 import { partialObjectMetadata, toTable } from './table.js';
 import { errors, isStatusError, type FieldError } from '../../runtime/errors.js';
+import { isHTTP2, unsentBytes } from '../../util/net/connection.js';
 
 /** Upstream's --min-request-timeout default: watches end after 1x to 2x this. */
 let minRequestTimeoutSeconds = 1800;
@@ -95,7 +96,8 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   h.ctx.status = 200;
   h.ctx.set('Content-Type', media.format === 'protobuf' ? protobufWatchContentType
     : media.transform === 'Table' ? 'application/json' : media.contentType);
-  h.ctx.set('Transfer-Encoding', 'chunked');
+  // HTTP/2 frames the body itself and forbids the header.
+  if (!isHTTP2(h.ctx.req)) h.ctx.set('Transfer-Encoding', 'chunked');
   h.ctx.set('Cache-Control', 'no-cache, private');
   if (h.info.legacyWatchPrefix) h.ctx.set('Warning', legacyWatchWarning(Boolean(name)));
   h.ctx.body = body;
@@ -133,7 +135,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   metrics.registeredWatchers.inc(watchLabels);
   let overSince: number | undefined;
   let cutOff = (): void => undefined;
-  const unread = (): number => out.writableLength + (out.socket?.writableLength ?? 0);
+  const unread = (): number => unsentBytes(h.ctx.req, out);
   // Checked again after the grace period even if no event comes, so the queue is dropped in time.
   const stillStalled = (): void => {
     if (overSince === undefined || ended) return;

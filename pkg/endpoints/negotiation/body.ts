@@ -6,6 +6,7 @@ import { decodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { protobufMediaType } from './media.js';
 import { yamlDocumentValue } from './yaml-value.js';
 import { closeWriteAndWait, lingerOnClose } from '../../util/net/lingering-close.js';
+import { closeConnectionAfter, isHTTP2, stopUploadAfterAnswer } from '../../util/net/connection.js';
 import { checkJsonSyntax, GoJsonError, maxNestingDepth } from '../../apis/meta/patch/go-json.js';
 
 /** Upstream's limit for request bodies (3 MiB). */
@@ -23,8 +24,11 @@ const maxDiscardBytes = 32 * 1024 * 1024;
 export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes, res?: ServerResponse): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   const refuse = (seen: number): never => {
-    if (res && !res.headersSent) res.setHeader('Connection', 'close');
-    lingerOnClose(req.socket);
+    // HTTP/2 resets the one stream once the answer is out; HTTP/1.1 has to drop the connection.
+    if (!res || !stopUploadAfterAnswer(req, res)) {
+      if (res) closeConnectionAfter(req, res);
+      lingerOnClose(req.socket);
+    }
     void discard(req, seen);
     throw errors.requestEntityTooLarge(`Request entity too large: limit is ${limit}`);
   };
@@ -46,7 +50,8 @@ async function discard(req: IncomingMessage, alreadySeen: number): Promise<void>
     for await (const chunk of req) {
       seen += (chunk as Buffer).length;
       if (seen > maxDiscardBytes) {
-        closeWriteAndWait(req.socket);
+        if (isHTTP2(req)) req.destroy();
+        else closeWriteAndWait(req.socket);
         return;
       }
     }

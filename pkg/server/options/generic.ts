@@ -28,6 +28,8 @@ export interface GenericOptions {
   shutdownSendRetryAfter: boolean;
   /** --shutdown-watch-termination-grace-period: how long watches may run on during shutdown. */
   shutdownWatchTerminationGracePeriodMs: number;
+  /** --goaway-chance: 0 (off) to 0.02. */
+  goawayChance: number;
 }
 
 export const genericSection: FlagSection<GenericOptions> = {
@@ -41,7 +43,7 @@ export const genericSection: FlagSection<GenericOptions> = {
     { name: 'enable-priority-and-fairness', type: 'bool', default: 'true', usage: 'Serve the API Priority and Fairness configuration objects (requests are not throttled by them here).' },
     { name: 'external-hostname', type: 'string', usage: 'Hostname used in externalized URLs (OpenID discovery...).', notImplemented: true },
     { name: 'feature-gates', type: 'mapStringBool', usage: 'Comma-separated Name=true|false pairs switching alpha/beta features (upstream v1.28 gate names).' },
-    { name: 'goaway-chance', type: 'float', usage: 'Fraction of HTTP/2 requests answered with GOAWAY so clients spread over replicas; 0 (off) to .02.', notImplemented: true },
+    { name: 'goaway-chance', type: 'float', default: '0', usage: 'Fraction of HTTP/2 requests answered with GOAWAY so clients spread over replicas; 0 (off) to .02.' },
     { name: 'livez-grace-period', type: 'duration', default: '0s', usage: 'Time after start during which /livez treats unfinished post-start hooks as healthy.' },
     { name: 'max-mutating-requests-inflight', type: 'int', default: '200', usage: 'Maximum mutating requests in flight before further ones are refused; 0 for no limit.' },
     { name: 'max-requests-inflight', type: 'int', default: '400', usage: 'Maximum non-mutating requests in flight before further ones are refused; 0 for no limit.' },
@@ -67,9 +69,18 @@ export const genericSection: FlagSection<GenericOptions> = {
       shutdownDelayMs: f.duration('shutdown-delay-duration'),
       shutdownSendRetryAfter: f.bool('shutdown-send-retry-after'),
       shutdownWatchTerminationGracePeriodMs: f.duration('shutdown-watch-termination-grace-period'),
+      goawayChance: goawayChance(f),
     };
   },
 };
+
+function goawayChance(f: FlagValues): number {
+  const raw = f.string('goaway-chance') ?? '0';
+  const chance = Number(raw);
+  if (raw.trim() === '' || Number.isNaN(chance)) throw new Error(`invalid argument "${raw}" for "--goaway-chance" flag: strconv.ParseFloat: parsing "${raw}": invalid syntax`);
+  if (chance < 0 || chance > 0.02) throw new Error('--goaway-chance can not be less than 0 or greater than 0.02');
+  return chance;
+}
 
 export function nonNegative(f: FlagValues, flag: string): number {
   const n = f.int(flag);

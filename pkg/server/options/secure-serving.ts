@@ -9,6 +9,8 @@ export interface SecureServingOptions {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   certDir: string;
+  /** --http2-max-streams-per-connection, 0 already replaced by the default (250). */
+  http2MaxStreamsPerConnection: number;
   /** --tls-min-version, --tls-cipher-suites, --tls-sni-cert-key in Node's terms. */
   tls: { minVersion: TlsOptions['minVersion']; ciphers?: string; sniCertKeys: SNICertKey[] };
 }
@@ -19,7 +21,7 @@ export const secureServingSection: FlagSection<SecureServingOptions> = {
     // Upstream's default: every interface. Tests and `make run` pass 127.0.0.1.
     { name: 'bind-address', type: 'ip', default: '0.0.0.0', usage: 'IP address to listen on for --secure-port; 0.0.0.0 or :: for all interfaces.' },
     { name: 'cert-dir', type: 'string', default: '/var/run/kubernetes', usage: 'Directory of the serving pair apiserver.crt/apiserver.key (generated self-signed when absent); ignored with --tls-cert-file.' },
-    { name: 'http2-max-streams-per-connection', type: 'int', usage: 'Concurrent HTTP/2 streams a client may open per connection; 0: the runtime\'s default.', notImplemented: true },
+    { name: 'http2-max-streams-per-connection', type: 'int', default: '0', usage: 'Concurrent HTTP/2 streams a client may open per connection (SETTINGS_MAX_CONCURRENT_STREAMS); 0 or less: Go\'s default, 250.' },
     { name: 'permit-address-sharing', type: 'bool', usage: 'Bind with SO_REUSEADDR.', notImplemented: true },
     { name: 'permit-port-sharing', type: 'bool', usage: 'Bind with SO_REUSEPORT, so several processes share the port.', notImplemented: true },
     { name: 'secure-port', type: 'int', default: '6443', usage: 'Port to serve HTTPS on (0: pick a free port).' },
@@ -35,8 +37,11 @@ export const secureServingSection: FlagSection<SecureServingOptions> = {
     const tlsCertFile = f.string('tls-cert-file');
     const tlsPrivateKeyFile = f.string('tls-private-key-file');
     if (Boolean(tlsCertFile) !== Boolean(tlsPrivateKeyFile)) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
+    const maxStreams = f.int('http2-max-streams-per-connection');
     return {
       securePort,
+      // Upstream sets the value only when positive; otherwise Go's http2 default, 250.
+      http2MaxStreamsPerConnection: maxStreams > 0 ? Math.min(maxStreams, 0xffffffff) : 250,
       bindAddress: f.string('bind-address')!,
       tlsCertFile,
       tlsPrivateKeyFile,

@@ -36,13 +36,16 @@ export function hostPort(url: URL): string {
   return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }
 
-/** Hop-by-hop headers (RFC 7230 6.1) a proxy does not forward, plus those named in Connection. */
+/**
+ * Hop-by-hop headers (RFC 7230 6.1) a proxy does not forward, plus those named in Connection,
+ * and HTTP/2's pseudo-headers (:method, :path, :authority, :scheme), which are not headers.
+ */
 export function endToEndHeaders(raw: Record<string, string | string[] | undefined>, keepUpgrade = false): OutgoingHttpHeaders {
   const hop = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
   const conn = raw.connection;
   for (const t of (Array.isArray(conn) ? conn.join(',') : conn ?? '').split(',')) if (t.trim()) hop.add(t.trim().toLowerCase());
   if (keepUpgrade) { hop.delete('connection'); hop.delete('upgrade'); }
   const out: OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined && !hop.has(k.toLowerCase())) out[k] = v;
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined && !k.startsWith(':') && !hop.has(k.toLowerCase())) out[k] = v;
   return out;
 }

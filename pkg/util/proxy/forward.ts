@@ -10,6 +10,7 @@ import { errors } from '../../runtime/errors.js';
 import { backendRequest, endToEndHeaders, hostPort } from './backend.js';
 import { goDialError, plainError } from './errors.js';
 import { takeUpgradeSocket } from './hijack.js';
+import { connectionSocket, isHTTP2 } from '../net/connection.js';
 
 /** What to throw (or answer) when the backend cannot be reached; `host` is host:port. */
 export type UnreachableHandler = (err: unknown, host: string) => Promise<void> | void;
@@ -32,9 +33,12 @@ export function forwardedHeaders(ctx: Koa.Context, url: URL): OutgoingHttpHeader
   const headers = endToEndHeaders(ctx.req.headers);
   headers.host = url.host;
   const prior = ctx.req.headers['x-forwarded-for'];
-  headers['x-forwarded-for'] = prior ? `${prior}, ${ctx.req.socket.remoteAddress}` : ctx.req.socket.remoteAddress;
+  const peer = connectionSocket(ctx.req).remoteAddress;
+  headers['x-forwarded-for'] = prior ? `${prior}, ${peer}` : peer;
   headers['x-forwarded-uri'] = ctx.path;
-  if (ctx.req.headers.host) headers['x-forwarded-host'] = ctx.req.headers.host;
+  // Go's req.Host: the Host header, or HTTP/2's :authority.
+  const host = ctx.req.headers.host ?? ctx.req.headers[':authority'];
+  if (host) headers['x-forwarded-host'] = host;
   headers['x-forwarded-proto'] = 'https';
   return headers;
 }
@@ -61,7 +65,9 @@ export function relayResponse(ctx: Koa.Context, res: IncomingMessage): void {
   for (const k of Object.keys(out)) if (corsHeaders.test(k)) delete out[k];
   ctx.status = res.statusCode ?? 502;
   ctx.respond = false;
-  ctx.res.writeHead(res.statusCode ?? 502, res.statusMessage, out);
+  // HTTP/2 has no reason phrase.
+  if (isHTTP2(ctx.req)) ctx.res.writeHead(res.statusCode ?? 502, out);
+  else ctx.res.writeHead(res.statusCode ?? 502, res.statusMessage, out);
   // Streams (watches) reach the client chunk by chunk, not when the backend is done.
   ctx.res.flushHeaders();
   pipeUntilClosed(res, ctx);
