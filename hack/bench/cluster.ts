@@ -11,6 +11,8 @@
 //   --lease-period-s (10) --status-period-s (300) --pod-start-ms (1000) --steady-s (0)
 //   --phase-timeout-s (300) --mounts-per-pod (2) --no-scale --external-controllers --no-lb
 //   --deadline-s (none: past it the run stops waiting, skips what is left and reports)
+//   --http1 (every simulated component over HTTP/1.1, a connection per watch, instead of
+//   one HTTP/2 connection per component as client-go)
 import { readFileSync } from 'node:fs';
 import { Etcd3 } from 'etcd3';
 import { procStats, runMain } from './common.js';
@@ -46,6 +48,7 @@ const options: RunOptions = {
   mountsPerPod: num('mounts-per-pod', 2),
   scalePhase: opt('no-scale') !== 'true',
   deadlineSeconds: num('deadline-s', 0),
+  protocol: opt('http1') === 'true' ? 'http/1.1' : 'h2',
 };
 
 async function main(): Promise<void> {

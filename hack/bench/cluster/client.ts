@@ -1,12 +1,13 @@
-// One identity's connection to the API: a keep-alive agent (its TLS client certificate or
-// token), requests timed into the Recorder under (resource, verb, scope), and watches as
-// client-go's reflector keeps them: list, watch from the list's revision, re-watch from
-// the last revision seen when the server ends the stream, re-list after 410 Gone.
-import { Agent, request as httpsRequest } from 'node:https';
+// One identity's connection to the API (see transport.ts: one HTTP/2 connection, or an
+// HTTP/1.1 keep-alive pool), its TLS client certificate or token, requests timed into the
+// Recorder under (resource, verb, scope), and watches as client-go's reflector keeps them:
+// list, watch from the list's revision, re-watch from the last revision seen when the
+// server ends the stream, re-list after 410 Gone.
 import type { Recorder, Scope } from './recorder.js';
 import { onLines } from '../lines.js';
+import { newTransport, type Identity, type Protocol, type Transport } from './transport.js';
 
-export interface Identity { ca?: string; cert?: string; key?: string; token?: string }
+export type { Identity, Protocol };
 export interface Reply<T = Record<string, unknown>> { status: number; body: T }
 export interface CallLabel { resource: string; verb: string; scope: Scope }
 
@@ -20,12 +21,12 @@ export interface WatchHandlers {
 const clock = (): number => performance.timeOrigin + performance.now();
 
 export class ApiClient {
-  private readonly agent: Agent;
+  private readonly transport: Transport;
   private stopped = false;
   private readonly watches = new Set<() => void>();
 
-  constructor(private readonly server: string, private readonly id: Identity, private readonly rec: Recorder, readonly userAgent: string) {
-    this.agent = new Agent({ keepAlive: true, maxFreeSockets: 2, ca: id.ca, cert: id.cert, key: id.key, maxCachedSessions: 4 });
+  constructor(server: string, private readonly id: Identity, private readonly rec: Recorder, readonly userAgent: string, protocol: Protocol = 'h2') {
+    this.transport = newTransport(protocol, server, id);
   }
 
   async call<T = Record<string, unknown>>(label: CallLabel, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply<T>> {
@@ -53,32 +54,26 @@ export class ApiClient {
     return this.raw('GET', path, undefined, 'application/json');
   }
 
+  private headers(): Record<string, string> {
+    return { Accept: 'application/json', 'User-Agent': this.userAgent, ...(this.id.token ? { Authorization: `Bearer ${this.id.token}` } : {}) };
+  }
+
   private raw(method: string, path: string, body: unknown, contentType: string): Promise<Reply> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const u = new URL(path, this.server);
-    return new Promise<Reply>((resolve, reject) => {
-      const req = httpsRequest({
-        method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent: this.agent, timeout: 60_000,
-        headers: {
-          Accept: 'application/json', 'User-Agent': this.userAgent,
-          ...(this.id.token ? { Authorization: `Bearer ${this.id.token}` } : {}),
-          ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}),
-        },
-      }, (res) => {
+    const headers = { ...this.headers(), ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}) };
+    return new Promise<Reply>((resolve) => {
+      this.transport.send(method, path, headers, payload, 60_000, (status, res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           let parsed: Record<string, unknown> = {};
           try { parsed = text ? JSON.parse(text) as Record<string, unknown> : {}; } catch { parsed = { text }; }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
+          resolve({ status, body: parsed });
         });
-        res.on('error', reject);
-      });
-      req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', reject);
-      req.end(payload);
-    }).catch((): Reply => ({ status: 0, body: {} }));
+        res.on('error', () => resolve({ status: 0, body: {} }));
+      }, () => resolve({ status: 0, body: {} }));
+    });
   }
 
   /**
@@ -116,14 +111,10 @@ export class ApiClient {
   }
 
   private streamWatch(path: string, onEvent: (type: string, obj: KubeObj, at: number) => void, onEnd: () => void): () => void {
-    const u = new URL(path, this.server);
     let done = false;
     const finish = (): void => { if (!done) { done = true; onEnd(); } };
-    const req = httpsRequest({
-      method: 'GET', hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent: this.agent,
-      headers: { Accept: 'application/json', 'User-Agent': this.userAgent, ...(this.id.token ? { Authorization: `Bearer ${this.id.token}` } : {}) },
-    }, (res) => {
-      if (res.statusCode !== 200) { this.rec.call('watch', 'WATCH', 'resource', 0, res.statusCode ?? 0); res.resume(); res.on('end', finish); return; }
+    const cancel = this.transport.send('GET', path, this.headers(), undefined, undefined, (status, res) => {
+      if (status !== 200) { this.rec.call('watch', 'WATCH', 'resource', 0, status); res.resume(); res.on('end', finish); return; }
       onLines(res, clock, (line, at) => {
         if (!line.trim()) return;
         const ev = JSON.parse(line) as { type: string; object: KubeObj };
@@ -132,16 +123,14 @@ export class ApiClient {
       res.on('end', finish);
       res.on('close', finish);
       res.on('error', finish);
-    });
-    req.on('error', finish);
-    req.end();
-    return () => { done = true; req.destroy(); };
+    }, finish);
+    return () => { done = true; cancel(); };
   }
 
   close(): void {
     this.stopped = true;
     for (const w of [...this.watches]) w();
-    this.agent.destroy();
+    this.transport.close();
   }
 }
 

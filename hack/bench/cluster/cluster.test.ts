@@ -47,7 +47,7 @@ describe('cluster load generator (hack/bench/cluster)', function () {
     result = await runClusterLoad(admin, signer, {
       nodes: 3, podsPerNode: 2, podsPerDeployment: 2, namespaces: 1, qps: 20, proxyFraction: 0.34,
       leasePeriodMs: 1000, statusPeriodMs: 3000, podStartMs: 200, externalControllers: false,
-      steadySeconds: 5, phaseTimeoutMs: 60_000, nodePrefix: 'hollow-node-', mountsPerPod: 2, scalePhase: true, deadlineSeconds: 0,
+      steadySeconds: 5, phaseTimeoutMs: 60_000, nodePrefix: 'hollow-node-', mountsPerPod: 2, scalePhase: true, deadlineSeconds: 0, protocol: 'h2',
     }, { log: () => undefined });
     // The replica writes its last events just after the last responses.
     await new Promise((r) => setTimeout(r, 1000));

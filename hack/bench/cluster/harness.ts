@@ -1,6 +1,9 @@
 // A cluster to load when none is given: its own etcd, N replicas started by the test
 // harness with the Node authorizer, RBAC and NodeRestriction, and HAProxy in front of
-// them (its connection limit raised: every watch here is a connection of its own).
+// them. HAProxy runs in TCP mode: TLS passes through, so ALPN (h2) and the nodes' client
+// certificates reach the replica itself, as with a layer-4 balancer in front of
+// kube-apiserver; terminating TLS there would need the balancer to hold the client CA and
+// forward identities, which the Node authorizer could not tell from a node's own.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +17,8 @@ export interface HarnessCluster { admin: Credentials; signer: CertKeyPair; repli
 
 /**
  * HAProxy holds two descriptors per connection, and the hard limit it inherits bounds
- * them (1,000 nodes over HTTP/1.1 are over 20,000 watch connections: the balancer is then
- * the first thing that refuses).
+ * them (1,000 nodes over HTTP/1.1, --http1, are over 20,000 watch connections: the
+ * balancer is then the first thing that refuses; over HTTP/2 each component holds one).
  */
 function maxConnections(): number {
   const hard = /^Max open files\s+\S+\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];

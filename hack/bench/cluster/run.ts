@@ -3,7 +3,7 @@
 // credentials for everyone), kubelets started in waves, kube-proxies on a fraction of
 // nodes, the scheduler stand-in, then the workload's phases, sampled and summarised.
 import { issueCertificate, type CertKeyPair } from '../../../pkg/util/cert/index.js';
-import { ApiClient, clock, sleep, type Identity } from './client.js';
+import { ApiClient, clock, sleep, type Identity, type Protocol } from './client.js';
 import { SimKubelet, type PodLedger } from './kubelet.js';
 import { startKubeProxy } from './proxy.js';
 import { Recorder } from './recorder.js';
@@ -33,6 +33,8 @@ export interface RunOptions {
   scalePhase: boolean;
   /** Seconds after which the run stops waiting, skips what is left and reports (0: none). */
   deadlineSeconds: number;
+  /** h2: one connection per simulated component, as client-go; http/1.1: a connection per watch. */
+  protocol: Protocol;
 }
 
 export interface RunResult {
@@ -69,13 +71,13 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
   const ledger: PodLedger = { createdAt: new Map(), bound: new Map(), seen: new Map() };
   const nodeNames = Array.from({ length: o.nodes }, (_x, i) => `${o.nodePrefix}${i}`);
   const proxies = Math.ceil(o.nodes * o.proxyFraction);
-  hooks.log(`cluster load: ${o.nodes} nodes, ${o.nodes * o.podsPerNode} pods, ${proxies} kube-proxies, qps ${o.qps}, identities ${signer ? 'client certificates (system:node:<name>)' : 'the kubeconfig\'s'}`);
+  hooks.log(`cluster load: ${o.nodes} nodes, ${o.nodes * o.podsPerNode} pods, ${proxies} kube-proxies, qps ${o.qps}, ${o.protocol}, identities ${signer ? 'client certificates (system:node:<name>)' : 'the kubeconfig\'s'}`);
   const ids = await identities(admin, signer, [...nodeNames.map((n) => `system:node:${n}`), 'system:kube-proxy', 'system:kube-scheduler'],
     (n) => (n.startsWith('system:node:') ? ['system:nodes'] : []));
   const t0 = clock();
   const clients: ApiClient[] = [];
   const client = (who: string, ua: string): ApiClient => {
-    const c = new ApiClient(admin.server, ids.get(who) ?? { ca: admin.ca, cert: admin.cert, key: admin.key, token: admin.token }, rec, ua);
+    const c = new ApiClient(admin.server, ids.get(who) ?? { ca: admin.ca, cert: admin.cert, key: admin.key, token: admin.token }, rec, ua, o.protocol);
     clients.push(c);
     return c;
   };
