@@ -72,6 +72,8 @@ export class ApiClient {
           resolve({ status, body: parsed });
         });
         res.on('error', () => resolve({ status: 0, body: {} }));
+        // Cut before its end (a reset stream ends without 'end' or 'error'); after 'end' this changes nothing.
+        res.on('close', () => resolve({ status: 0, body: {} }));
       }, () => resolve({ status: 0, body: {} }));
     });
   }

@@ -1,7 +1,7 @@
 // The run's summary: upstream's SLO table (API call latency per resource, verb and scope;
 // pod start-up), watch lag, errors by code, per-replica CPU and RSS, etcd's db size;
 // printed and kept in _output/bench/cluster.json.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
@@ -10,11 +10,11 @@ import type { RunOptions, RunResult } from './run.js';
 
 export interface Resources {
   seconds: number;
-  replicas: Array<{ pid: number; cpuSeconds: number; maxRssMiB: number }>;
-  etcd?: { cpuSeconds: number; maxRssMiB: number };
+  replicas: Array<{ pid: number; cpuSeconds: number; maxRssMiB: number; maxFds: number }>;
+  etcd?: { cpuSeconds: number; maxRssMiB: number; maxFds: number };
   etcdDbBytes?: { before: number; after: number };
   /** The generator itself and the balancer: what the machine's cores went to besides the server. */
-  others: Array<{ name: string; pid: number; cpuSeconds: number; maxRssMiB: number }>;
+  others: Array<{ name: string; pid: number; cpuSeconds: number; maxRssMiB: number; maxFds: number }>;
   /** 1-minute load average, lowest and highest sampled; the machine's busy share of all cores. */
   load: { min: number; max: number; machineBusy: number };
 }
@@ -26,10 +26,16 @@ function machineJiffies(): { busy: number; total: number } {
   return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
 }
 
-/** Per-process CPU and peak RSS over the run (from /proc), and etcd's db size before and after. */
+/** Open descriptors of a process (its sockets, mostly): what connections cost it. */
+function openFds(pid: number): number {
+  try { return readdirSync(`/proc/${pid}/fd`).length; } catch { return 0; }
+}
+
+/** Per-process CPU, peak RSS and peak open descriptors over the run (from /proc), and etcd's db size before and after. */
 export class ResourceSampler {
   private first = new Map<number, number>();
   private peak = new Map<number, number>();
+  private peakFds = new Map<number, number>();
   private t0 = 0;
   private dbBefore?: number;
   private jiffies = machineJiffies();
@@ -52,6 +58,7 @@ export class ResourceSampler {
     this.load = { min: Math.min(this.load.min, l), max: Math.max(this.load.max, l) };
     for (const p of this.all) {
       try { this.peak.set(p, Math.max(this.peak.get(p) ?? 0, procStats(p).rssBytes)); } catch { /* gone */ }
+      this.peakFds.set(p, Math.max(this.peakFds.get(p) ?? 0, openFds(p)));
     }
   }
 
@@ -61,7 +68,9 @@ export class ResourceSampler {
 
   async stop(): Promise<Resources> {
     this.sample();
-    const of = (p: number) => ({ pid: p, cpuSeconds: procStats(p).cpuSeconds - (this.first.get(p) ?? 0), maxRssMiB: (this.peak.get(p) ?? 0) / 2 ** 20 });
+    const of = (p: number) => ({
+      pid: p, cpuSeconds: procStats(p).cpuSeconds - (this.first.get(p) ?? 0), maxRssMiB: (this.peak.get(p) ?? 0) / 2 ** 20, maxFds: this.peakFds.get(p) ?? 0,
+    });
     const after = await this.dbSize();
     const j = machineJiffies();
     return {
@@ -98,9 +107,10 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources): 
   const errors = [...r.rec.errors].sort((a, b) => b[1] - a[1]);
   out(`errors by code: ${errors.length === 0 ? 'none' : errors.map(([k, v]) => `${k}: ${v}`).join(', ')}; 5xx and failed requests: ${r.rec.fiveXX()}`);
   for (const [k, m] of r.rec.errorMessages) if (!/^40[49] /.test(k)) out(`  ${k}: ${m}`);
-  for (const rep of res.replicas) out(`replica pid ${rep.pid}: CPU ${rep.cpuSeconds.toFixed(1)} s (${(rep.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${rep.maxRssMiB.toFixed(0)} MiB`);
+  const fds = (n: number) => `, peak ${n} open descriptors`;
+  for (const rep of res.replicas) out(`replica pid ${rep.pid}: CPU ${rep.cpuSeconds.toFixed(1)} s (${(rep.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${rep.maxRssMiB.toFixed(0)} MiB${fds(rep.maxFds)}`);
   if (res.etcd) out(`etcd: CPU ${res.etcd.cpuSeconds.toFixed(1)} s (${(res.etcd.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${res.etcd.maxRssMiB.toFixed(0)} MiB`);
-  for (const o of res.others) out(`${o.name} pid ${o.pid}: CPU ${o.cpuSeconds.toFixed(1)} s (${(o.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${o.maxRssMiB.toFixed(0)} MiB`);
+  for (const o of res.others) out(`${o.name} pid ${o.pid}: CPU ${o.cpuSeconds.toFixed(1)} s (${(o.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${o.maxRssMiB.toFixed(0)} MiB${fds(o.maxFds)}`);
   out(`machine: ${(res.load.machineBusy * 100).toFixed(0)}% of all cores busy; load average (1 min) ${res.load.min.toFixed(1)}-${res.load.max.toFixed(1)}`);
   if (res.etcdDbBytes) out(`etcd db size: ${(res.etcdDbBytes.before / 2 ** 20).toFixed(1)} MiB -> ${(res.etcdDbBytes.after / 2 ** 20).toFixed(1)} MiB`);
   if (r.cut.length > 0) out(`cut short by --deadline-s: ${r.cut.join(', ')}`);

@@ -1,6 +1,7 @@
 // How one simulated component reaches the API: over HTTP/2, one TLS connection carrying
 // every request and watch of that identity, as client-go multiplexes a client's calls
-// (a new connection only when the server sent GOAWAY or the connection broke); or over
+// (a new connection when the server sent GOAWAY or the connection broke, and another
+// beside it only while the first is at the server's stream limit, as Go's transport); or over
 // HTTP/1.1, a keep-alive pool where every watch holds a connection of its own (the
 // comparison: 21 connections per simulated node instead of one).
 import { Agent, request as httpsRequest } from 'node:https';
@@ -51,59 +52,90 @@ class Http1Transport implements Transport {
 const streamWindow = 4 << 20;
 const connectionWindow = 1 << 30;
 
+/** Before the server's SETTINGS arrive, a session is assumed to take this many streams (Go's default). */
+const assumedMaxStreams = 250;
+
+interface Session { s: ClientHttp2Session; open: number }
+
 class Http2Transport implements Transport {
-  private session: ClientHttp2Session | undefined;
+  /** Usually one; another is dialled only while every one is at the server's stream limit, as Go's transport does. */
+  private sessions: Session[] = [];
   private closed = false;
 
   constructor(private readonly server: string, private readonly id: Identity) {}
 
-  private current(): ClientHttp2Session {
-    const s = this.session;
-    if (s && !s.closed && !s.destroyed) return s;
+  private usable(x: Session): boolean {
+    return !x.s.closed && !x.s.destroyed && x.open < (x.s.remoteSettings?.maxConcurrentStreams ?? assumedMaxStreams);
+  }
+
+  private current(): Session {
+    const found = this.sessions.find((x) => this.usable(x));
+    if (found) return found;
     const next = connect(this.server, {
       ca: this.id.ca, cert: this.id.cert, key: this.id.key,
       settings: { initialWindowSize: streamWindow, enablePush: false },
       maxSessionMemory: 64,
     });
+    const entry: Session = { s: next, open: 0 };
     next.once('connect', () => { try { next.setLocalWindowSize(connectionWindow); } catch { /* gone already */ } });
     // Streams see their own failures; a session's error or GOAWAY only means: dial again.
     next.on('error', () => undefined);
-    const forget = (): void => { if (this.session === next) this.session = undefined; };
+    const forget = (): void => { this.sessions = this.sessions.filter((x) => x !== entry); };
     next.once('goaway', forget);
     next.once('close', forget);
-    this.session = next;
-    return next;
+    this.sessions.push(entry);
+    return entry;
   }
 
   send(method: string, path: string, headers: Record<string, string>, payload: Buffer | undefined,
-    timeoutMs: number | undefined, onResponse: OnResponse, onFailure: (err: Error) => void): () => void {
+    timeoutMs: number | undefined, onResponse: OnResponse, onFailure: (err: Error) => void, attempt = 1): () => void {
     if (this.closed) { onFailure(new Error('transport closed')); return () => undefined; }
     const h = { ':method': method, ':path': path, ...lowerCase(headers) };
     // Node ends DELETE (and GET) streams at once unless told a body follows.
     const o = { endStream: payload === undefined };
     let stream: ClientHttp2Stream;
+    let on = this.current();
     try {
-      stream = this.current().request(h, o);
+      stream = on.s.request(h, o);
     } catch {
       // The session was going away between the check and the request: once more, on a new one.
-      this.session = undefined;
-      try { stream = this.current().request(h, o); } catch (again) { onFailure(again as Error); return () => undefined; }
+      on.s.close();
+      this.sessions = this.sessions.filter((x) => x !== on);
+      on = this.current();
+      try { stream = on.s.request(h, o); } catch (again) { onFailure(again as Error); return () => undefined; }
     }
+    const session = on;
+    session.open++;
     let answered = false;
-    const fail = (err: Error): void => { if (!answered) { answered = true; onFailure(err); } };
-    stream.once('response', (h) => { answered = true; onResponse(Number(h[':status'] ?? 0), stream); });
-    stream.once('error', fail);
-    // A stream refused or reset before any answer (GOAWAY, the server's stream limit) ends without 'response'.
-    stream.once('close', () => fail(new Error(`stream closed with code ${stream.rstCode}`)));
+    let cancelled = false;
+    let retry: (() => void) | undefined;
+    stream.once('response', (x) => { answered = true; onResponse(Number(x[':status'] ?? 0), stream); });
+    stream.on('error', () => undefined);
+    stream.once('close', () => {
+      session.open--;
+      if (answered || cancelled) return;
+      answered = true;
+      // Refused before the server looked at it (its stream limit, reached before its SETTINGS
+      // arrived, or a GOAWAY): sent again, as Go's transport retries REFUSED_STREAM.
+      if (stream.rstCode === constants.NGHTTP2_REFUSED_STREAM && attempt < 5) {
+        retry = this.send(method, path, headers, payload, timeoutMs, onResponse, onFailure, attempt + 1);
+        return;
+      }
+      onFailure(new Error(`stream closed with code ${stream.rstCode}`));
+    });
     if (timeoutMs) stream.setTimeout(timeoutMs, () => stream.close(constants.NGHTTP2_CANCEL));
     if (payload) stream.end(payload);
-    return () => { if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL); };
+    return () => {
+      cancelled = true;
+      retry?.();
+      if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
+    };
   }
 
   close(): void {
     this.closed = true;
-    this.session?.destroy();
-    this.session = undefined;
+    for (const x of this.sessions) x.s.destroy();
+    this.sessions = [];
   }
 }
 
