@@ -5,6 +5,10 @@ import { helpText } from '../pkg/server/options/help.js';
 import type { RunningServer } from '../pkg/server/server.js';
 import { goVersionStruct, versionInfo } from '../pkg/version/index.js';
 
+let markServing: () => void = () => {};
+/** Resolves once the server is up and its post-start hooks are done; never for -h or --version. The launcher (launch.ts) waits for it. */
+export const serving = new Promise<void>((resolve) => { markServing = resolve; });
+
 async function main(): Promise<void> {
   let command: Command;
   try {
@@ -57,6 +61,7 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   if (signaled) stop(started);
+  else markServing();
 }
 
 main().catch((err) => {

@@ -2,11 +2,11 @@
 // build wrote beside it (a rejected cache would only make every start slower, silently).
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { bundleFile, codeCacheFile } from './launch.js';
+import { bundleFile, codeCacheFile, trainedCacheFile } from './launch.js';
 import { flagSections } from '../pkg/server/options.js';
 import { helpText } from '../pkg/server/options/help.js';
 
@@ -25,6 +25,14 @@ const { script, bundle } = loadBundle(readFileSync(codeCacheFile));
 console.log(JSON.stringify({ rejected: script.cachedDataRejected, exports: Object.keys(bundle).sort() }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe]);
     expect(JSON.parse(stdout)).to.deep.equal({ rejected: false, exports: ['command', 'loadServer'] });
+  });
+
+  it('the bundle names its build, and a trained cache by it, so a rebuilt bundle never takes an old one', () => {
+    const source = readFileSync(bundleFile, 'utf8');
+    const id = /^\/\/ build ([0-9a-f]{32})\n/.exec(source)?.[1];
+    expect(id, source.slice(0, 80)).to.be.a('string');
+    expect(trainedCacheFile(source)).to.equal(`${bundleFile}.${id}.trained-cache`);
+    expect(trainedCacheFile(source.slice(source.indexOf('\n') + 1))).to.equal(undefined);
   });
 
   it('answers --help, --version and an unknown flag from the bundle as the per-file build does', async () => {
