@@ -11,7 +11,7 @@ import { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
 import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
-import { startReplicas, type Cluster, type TlsCredentials, type TokenUser } from '../../test/harness/index.js';
+import { startReplicas, type Cluster, type ReplicaOptions, type TlsCredentials, type TokenUser } from '../../test/harness/index.js';
 
 /** `--name=value` from the command line, as a number. */
 export function arg(name: string, def: number): number {
@@ -37,6 +37,8 @@ export interface BenchClusterOptions {
   authorizationMode?: string;
   /** Server flags after the benchmark defaults, for every replica or per replica index. */
   extraArgs?: string[] | ((index: number) => string[]);
+  /** Runs a replica's command through a wrapper (ReplicaOptions.wrap). */
+  wrap?: ReplicaOptions['wrap'];
 }
 
 export async function withBenchCluster(label: string, run: (s: BenchSetting) => Promise<void>, opts: BenchClusterOptions = {}): Promise<void> {
@@ -44,11 +46,13 @@ export async function withBenchCluster(label: string, run: (s: BenchSetting) => 
   const etcd = await startEmbeddedEtcd({ dataDir });
   const prefix = `/bench-${label}-${Date.now().toString(36)}`;
   const nodeArgs = [...(opts.nodeArgs ?? []), ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
+  // BENCH_SERVER_ARGS: replica flags to add (later flags win), e.g. to compare a figure with and without a filter.
   // The raw etcd side ranges over exactly the seeded keys, so no controller may add objects
   // (the root CA publisher would put kube-root-ca.crt in the namespace).
   const cluster = await startReplicas(opts.replicas ?? 2, {
-    etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, nodeArgs, tokens: opts.tokens, authorizationMode: opts.authorizationMode,
-    extraArgs: (i) => ['--controllers=*,-root-ca-cert-publisher', ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(i) : (opts.extraArgs ?? []))],
+    etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, nodeArgs, tokens: opts.tokens, authorizationMode: opts.authorizationMode, wrap: opts.wrap,
+    extraArgs: (i) => ['--controllers=*,-root-ca-cert-publisher', ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(i) : (opts.extraArgs ?? [])),
+      ...(process.env['BENCH_SERVER_ARGS'] ?? '').split(' ').filter(Boolean)],
   });
   // gRPC's default 4 MiB receive limit would refuse a 10,000-object range in one message.
   const raw = new Etcd3({ hosts: etcd.endpoint, grpcOptions: { 'grpc.max_receive_message_length': 256 * 1024 * 1024 } });

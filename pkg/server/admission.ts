@@ -48,6 +48,7 @@ import type { KubeObject } from '../runtime/object.js';
 import type { ServerDeps } from './deps.js';
 import { apiserverMetrics } from '../endpoints/metrics/metrics.js';
 import { validatingAdmissionPolicyPlugin } from './validatingadmissionpolicy.js';
+import { resolvedWithin } from '../util/resolved-within.js';
 
 /** Makes one plugin; `config` is its entry in the AdmissionConfiguration, if any. */
 export type PluginFactory = (d: ServerDeps, config: PluginConfig | undefined) => AdmissionPlugin | Promise<AdmissionPlugin>;
@@ -108,7 +109,7 @@ export async function buildAdmission(d: ServerDeps): Promise<Admission> {
     }
   }
   const metrics = apiserverMetrics();
-  return new AdmissionChain(plugins, (plugin, labels, seconds) => metrics.observeAdmission(plugin, labels, seconds));
+  return new AdmissionChain(plugins, (plugin, operation, type) => metrics.admissionRecorder(plugin, operation, type));
 }
 
 function authorizerOf(d: ServerDeps): Authorizer {
@@ -151,11 +152,9 @@ function lister(d: ServerDeps, group: string, resource: string): Lister {
 }
 
 /** True once the informer has its first list, false if that takes longer than timeoutMs. */
-function syncedWithin(informer: { waitForSync(): Promise<void> }, timeoutMs: number): Promise<boolean> {
-  return Promise.race([
-    informer.waitForSync().then(() => true),
-    new Promise<boolean>((resolve) => { setTimeout(() => resolve(false), timeoutMs).unref(); }),
-  ]);
+function syncedWithin(informer: { hasSynced(): boolean; waitForSync(): Promise<void> }, timeoutMs: number): Promise<boolean> {
+  // Synced once is synced for good: no timer for the requests after that.
+  return informer.hasSynced() ? Promise.resolve(true) : resolvedWithin(informer.waitForSync(), timeoutMs);
 }
 
 /** NamespaceAutoProvision creates namespaces as the API server itself, past admission. */

@@ -88,4 +88,34 @@ describe('metric series: fast observations', () => {
       expect(() => c.inc({ bogus: 'x' } as never)).to.throw(/label/i);
     });
   });
+  it('bound observers expose what stock observe() does, across reset() and remove()', async () => {
+    const stock = new Registry();
+    const fast = new Registry();
+    const buckets = [0, 0.005, 0.1, 1, 10];
+    const h = new Histogram<L>({ name: 'h', help: 'h', labelNames: ['verb', 'path'], buckets, registers: [stock] });
+    const f = new FastHistogram<L>({ name: 'h', help: 'h', labelNames: ['verb', 'path'], buckets, registers: [fast] });
+    const get = f.bound({ verb: 'GET', path: '/a' });
+    const odd = f.bound({ verb: 'A\u0001', path: '\u0002' });
+    for (const v of [0, 0.004, 0.5, 3, 1e6]) {
+      h.observe({ verb: 'GET', path: '/a' }, v);
+      get(v);
+      h.observe({ verb: 'A\u0001', path: '\u0002' }, v);
+      odd(v);
+    }
+    expect(await fast.metrics()).to.equal(await stock.metrics());
+    h.reset();
+    f.reset();
+    h.observe({ verb: 'GET', path: '/a' }, 2);
+    get(2);
+    h.remove({ verb: 'GET', path: '/a' });
+    f.remove({ verb: 'GET', path: '/a' });
+    h.observe({ verb: 'GET', path: '/a' }, 0.05);
+    get(0.05);
+    h.observe({ verb: 'GET', path: '/a' }, 0.06);
+    get(0.06);
+    const text = await fast.metrics();
+    expect(text).to.equal(await stock.metrics());
+    expect(text).to.contain('h_count{verb="GET",path="/a"} 2');
+    expect(() => get(Number.NaN)).to.throw(/not a valid number/);
+  });
 });

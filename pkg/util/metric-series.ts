@@ -87,14 +87,31 @@ class SeriesIndex<S> {
 
 /** A Histogram whose observe(labels, value) takes the fast path for a label set seen before. */
 export class FastHistogram<T extends string> extends Histogram<T> {
+  private readonly store: SeriesStore<HistogramSeries>;
+  private readonly stockObserve: (labels: LabelValues<string>, value: number) => void;
+  private readonly addTo: (series: HistogramSeries, value: number) => void;
+
   constructor(config: HistogramConfiguration<T>) {
     super(config);
     const store = this as unknown as SeriesStore<HistogramSeries> & { upperBounds: number[] };
+    this.store = store;
     const index = new SeriesIndex<HistogramSeries>(store);
     const bounds = store.upperBounds;
     // bucketValues is keyed by the bound as a property name: convert each once.
     const boundKeys = bounds.map(String);
     const stock = this.observe.bind(this) as (labels: LabelValues<string>, value: number) => void;
+    this.stockObserve = stock;
+    const addTo = (series: HistogramSeries, value: number): void => {
+      for (let i = 0; i < bounds.length; i++) {
+        if (value <= bounds[i]!) {
+          series.bucketValues[boundKeys[i]!]! += 1;
+          break;
+        }
+      }
+      series.sum += value;
+      series.count += 1;
+    };
+    this.addTo = addTo;
     this.observe = ((labels: LabelValues<T> | number, value?: number): void => {
       if (typeof labels !== 'object' || labels === null || typeof value !== 'number' || !Number.isFinite(value)) {
         (stock as (...a: unknown[]) => void)(labels, value);
@@ -106,15 +123,30 @@ export class FastHistogram<T extends string> extends Histogram<T> {
         stock(labels, value);
         return;
       }
-      for (let i = 0; i < bounds.length; i++) {
-        if (value <= bounds[i]!) {
-          series.bucketValues[boundKeys[i]!]! += 1;
-          break;
-        }
-      }
-      series.sum += value;
-      series.count += 1;
+      addTo(series, value);
     }) as Histogram<T>['observe'];
+  }
+
+  /**
+   * observe() for one fixed label set, for a caller that records it again and again (an
+   * admission plugin's phase): the series is looked up once, and again only after
+   * reset() or remove() dropped it.
+   */
+  bound(labels: LabelValues<T>): (value: number) => void {
+    const key = promKey(this.store.sortedLabelNames, labels);
+    let series: HistogramSeries | undefined;
+    return (value) => {
+      if (!Number.isFinite(value)) {
+        this.stockObserve(labels, value);
+        return;
+      }
+      if (series === undefined || this.store.hashMap[key] !== series) {
+        this.stockObserve(labels, value);
+        series = this.store.hashMap[key];
+        return;
+      }
+      this.addTo(series, value);
+    };
   }
 }
 

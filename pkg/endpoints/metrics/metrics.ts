@@ -42,7 +42,6 @@ const admissionDurationBuckets = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 
 export type AdmissionPhase = 'admit' | 'validate';
 /** Labels of the admission latency histograms (upstream's `type` is the phase). */
-export interface AdmissionLatencyLabels { operation: string; rejected: boolean; type: AdmissionPhase }
 
 /**
  * Upstream reports the highest in-flight count seen in the last second rather than the
@@ -106,8 +105,8 @@ export class ApiserverMetrics {
   readonly authenticationAttempts: Counter<'result'>;
   readonly authenticationDuration: Histogram<'result'>;
   readonly authenticatedUserRequests: Counter<'username'>;
-  readonly admissionStepDuration: Histogram<'operation' | 'rejected' | 'type'>;
-  readonly admissionControllerDuration: Histogram<'name' | 'operation' | 'rejected' | 'type'>;
+  readonly admissionStepDuration: FastHistogram<'operation' | 'rejected' | 'type'>;
+  readonly admissionControllerDuration: FastHistogram<'name' | 'operation' | 'rejected' | 'type'>;
   private readonly inflight: Record<InflightKind, InflightWatermark>;
   private shownHiddenVersion: string | undefined;
 
@@ -220,11 +219,18 @@ export class ApiserverMetrics {
     if (username !== undefined) this.authenticatedUserRequests.inc({ username: compressUsername(username) });
   }
 
-  /** One admission phase (step) or one plugin within it (controller). */
-  observeAdmission(plugin: string | undefined, labels: AdmissionLatencyLabels, seconds: number): void {
-    const rejected = labels.rejected ? 'true' : 'false';
-    if (plugin === undefined) this.admissionStepDuration.observe({ operation: labels.operation, rejected, type: labels.type }, seconds);
-    else this.admissionControllerDuration.observe({ name: plugin, operation: labels.operation, rejected, type: labels.type }, seconds);
+  /**
+   * The recorder of one admission phase (step, `plugin` undefined) or one plugin within it
+   * (controller) for one operation: its label sets are resolved once, as the chain calls
+   * it on every write.
+   */
+  admissionRecorder(plugin: string | undefined, operation: string, type: AdmissionPhase): (rejected: boolean, seconds: number) => void {
+    const series = (rejected: 'true' | 'false') => (plugin === undefined
+      ? this.admissionStepDuration.bound({ operation, rejected, type })
+      : this.admissionControllerDuration.bound({ name: plugin, operation, rejected, type }));
+    const admitted = series('false');
+    const refused = series('true');
+    return (rejected, seconds) => (rejected ? refused : admitted)(seconds);
   }
 
   /** Counts a request as in flight; call the returned function exactly once when it ends. */

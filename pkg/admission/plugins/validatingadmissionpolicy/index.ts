@@ -11,6 +11,7 @@ import { AuthzSession } from '../../../cel/library/authz.js';
 import { toCel, toCelObject } from '../../../cel/value.js';
 import { StatusError, type StatusReason } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
+import { resolvedWithin } from '../../../util/resolved-within.js';
 import { admissionForbidden } from '../../forbidden.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
 import { compilePolicy, type CompiledPolicy } from './compiled.js';
@@ -46,6 +47,7 @@ interface Denial { policy: string; binding?: string; message: string; reason: st
 export class ValidatingAdmissionPolicy implements AdmissionPlugin {
   readonly name = 'ValidatingAdmissionPolicy';
   private compiled = new Map<string, { rv: string; policy: CompiledPolicy }>();
+  private synced = false;
 
   constructor(private readonly d: ValidatingAdmissionPolicyDeps) {}
 
@@ -65,11 +67,13 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (a.group === 'admissionregistration.k8s.io' && exempt.has(a.resource)) return;
-    const synced = await Promise.race([
-      Promise.all([this.d.policies.waitForSync(), this.d.bindings.waitForSync()]).then(() => true),
-      new Promise<boolean>((r) => { setTimeout(() => r(false), syncTimeoutMs).unref(); }),
-    ]);
-    if (!synced) throw admissionForbidden(a, 'not yet ready to handle request');
+    if (!this.synced) {
+      if (!await resolvedWithin(Promise.all([this.d.policies.waitForSync(), this.d.bindings.waitForSync()]), syncTimeoutMs)) {
+        throw admissionForbidden(a, 'not yet ready to handle request');
+      }
+      // Informers never go back to unsynced: later requests need no wait and no timer.
+      this.synced = true;
+    }
     const policies = this.d.policies.list().sort(byName);
     if (policies.length === 0) return;
     const bindings = this.d.bindings.list().sort(byName);

@@ -1,6 +1,7 @@
 // Before the configuration informer has listed once, the plugin cannot know which
 // webhooks exist; upstream waits up to 10 seconds, then refuses the request.
 import { errors } from '../../../runtime/errors.js';
+import { resolvedWithin } from '../../../util/resolved-within.js';
 import type { AdmissionAttributes } from '../../interfaces.js';
 import type { WebhookConfigurations } from './source.js';
 
@@ -8,11 +9,5 @@ const readyWaitMs = 10_000;
 
 export async function waitForReady(source: WebhookConfigurations, attrs: AdmissionAttributes): Promise<void> {
   if (source.hasSynced()) return;
-  let timer: NodeJS.Timeout | undefined;
-  const synced = await Promise.race([
-    source.waitForSync().then(() => true),
-    new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), readyWaitMs); }),
-  ]);
-  clearTimeout(timer);
-  if (!synced) throw errors.forbidden({ group: attrs.group, resource: attrs.resource }, attrs.name, 'not yet ready to handle request');
+  if (!await resolvedWithin(source.waitForSync(), readyWaitMs)) throw errors.forbidden({ group: attrs.group, resource: attrs.resource }, attrs.name, 'not yet ready to handle request');
 }

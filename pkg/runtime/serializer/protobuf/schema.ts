@@ -55,6 +55,25 @@ const metaKinds = new Set(['Status', 'DeleteOptions', 'ListOptions', 'GetOptions
  * protobuf form for it (Table, custom resources).
  */
 export function messageForKind(apiVersion: string, kind: string): string | undefined {
+  // Asked several times per request (negotiation, storage and response codecs, managed
+  // fields): the answer for a pair never changes, and building the name and looking it
+  // up among thousands of messages each time showed in the CRUD profiles.
+  const byKind = messageNames.get(apiVersion);
+  const known = byKind?.get(kind);
+  if (known !== undefined) return known ?? undefined;
+  const name = lookUpMessage(apiVersion, kind);
+  // Kinds and versions a client writes in a body must not grow the memo without bound.
+  if (byKind) {
+    if (byKind.size < 4096) byKind.set(kind, name ?? null);
+  } else if (messageNames.size < 1024) {
+    messageNames.set(apiVersion, new Map([[kind, name ?? null]]));
+  }
+  return name;
+}
+
+const messageNames = new Map<string, Map<string, string | null>>();
+
+function lookUpMessage(apiVersion: string, kind: string): string | undefined {
   if (metaKinds.has(kind)) return `${metaV1}.${kind}`;
   const { group, version } = parseApiVersion(apiVersion);
   const name = `${protoPackage(group, version)}.${kind}`;
