@@ -6,6 +6,8 @@
 // esbuild is the one dev dependency this needs; nothing of it is loaded at run time.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -13,18 +15,70 @@ import { buildIdLine, bundleFile, codeCacheFile, loadBundle } from '../cmd/launc
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-// etcd3 reads its .proto file relative to its own directory, which inside the bundle is
-// dist/bundle: the path is resolved from the package instead (etcd3 is a dependency).
-const etcd3ProtoPath: Plugin = {
-  name: 'etcd3-proto-path',
+/** `source` with each [from, to] replaced; a `from` no longer there fails the build. */
+function patched(file: string, source: string, edits: Array<[string, string]>): string {
+  for (const [from, to] of edits) {
+    if (!source.includes(from)) throw new Error(`${file} no longer contains ${JSON.stringify(from)}: update hack/bundle.ts`);
+    source = source.split(from).join(to);
+  }
+  return source;
+}
+
+// etcd3 parses its rpc.proto (and the files it imports) at load, relative to its own
+// directory, which inside the bundle is dist/bundle. The build parses them instead, with
+// the protobufjs @grpc/proto-loader uses and the option etcd3 parses with (keepCase), and
+// the bundle loads the result with proto-loader's fromJSON: the same package definition.
+function etcd3Definition(): string {
+  const require = createRequire(import.meta.url);
+  const protobufjs = createRequire(require.resolve('@grpc/proto-loader'))('protobufjs') as typeof import('protobufjs');
+  const root = new protobufjs.Root().loadSync(require.resolve('etcd3/proto/rpc.proto'), { keepCase: true });
+  return JSON.stringify(root.toJSON());
+}
+
+// proto-loader also builds, for every message type of every method, its descriptor and
+// the encoded descriptors of all files, for gRPC reflection, which a client never reads:
+// a third of loading etcd3. They are made when first read.
+const lazyDescriptors: Array<[string, string]> = [
+  [`    const descriptorList = root.toDescriptor('proto3').file;
+    const bufferList = descriptorList.map(value => Buffer.from(descriptor.FileDescriptorProto.encode(value).finish()));`,
+  `    let buffers;
+    const bufferList = () => (buffers !== null && buffers !== void 0 ? buffers : (buffers = root.toDescriptor('proto3').file.map(value => Buffer.from(descriptor.FileDescriptorProto.encode(value).finish()))));`],
+  [`    const messageDescriptor = message.toDescriptor('proto3');
+    return {
+        format: 'Protocol Buffer 3 DescriptorProto',
+        type: messageDescriptor.$type.toObject(messageDescriptor, descriptorOptions),
+        fileDescriptorProtos: fileDescriptors,`,
+  `    let type;
+    return {
+        format: 'Protocol Buffer 3 DescriptorProto',
+        get type() { if (type === void 0) { const messageDescriptor = message.toDescriptor('proto3'); type = messageDescriptor.$type.toObject(messageDescriptor, descriptorOptions); } return type; },
+        get fileDescriptorProtos() { return typeof fileDescriptors === 'function' ? fileDescriptors() : fileDescriptors; },`],
+  [`    const enumDescriptor = enumType.toDescriptor('proto3');
+    return {
+        format: 'Protocol Buffer 3 EnumDescriptorProto',
+        type: enumDescriptor.$type.toObject(enumDescriptor, descriptorOptions),
+        fileDescriptorProtos: fileDescriptors,`,
+  `    let type;
+    return {
+        format: 'Protocol Buffer 3 EnumDescriptorProto',
+        get type() { if (type === void 0) { const enumDescriptor = enumType.toDescriptor('proto3'); type = enumDescriptor.$type.toObject(enumDescriptor, descriptorOptions); } return type; },
+        get fileDescriptorProtos() { return typeof fileDescriptors === 'function' ? fileDescriptors() : fileDescriptors; },`],
+];
+
+const grpcLoading: Plugin = {
+  name: 'grpc-loading',
   setup(b) {
-    b.onLoad({ filter: /[\\/]etcd3[\\/]lib[\\/]connection-pool\.js$/ }, async (args) => {
-      const { readFile } = await import('node:fs/promises');
-      const source = await readFile(args.path, 'utf8');
-      const from = '`${__dirname}/../proto/rpc.proto`';
-      if (!source.includes(from)) throw new Error(`${args.path} no longer loads ${from}: update hack/bundle.ts`);
-      return { contents: source.replace(from, 'require.resolve("etcd3/proto/rpc.proto")'), loader: 'js' };
-    });
+    b.onLoad({ filter: /[\\/]etcd3[\\/]lib[\\/]connection-pool\.js$/ }, async (args) => ({
+      contents: patched(args.path, await readFile(args.path, 'utf8'), [[
+        '(0, proto_loader_1.loadSync)(`${__dirname}/../proto/rpc.proto`, {',
+        `(0, proto_loader_1.fromJSON)(JSON.parse(${JSON.stringify(etcd3Definition())}), {`,
+      ]]),
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /[\\/]@grpc[\\/]proto-loader[\\/]build[\\/]src[\\/]index\.js$/ }, async (args) => ({
+      contents: patched(args.path, await readFile(args.path, 'utf8'), lazyDescriptors),
+      loader: 'js',
+    }));
   },
 };
 
@@ -45,8 +99,7 @@ async function main(): Promise<void> {
     // The few modules that find files or load lazily from import.meta.url get the bundle's.
     define: { 'import.meta.url': '__bundleURL' },
     banner: { js: 'const __bundleURL = require("node:url").pathToFileURL(__filename).href;' },
-    plugins: [etcd3ProtoPath],
-    external: ['etcd3/proto/rpc.proto'],
+    plugins: [grpcLoading],
     logLevel: 'warning',
   });
   // The build id names the caches servers train from this bundle (cmd/launch.ts); those
