@@ -50,10 +50,31 @@ export function legacyKeyMoves(stored: TypeDef[], prefix: string): KeyMove[] {
     .map((d) => ({ from: `${prefix}/${d.group}/${d.plural}/`, to: `${prefix}/${storageSegment(d)}/` }));
 }
 
+/** etcd's default --max-txn-ops. */
+const maxTxnOps = 128;
+
+/**
+ * The moves whose old prefix holds any key, found with count-only ranges in read-only
+ * transactions rather than a range per move: nearly every start finds none.
+ */
+async function pendingMoves(client: Etcd3, moves: KeyMove[]): Promise<KeyMove[]> {
+  const pending: KeyMove[] = [];
+  for (let i = 0; i < moves.length; i += maxTxnOps) {
+    const batch = moves.slice(i, i + maxTxnOps);
+    const res = await client.kv.txn({
+      compare: [],
+      success: batch.map(({ from }) => ({ request_range: { key: Buffer.from(from), range_end: prefixEnd(Buffer.from(from)), count_only: true } })),
+      failure: [],
+    });
+    batch.forEach((m, j) => { if (Number(res.responses[j]?.response_range?.count ?? 1) > 0) pending.push(m); });
+  }
+  return pending;
+}
+
 export async function migrateKeyPrefixes(client: Etcd3, moves: KeyMove[], transformer?: ValueTransformer): Promise<MigrationResult> {
   let moved = 0;
   const refused = new Map<string, string>();
-  for (const { from, to } of moves) {
+  for (const { from, to } of await pendingMoves(client, moves)) {
     const start = Buffer.from(from);
     let after = start;
     for (;;) {
