@@ -35,6 +35,20 @@ function etcd3Definition(): string {
   return JSON.stringify(root.toJSON());
 }
 
+/** The head of proto-loader's create<Message|Enum>Definition, and the same with `type` and `fileDescriptorProtos` as getters. */
+function lazyDefinition(format: string, descriptorName: string, reflected: string): [string, string] {
+  return [`    const ${descriptorName} = ${reflected}.toDescriptor('proto3');
+    return {
+        format: 'Protocol Buffer 3 ${format}',
+        type: ${descriptorName}.$type.toObject(${descriptorName}, descriptorOptions),
+        fileDescriptorProtos: fileDescriptors,`,
+  `    let type;
+    return {
+        format: 'Protocol Buffer 3 ${format}',
+        get type() { if (type === void 0) { const ${descriptorName} = ${reflected}.toDescriptor('proto3'); type = ${descriptorName}.$type.toObject(${descriptorName}, descriptorOptions); } return type; },
+        get fileDescriptorProtos() { return typeof fileDescriptors === 'function' ? fileDescriptors() : fileDescriptors; },`];
+}
+
 // proto-loader also builds, for every message type of every method, its descriptor and
 // the encoded descriptors of all files, for gRPC reflection, which a client never reads:
 // a third of loading etcd3. They are made when first read.
@@ -43,26 +57,8 @@ const lazyDescriptors: Array<[string, string]> = [
     const bufferList = descriptorList.map(value => Buffer.from(descriptor.FileDescriptorProto.encode(value).finish()));`,
   `    let buffers;
     const bufferList = () => (buffers !== null && buffers !== void 0 ? buffers : (buffers = root.toDescriptor('proto3').file.map(value => Buffer.from(descriptor.FileDescriptorProto.encode(value).finish()))));`],
-  [`    const messageDescriptor = message.toDescriptor('proto3');
-    return {
-        format: 'Protocol Buffer 3 DescriptorProto',
-        type: messageDescriptor.$type.toObject(messageDescriptor, descriptorOptions),
-        fileDescriptorProtos: fileDescriptors,`,
-  `    let type;
-    return {
-        format: 'Protocol Buffer 3 DescriptorProto',
-        get type() { if (type === void 0) { const messageDescriptor = message.toDescriptor('proto3'); type = messageDescriptor.$type.toObject(messageDescriptor, descriptorOptions); } return type; },
-        get fileDescriptorProtos() { return typeof fileDescriptors === 'function' ? fileDescriptors() : fileDescriptors; },`],
-  [`    const enumDescriptor = enumType.toDescriptor('proto3');
-    return {
-        format: 'Protocol Buffer 3 EnumDescriptorProto',
-        type: enumDescriptor.$type.toObject(enumDescriptor, descriptorOptions),
-        fileDescriptorProtos: fileDescriptors,`,
-  `    let type;
-    return {
-        format: 'Protocol Buffer 3 EnumDescriptorProto',
-        get type() { if (type === void 0) { const enumDescriptor = enumType.toDescriptor('proto3'); type = enumDescriptor.$type.toObject(enumDescriptor, descriptorOptions); } return type; },
-        get fileDescriptorProtos() { return typeof fileDescriptors === 'function' ? fileDescriptors() : fileDescriptors; },`],
+  lazyDefinition('DescriptorProto', 'messageDescriptor', 'message'),
+  lazyDefinition('EnumDescriptorProto', 'enumDescriptor', 'enumType'),
 ];
 
 const grpcLoading: Plugin = {
