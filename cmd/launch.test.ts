@@ -2,7 +2,7 @@
 // build wrote beside it (a rejected cache would only make every start slower, silently).
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -18,6 +18,8 @@ describe('kube-apiserver executable (single-file build)', () => {
   it('the build wrote the bundle and its code cache, and this node accepts the cache', async () => {
     expect(existsSync(bundleFile), bundleFile).to.equal(true);
     expect(existsSync(codeCacheFile), codeCacheFile).to.equal(true);
+    // Else the executable runs the per-file build (tsc alone since the bundle: npm run build).
+    expect(statSync(bundleFile).mtimeMs, 'the bundle is older than dist/cmd/apiserver.js').to.be.at.least(statSync(join(here, 'apiserver.js')).mtimeMs);
     // A fresh node, as the executable runs (mocha's own flags would change V8's flag hash).
     const probe = `import { readFileSync } from 'node:fs';
 import { codeCacheFile, loadBundle } from ${JSON.stringify(join(here, 'launch.js'))};

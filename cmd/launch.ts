@@ -1,13 +1,14 @@
-// Starts kube-apiserver from the single-file build when there is one, else from the
-// per-file build (dist/cmd/apiserver.js). Resolving and compiling some 800 ES modules
-// was half a second of CPU at every start; one CommonJS file compiled from V8's code
-// cache (written by the build beside it) is a tenth of that. A cache that does not fit
-// this node (another version, other V8 flags) is rejected by V8 and the file compiles
-// as usual, only slower. The build's cache holds what evaluating the modules compiles;
-// a server that started from it writes a second one a second after it serves, which
-// also holds what a start runs (requests, bootstrap writes): a tenth of a second less
-// CPU at each later start. It sits beside the bundle, named by the bundle's build id.
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// Starts kube-apiserver from the single-file build when there is one and it is not older
+// than the per-file build (dist/cmd/apiserver.js), else from the latter. Resolving and
+// compiling some 800 ES modules was half a second of CPU at every start; one CommonJS
+// file compiled from V8's code cache (written by the build beside it) is a tenth of
+// that. A cache that does not fit this node (another version, other V8 flags) is
+// rejected by V8 and the file compiles as usual, only slower. The build's cache holds
+// what evaluating the modules compiles; a server that started from it writes a second
+// one a second after it serves, which also holds what a start runs (requests, bootstrap
+// writes): a tenth of a second less CPU at each later start. It sits beside the bundle,
+// named by the bundle's build id.
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,8 +44,19 @@ export function trainedCacheFile(source: string): string | undefined {
   return id ? `${bundleFile}.${id}.trained-cache` : undefined;
 }
 
+/**
+ * A bundle older than the per-file build was made from older code: `tsc` alone rebuilt
+ * dist/ since (`npm run build` bundles after it). tsc rewrites every file it emits; in
+ * an installed package both have the tarball's one time.
+ */
+function bundleIsCurrent(): boolean {
+  if (!existsSync(bundleFile)) return false;
+  const perFile = fileURLToPath(new URL('./apiserver.js', import.meta.url));
+  return !existsSync(perFile) || statSync(bundleFile).mtimeMs >= statSync(perFile).mtimeMs;
+}
+
 export async function launch(): Promise<void> {
-  if (!existsSync(bundleFile)) {
+  if (!bundleIsCurrent()) {
     await import('./apiserver.js');
     return;
   }
