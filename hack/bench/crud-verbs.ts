@@ -14,7 +14,10 @@
 // (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the replica). --no-controllers
 // runs the replica without its in-process controllers (--controllers=-*), as upstream's
 // kube-apiserver runs without kube-controller-manager's: what their informers cost per write.
-// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers]`.
+// --against=ENTRY puts a second replica in the floor's place, started from another build's
+// dist/cmd/apiserver.js (the same flags, etcd and PKI): a before/after of a change measured
+// interleaved in one run, each build taking its turns under the same load.
+// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers] [--against=ENTRY]`.
 import { writeFileSync } from 'node:fs';
 import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, withBenchCluster, type Row } from './common.js';
 
@@ -24,6 +27,9 @@ const warmup = arg('warmup', 2);
 const idleSeconds = arg('idle', 5);
 const sliceSeconds = 1;
 const windowsFile = process.argv.find((x) => x.startsWith('--windows='))?.split('=')[1];
+const against = process.argv.find((x) => x.startsWith('--against='))?.slice('--against='.length);
+/** Runs the replica's command with `against` as its server entry (exec: same pid). */
+const swapEntry = 'alt=$0; for a do shift; case "$a" in */cmd/apiserver.js) set -- "$@" "$alt";; *) set -- "$@" "$a";; esac; done; exec "$@"';
 const verbs = ['create', 'get', 'update', 'patch', 'delete'] as const;
 type Verb = typeof verbs[number];
 const micros = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -120,14 +126,18 @@ async function main(): Promise<void> {
   await withBenchCluster('crud-verbs', async ({ cluster, prefix, etcdEndpoint }) => {
     const creds = cluster.credentialsFor();
     const { serving, ca } = cluster.pki;
-    const floor = await startListeningProcess('./floor-server.js', [etcdEndpoint, `${prefix}-floor/`, serving.certFile, serving.keyFile, ca.certFile]);
+    const floor = against ? undefined : await startListeningProcess('./floor-server.js', [etcdEndpoint, `${prefix}-floor/`, serving.certFile, serving.keyFile, ca.certFile]);
     try {
       const setup = httpsClient(cluster.urls[0]!, creds);
-      const res = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: 'crud-verbs' } });
+      for (const ns of against ? ['crud-verbs', 'crud-verbs-b'] : ['crud-verbs']) {
+        const res = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+        if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
+      }
       setup.close();
-      if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
       const ours = target(cluster.urls[0]!, creds, 'crud-verbs', cluster.replicas[0]!.pid!);
-      const bare = target(`https://127.0.0.1:${floor.port}`, creds, 'crud-verbs', floor.pid);
+      const bare = floor
+        ? target(`https://127.0.0.1:${floor.port}`, creds, 'crud-verbs', floor.pid)
+        : target(cluster.urls[1]!, creds, 'crud-verbs-b', cluster.replicas[1]!.pid!);
       // The two servers take turns in slices of a second, so both see the same mix of
       // the machine's other load over a phase.
       const phase = async (verb: Verb, total: number): Promise<[Phase, Phase]> => {
@@ -151,24 +161,30 @@ async function main(): Promise<void> {
       // Under load, fewer operations share the same background CPU: it is measured apart
       // (both servers idle at once) and taken out of the per-operation figures below.
       const [oursIdle, floorIdle] = await Promise.all([ours.measureIdle(idleSeconds * 1000), bare.measureIdle(idleSeconds * 1000)]);
+      const side = against ? 'other build' : 'floor';
       const rows: Row[] = [];
       const windows: Record<string, [number, number]> = {};
       for (const verb of verbs) {
         const [o, f] = await phase(verb, seconds);
         windows[verb] = o.window;
-        rows.push({ measure: `${verb} CPU per operation (replica | floor)`, unit: 'us', ours: o.busyUs, etcd: f.busyUs });
+        rows.push({ measure: `${verb} CPU per operation (replica | ${side})`, unit: 'us', ours: o.busyUs, etcd: f.busyUs });
         rows.push({ measure: `${verb} same, idle CPU not taken out`, unit: 'us', ours: o.cpuUs, etcd: f.cpuUs });
         rows.push({ measure: `${verb} operations (failed: ${o.errors} | ${f.errors})`, unit: 'ops', ours: o.ops, etcd: f.ops });
       }
-      rows.push({ measure: 'idle CPU (replica | floor)', unit: 'ms/s', ours: oursIdle * 1000, etcd: floorIdle * 1000 });
+      rows.push({ measure: `idle CPU (replica | ${side})`, unit: 'ms/s', ours: oursIdle * 1000, etcd: floorIdle * 1000 });
       ours.close();
       bare.close();
-      report('crud-verbs', `CRUD of 1 KB ConfigMaps one verb at a time, concurrency ${concurrency}, ${seconds} s each: one replica | the floor server`, rows, { concurrency, seconds });
+      const other = against ? `a replica of ${against}` : 'the floor server';
+      report('crud-verbs', `CRUD of 1 KB ConfigMaps one verb at a time, concurrency ${concurrency}, ${seconds} s each: one replica | ${other}`, rows, { concurrency, seconds });
       if (windowsFile) writeFileSync(windowsFile, `${JSON.stringify(windows)}\n`);
     } finally {
-      floor.stop();
+      floor?.stop();
     }
-  }, { replicas: 1, extraArgs: flag('no-controllers') ? ['--controllers=-*'] : [] });
+  }, {
+    replicas: against ? 2 : 1,
+    extraArgs: flag('no-controllers') ? ['--controllers=-*'] : [],
+    wrap: async (i) => (against && i === 1 ? { prefix: ['/bin/sh', '-c', swapEntry, against] } : {}),
+  });
 }
 
 runMain(main);
