@@ -19,7 +19,8 @@ export async function deleteObject(store: StoreCore, namespace: string, name: st
   def.strategy.checkDelete?.(namespace, name);
   const key = store.key(namespace, name);
   try {
-    const current = store.decorate(await store.storage.get(key));
+    const stored = await store.storage.get(key);
+    const current = store.decorate(stored);
     const grace = def.strategy.gracePeriod?.(current, options.gracePeriodSeconds) ?? 0;
     if (grace > 0) return await beginGracefulDeletion(store, key, current, grace, options, scope);
     const finalization = def.strategy.finalization;
@@ -62,8 +63,12 @@ export async function deleteObject(store: StoreCore, namespace: string, name: st
       await admitDelete(current);
       return { object: current, deleted: true };
     }
+    // The object just read starts the delete, as a cached copy would: etcd's revision
+    // check on the delete decides, and a failed check reads again. Without it the storage
+    // read the same key a second time (the watch cache holds no copy of a resource nobody
+    // lists or watches).
     const deleted = store.decorate(await store.storage.delete(key, options.preconditions,
-      async (existing) => admitDelete(store.decorate(existing))));
+      async (existing) => admitDelete(store.decorate(existing)), stored));
     await def.hooks?.afterDelete?.(deleted);
     return { object: deleted, deleted: true };
   } catch (err) {
