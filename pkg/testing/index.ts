@@ -49,6 +49,9 @@ export interface TestServer {
 // The package's executable: it starts from the single-file build (cmd/launch.ts).
 const command = fileURLToPath(new URL('../../../bin/kube-apiserver.js', import.meta.url));
 let started = 0;
+/** Servers not yet stopped: killed if the test process exits first (one listener for all of them). */
+const running = new Set<ChildProcess>();
+process.once('exit', () => { for (const child of running) child.kill('SIGKILL'); });
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const timeoutMs = opts.timeoutMs ?? 60_000;
@@ -66,12 +69,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   child.stderr?.setEncoding('utf8').on('data', (d: string) => { stderr = (stderr + d).slice(-4000); });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // The server must not outlive the test process.
-  const kill = () => child.kill('SIGKILL');
-  process.once('exit', kill);
+  running.add(child);
 
   let stopping: Promise<void> | undefined;
   const stop = () => stopping ??= (async () => {
-    process.removeListener('exit', kill);
+    running.delete(child);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);

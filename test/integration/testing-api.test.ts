@@ -26,11 +26,14 @@ describe('testing API: startTestServer', function () {
 
   it('eight servers on one etcd in parallel, each seeing only its own objects and CRDs', async () => {
     const etcd = await testEtcdEndpoint();
+    const exitListeners = process.listenerCount('exit');
     const started = await Promise.all(Array.from({ length: 8 }, (_, i) =>
       // Eight starts at once on a shared 2-core machine: a generous start timeout.
       startTestServer({ etcd, crds: [crdFor(`s${i}.example.com`)], timeoutMs: 240_000 })));
     servers.push(...started);
     expect(new Set(started.map((s) => s.etcdPrefix)).size).to.equal(8);
+    // One exit hook serves every server: a suite starting more than ten gets no MaxListenersExceededWarning.
+    expect(process.listenerCount('exit')).to.equal(exitListeners);
     await Promise.all(started.map(async (s, i) => {
       const c = adminClient(s.kubeconfig);
       const cm = await c.call('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'mine' }, data: { owner: String(i) } });
