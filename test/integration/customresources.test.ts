@@ -65,7 +65,8 @@ describe('custom resources over HTTP', function () {
     for (const version of ['v1', 'v2beta1']) {
       const svc = await until(`APIService ${version}`, async () => {
         const r = await call<KubeObject>(1, 'GET', `/apis/apiregistration.k8s.io/v1/apiservices/${version}.${group}`);
-        return r.status === 200 && r.body.status !== undefined ? r.body : undefined;
+        // Created with an empty status ({}, as upstream); the availability controller adds the condition.
+        return r.status === 200 && (r.body.status as { conditions?: unknown[] } | undefined)?.conditions !== undefined ? r.body : undefined;
       }, 5000);
       expect([svc.metadata.labels, svc.spec]).to.deep.equal([{ 'kube-aggregator.kubernetes.io/automanaged': 'true' },
         { group, version, groupPriorityMinimum: 1000, versionPriority: 100 }]);
