@@ -48,7 +48,7 @@ import type { KubeObject } from '../runtime/object.js';
 import type { ServerDeps } from './deps.js';
 import { apiserverMetrics } from '../endpoints/metrics/metrics.js';
 import { validatingAdmissionPolicyPlugin } from './validatingadmissionpolicy.js';
-import { resolvedWithin } from '../util/resolved-within.js';
+import { syncedWithin } from '../util/resolved-within.js';
 
 /** Makes one plugin; `config` is its entry in the AdmissionConfiguration, if any. */
 export type PluginFactory = (d: ServerDeps, config: PluginConfig | undefined) => AdmissionPlugin | Promise<AdmissionPlugin>;
@@ -149,12 +149,6 @@ function lister(d: ServerDeps, group: string, resource: string): Lister {
     list: (namespace) => informer.list(namespace),
     ready: (timeoutMs) => syncedWithin(informer, timeoutMs),
   };
-}
-
-/** True once the informer has its first list, false if that takes longer than timeoutMs. */
-function syncedWithin(informer: { hasSynced(): boolean; waitForSync(): Promise<void> }, timeoutMs: number): Promise<boolean> {
-  // Synced once is synced for good: no timer for the requests after that.
-  return informer.hasSynced() ? Promise.resolve(true) : resolvedWithin(informer.waitForSync(), timeoutMs);
 }
 
 /** NamespaceAutoProvision creates namespaces as the API server itself, past admission. */

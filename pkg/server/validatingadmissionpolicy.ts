@@ -31,8 +31,8 @@ export function validatingAdmissionPolicyPlugin(d: ServerDeps): AdmissionPlugin 
   }, d.log).start();
   const paramSources = new Map<string, ParamSource | undefined>();
   return new ValidatingAdmissionPolicy({
-    policies: { list: () => policies.list(), waitForSync: () => policies.waitForSync() },
-    bindings: { list: () => bindings.list(), waitForSync: () => bindings.waitForSync() },
+    policies,
+    bindings,
     authorizer: d.authorizer,
     match: {
       namespace: async (name): Promise<KubeObject | undefined> => {

@@ -16,3 +16,19 @@ export async function resolvedWithin(ready: Promise<unknown>, timeoutMs: number)
     clearTimeout(timer);
   }
 }
+
+/** What an informer offers to wait on: whether its first list is in, and a promise of it. */
+export interface Syncable {
+  hasSynced(): boolean;
+  waitForSync(): Promise<unknown>;
+}
+
+/**
+ * True once every informer has its first list, false if that takes longer than
+ * `timeoutMs`. Synced once is synced for good, so the requests after that need no timer.
+ */
+export function syncedWithin(informers: Syncable | Syncable[], timeoutMs: number): Promise<boolean> {
+  const all = Array.isArray(informers) ? informers : [informers];
+  if (all.every((i) => i.hasSynced())) return Promise.resolve(true);
+  return resolvedWithin(Promise.all(all.map((i) => i.waitForSync())), timeoutMs);
+}

@@ -5,7 +5,7 @@ import type { AdmissionAttributes } from '../../interfaces.js';
 import { ValidatingAdmissionPolicy, validationFailureAnnotation } from './index.js';
 import type { ParamSource } from './params.js';
 
-const cache = (items: KubeObject[]) => ({ list: () => [...items], waitForSync: async () => {} });
+const cache = (items: KubeObject[]) => ({ list: () => [...items], hasSynced: () => true, waitForSync: async () => {} });
 
 function policy(name: string, spec: Record<string, unknown>): KubeObject {
   return {

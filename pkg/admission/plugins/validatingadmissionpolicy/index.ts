@@ -11,7 +11,7 @@ import { AuthzSession } from '../../../cel/library/authz.js';
 import { toCel, toCelObject } from '../../../cel/value.js';
 import { StatusError, type StatusReason } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
-import { resolvedWithin } from '../../../util/resolved-within.js';
+import { syncedWithin, type Syncable } from '../../../util/resolved-within.js';
 import { admissionForbidden } from '../../forbidden.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
 import { compilePolicy, type CompiledPolicy } from './compiled.js';
@@ -23,9 +23,8 @@ export const validationFailureAnnotation = 'validation.policy.admission.k8s.io/v
 const maxAuditAnnotationValueLength = 10 * 1024;
 const syncTimeoutMs = 10_000;
 
-export interface ObjectCache {
+export interface ObjectCache extends Syncable {
   list(): KubeObject[];
-  waitForSync(): Promise<void>;
 }
 
 export interface ValidatingAdmissionPolicyDeps {
@@ -47,7 +46,6 @@ interface Denial { policy: string; binding?: string; message: string; reason: st
 export class ValidatingAdmissionPolicy implements AdmissionPlugin {
   readonly name = 'ValidatingAdmissionPolicy';
   private compiled = new Map<string, { rv: string; policy: CompiledPolicy }>();
-  private synced = false;
 
   constructor(private readonly d: ValidatingAdmissionPolicyDeps) {}
 
@@ -67,13 +65,7 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (a.group === 'admissionregistration.k8s.io' && exempt.has(a.resource)) return;
-    if (!this.synced) {
-      if (!await resolvedWithin(Promise.all([this.d.policies.waitForSync(), this.d.bindings.waitForSync()]), syncTimeoutMs)) {
-        throw admissionForbidden(a, 'not yet ready to handle request');
-      }
-      // Informers never go back to unsynced: later requests need no wait and no timer.
-      this.synced = true;
-    }
+    if (!await syncedWithin([this.d.policies, this.d.bindings], syncTimeoutMs)) throw admissionForbidden(a, 'not yet ready to handle request');
     const policies = this.d.policies.list().sort(byName);
     if (policies.length === 0) return;
     const bindings = this.d.bindings.list().sort(byName);
