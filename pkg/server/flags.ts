@@ -125,6 +125,10 @@ export class FlagValues {
     return parseIntFlag(name, this.string(name) ?? '0');
   }
 
+  float(name: string): number {
+    return parseFloatFlag(name, this.string(name) ?? '0');
+  }
+
   /** Milliseconds. */
   duration(name: string): number {
     return parseDurationFlag(name, this.string(name) ?? '0');
@@ -151,6 +155,12 @@ export function parseBoolFlag(name: string, v: string): boolean {
   if (['true', '1', 't', 'T', 'TRUE', 'True'].includes(v)) return true;
   if (['false', '0', 'f', 'F', 'FALSE', 'False'].includes(v)) return false;
   throw new Error(`invalid argument "${v}" for "--${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
+}
+
+export function parseFloatFlag(name: string, v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || Number.isNaN(n)) throw new Error(`invalid argument "${v}" for "--${name}" flag: strconv.ParseFloat: parsing "${v}": invalid syntax`);
+  return n;
 }
 
 export function parseIntFlag(name: string, v: string): number {

@@ -50,6 +50,7 @@ describe('kube-apiserver command line', () => {
     expect(parseOptions(['--goaway-chance=0.02']).goawayChance).to.equal(0.02);
     expect(() => parseOptions(['--goaway-chance=0.03'])).to.throw('--goaway-chance can not be less than 0 or greater than 0.02');
     expect(() => parseOptions(['--goaway-chance=-0.01'])).to.throw('--goaway-chance can not be less than 0 or greater than 0.02');
+    expect(() => parseOptions(['--goaway-chance=abc'])).to.throw('invalid argument "abc" for "--goaway-chance" flag: strconv.ParseFloat: parsing "abc": invalid syntax');
     expect(parseOptions([]).http2MaxStreamsPerConnection).to.equal(250);
     expect(parseOptions(['--http2-max-streams-per-connection=1000']).http2MaxStreamsPerConnection).to.equal(1000);
   });

@@ -75,9 +75,7 @@ export const genericSection: FlagSection<GenericOptions> = {
 };
 
 function goawayChance(f: FlagValues): number {
-  const raw = f.string('goaway-chance') ?? '0';
-  const chance = Number(raw);
-  if (raw.trim() === '' || Number.isNaN(chance)) throw new Error(`invalid argument "${raw}" for "--goaway-chance" flag: strconv.ParseFloat: parsing "${raw}": invalid syntax`);
+  const chance = f.float('goaway-chance');
   if (chance < 0 || chance > 0.02) throw new Error('--goaway-chance can not be less than 0 or greater than 0.02');
   return chance;
 }
