@@ -43,13 +43,14 @@ export interface Admission {
   validate(attrs: AdmissionAttributes): Promise<void>;
 }
 
+type Phase = 'admit' | 'validate';
+
 /**
  * The admission latency metrics: a recorder of how long one plugin (or, `plugin`
  * undefined, a whole phase) took for one operation and phase, and whether it refused.
  */
-export type AdmissionObserver = (plugin: string | undefined, operation: Operation, type: 'admit' | 'validate') => (rejected: boolean, seconds: number) => void;
+export type AdmissionObserver = (plugin: string | undefined, operation: Operation, type: Phase) => Recorder;
 
-type Phase = 'admit' | 'validate';
 type Recorder = (rejected: boolean, seconds: number) => void;
 const unrecorded: Recorder = () => undefined;
 

@@ -40,8 +40,8 @@ export function exponentialBuckets(start: number, factor: number, count: number)
 }
 const admissionDurationBuckets = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 
+/** The `type` label of the admission latency histograms. */
 export type AdmissionPhase = 'admit' | 'validate';
-/** Labels of the admission latency histograms (upstream's `type` is the phase). */
 
 /**
  * Upstream reports the highest in-flight count seen in the last second rather than the

@@ -443,4 +443,3 @@ export class WatchCache {
     for (const wake of [...this.revWaiters]) wake();
   }
 }
-

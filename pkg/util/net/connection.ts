@@ -15,8 +15,12 @@ export function isHTTP2(req: IncomingMessage | Http2ServerRequest): req is Http2
  * its addresses), shared by all of an HTTP/2 session's streams.
  */
 export function connectionSocket(req: IncomingMessage): TLSSocket {
-  const session = (req as unknown as Partial<Http2ServerRequest>).stream?.session;
-  return (session?.socket ?? req.socket) as TLSSocket;
+  return (sessionOf(req)?.socket ?? req.socket) as TLSSocket;
+}
+
+/** The HTTP/2 session a request's stream belongs to; undefined over HTTP/1.1. */
+function sessionOf(req: IncomingMessage) {
+  return (req as unknown as Partial<Http2ServerRequest>).stream?.session;
 }
 
 /**
@@ -27,7 +31,7 @@ export function connectionSocket(req: IncomingMessage): TLSSocket {
  */
 export function closeConnectionAfter(req: IncomingMessage, res: ServerResponse): void {
   if (isHTTP2(req)) {
-    const session = (req as unknown as Http2ServerRequest).stream?.session;
+    const session = sessionOf(req);
     if (session && !session.closed && !session.destroyed) session.close();
     return;
   }
