@@ -19,6 +19,7 @@ export interface AuditOptions {
 type Read = {
   string: (n: string) => string | undefined;
   int: (n: string) => number;
+  float: (n: string) => number;
   duration: (n: string) => number;
   bool: (n: string) => boolean;
 };
@@ -39,7 +40,7 @@ export function parseAuditOptions(r: Read): AuditOptions {
         maxBatchSize: r.int(`audit-${p}-batch-max-size`),
         maxBatchWaitMs: r.duration(`audit-${p}-batch-max-wait`),
         throttleEnable: r.bool(`audit-${p}-batch-throttle-enable`),
-        throttleQPS: Number(r.string(`audit-${p}-batch-throttle-qps`) ?? 0),
+        throttleQPS: r.float(`audit-${p}-batch-throttle-qps`),
         throttleBurst: r.int(`audit-${p}-batch-throttle-burst`),
       },
     };

@@ -43,6 +43,12 @@ describe('kube-apiserver command line', () => {
     const audit = parseOptions(['--audit-webhook-config-file=/w']).audit.webhook!;
     expect(audit.mode).to.equal('batch');
     expect(audit.batch).to.deep.equal({ bufferSize: 10000, maxBatchSize: 400, maxBatchWaitMs: 30_000, throttleEnable: true, throttleQPS: 10, throttleBurst: 15 });
+    expect(parseOptions(['--audit-webhook-config-file=/w', '--audit-webhook-batch-throttle-qps=2.5']).audit.webhook!.batch.throttleQPS).to.equal(2.5);
+    expect(() => parseOptions(['--audit-webhook-config-file=/w', '--audit-webhook-batch-throttle-qps=fast']))
+      .to.throw('invalid argument "fast" for "--audit-webhook-batch-throttle-qps" flag: strconv.ParseFloat: parsing "fast": invalid syntax');
+    expect(parseOptions(['--shadow-fraction=0.25']).shadowFraction).to.equal(0.25);
+    expect(() => parseOptions(['--shadow-fraction=half'])).to.throw('invalid argument "half" for "--shadow-fraction" flag: strconv.ParseFloat: parsing "half": invalid syntax');
+    expect(() => parseOptions(['--shadow-fraction=1.5'])).to.throw('invalid argument "1.5" for "--shadow-fraction" flag: must be between 0 and 1');
   });
 
   it('takes --goaway-chance from 0 to 0.02 and --http2-max-streams-per-connection 0 as 250, as upstream', () => {

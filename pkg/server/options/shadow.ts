@@ -19,7 +19,7 @@ export const shadowSection: FlagSection<ShadowOptions> = {
     { name: 'shadow-upstream', type: 'string', usage: 'Kubeconfig of an upstream kube-apiserver on the same etcd: copies of reads are sent there, as the same user (impersonation), and the answers compared.' },
   ],
   read(f: FlagValues): ShadowOptions {
-    const fraction = Number(f.string('shadow-fraction'));
+    const fraction = f.float('shadow-fraction');
     if (!(fraction >= 0 && fraction <= 1)) throw new Error(`invalid argument "${f.string('shadow-fraction')}" for "--shadow-fraction" flag: must be between 0 and 1`);
     const maxInFlight = f.int('shadow-max-in-flight');
     if (maxInFlight < 1) throw new Error(`invalid argument "${maxInFlight}" for "--shadow-max-in-flight" flag: must be at least 1`);
