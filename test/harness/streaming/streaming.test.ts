@@ -3,6 +3,7 @@
 import { createServer, connect, type Socket } from 'node:net';
 import { constants, createDeflate, createInflate, deflateSync } from 'node:zlib';
 import { expect } from 'chai';
+import { until } from '../poll.js';
 import { adler32, spdyDictionary } from './spdy-dictionary.js';
 import { decodeHeaderBlock, encodeHeaderBlock, HeaderDeflater, HeaderInflater, SpdySession, type SpdyStream } from './spdy.js';
 import { acceptKey, WebSocketConnection } from './websocket.js';
@@ -170,17 +171,19 @@ describe('WebSocketConnection', () => {
         const p = Buffer.from(payload).map((b, i) => b ^ mask[i % 4]);
         return Buffer.concat([Buffer.from([(fin ? 0x80 : 0) | opcode, 0x80 | p.length]), mask, p]);
       };
+      // Wait for the bytes, not a fixed pause: a loaded machine may not have read them yet.
       client.write(Buffer.concat([masked(false, 2, 'hel'), masked(true, 0, 'lo'), masked(true, 9, 'p!')]));
-      await new Promise((r) => setTimeout(r, 100));
+      await until('the message and the pong', () => messages.length > 0 && received.length >= 4);
       expect(messages).to.deep.equal([['hello', true]]);
       expect(received.toString('hex')).to.equal(Buffer.from([0x8a, 2, ...Buffer.from('p!')]).toString('hex'));
       ws.sendBinary(Buffer.alloc(300, 7));
-      await new Promise((r) => setTimeout(r, 100));
+      await until('the binary frame', () => received.length >= 4 + 304);
       expect(received.subarray(4, 8).toString('hex')).to.equal('827e012c');
       const closed = new Promise((r) => ws.once('close', r));
       client.write(Buffer.concat([Buffer.from([0x88, 0x82]), mask, Buffer.from([0x03 ^ 1, 0xe8 ^ 2])]));
       expect(await closed).to.equal(1000);
-      await new Promise((r) => setTimeout(r, 50));
+      await until('the close frame', () => received.length >= 4 + 304 + 4);
+      expect(received.length).to.equal(4 + 304 + 4);
       expect(received.subarray(-4).toString('hex')).to.equal('880203e8');
     } finally {
       close();

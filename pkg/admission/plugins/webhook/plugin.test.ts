@@ -163,12 +163,23 @@ describe('admission webhook plugins', () => {
   });
 
   it('calls validating webhooks in parallel and reports the first failure in configuration order', async () => {
-    ws.handle('/slow-a', () => ({ delayMs: 400, allowed: false, status: { message: 'a says no' } }));
-    ws.handle('/slow-b', () => ({ delayMs: 400, allowed: false, status: { message: 'b says no' } }));
+    // Each backend answers only once both calls have arrived, or gives up after 3 s: called one
+    // after the other, the first would never see the second. No elapsed-time bound, which
+    // CI's load could break.
+    let arrived = 0;
+    let bothArrived!: () => void;
+    const both = new Promise<void>((r) => { bothArrived = r; });
+    const overlapped: boolean[] = [];
+    const slow = (message: string) => async () => {
+      if (++arrived === 2) bothArrived();
+      overlapped.push(await Promise.race([both.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 3000))]));
+      return { allowed: false, status: { message } };
+    };
+    ws.handle('/slow-a', slow('a says no'));
+    ws.handle('/slow-b', slow('b says no'));
     const plugin = new ValidatingWebhook(source([config('par', [hook('a.example.com', '/slow-a'), hook('b.example.com', '/slow-b')])]), deps);
-    const started = Date.now();
     const err = await rejection(plugin.validate(cmAttrs()));
-    expect(Date.now() - started).to.be.below(750);
+    expect(overlapped).to.deep.equal([true, true]);
     expect(err.message).to.equal('admission webhook "a.example.com" denied the request: a says no');
   });
 
