@@ -25,7 +25,8 @@ export function klogLine(record: Record<string, unknown>, component = 'apiserver
     + `${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}.${micros} `
     + `${String(pid ?? process.pid).padStart(7)} ${component}]`;
   const pairs = Object.entries(rest).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${value(v)}`);
-  if (err && typeof err === 'object') pairs.push(`err=${value((err as { message?: unknown }).message ?? err)}`);
+  // Call sites pass an Error or just its message; klog prints either as err="...".
+  if (err !== undefined && err !== null) pairs.push(`err=${value(typeof err === 'object' ? (err as { message?: unknown }).message ?? err : err)}`);
   return `${head} ${JSON.stringify(typeof msg === 'string' ? msg : '')}${pairs.length > 0 ? ` ${pairs.join(' ')}` : ''}\n`;
 }
 

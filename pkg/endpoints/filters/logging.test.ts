@@ -139,6 +139,8 @@ describe('pkg/endpoints/filters/logging', function () {
     const line = klogLine({ level: 30, time: Date.UTC(2026, 10, 25, 10, 51, 48, 123), pid: 42, hostname: 'h', msg: 'HTTP', verb: 'GET', resp: 200, user: 'admin', nested: { a: 1 } });
     expect(line).to.equal('I1125 10:51:48.123000      42 apiserver] "HTTP" verb="GET" resp=200 user="admin" nested="{\\"a\\":1}"\n');
     expect(klogLine({ level: 50, time: 0, pid: 1, msg: 'boom', err: { message: 'x' } })).to.match(/^E0101 00:00:00\.000000       1 apiserver\] "boom" err="x"\n$/);
+    // Most call sites log the message alone: it must not be dropped.
+    expect(klogLine({ level: 40, time: 0, pid: 1, msg: 'unable', err: 'etcd unreachable' })).to.match(/^W0101 00:00:00\.000000       1 apiserver\] "unable" err="etcd unreachable"\n$/);
   });
 });
 
