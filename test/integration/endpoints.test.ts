@@ -174,6 +174,22 @@ describe('the lease endpoint reconciler', function () {
       etcd.close();
     }
   });
+
+  it('the last replica stopped gracefully empties the Endpoints and the EndpointSlice, as upstream', async () => {
+    await cluster.stopReplica(0);
+    const etcd = await testEtcdClient();
+    try {
+      expect(await etcd.getAll().prefix(`${cluster.etcdPrefix}/masterleases/`).keys()).to.deep.equal([]);
+      // Both objects stay (the Service still exists), stored as protobuf with no address left in them.
+      for (const key of ['services/endpoints/default/kubernetes', 'endpointslices/default/kubernetes']) {
+        const stored = await etcd.get(`${cluster.etcdPrefix}/${key}`).buffer();
+        expect(stored?.subarray(0, 4).toString('latin1'), key).to.equal('k8s\0');
+        expect(stored!.includes('192.0.2.'), key).to.equal(false);
+      }
+    } finally {
+      etcd.close();
+    }
+  });
 });
 
 describe('a loopback advertise address', function () {

@@ -123,8 +123,9 @@ export class KubernetesServiceController {
     let desired: (current: KubeObject | null) => Reconciled;
     if (this.o.reconcilerType === 'lease') {
       const leased = await this.leases.list();
-      // Our own key was just renewed: none at all means storage is not telling the truth.
-      if (leased.length === 0) throw new Error('no API server IP addresses were listed in storage, refusing to erase all endpoints for the kubernetes Service');
+      // Our own key was just renewed: none at all means storage is not telling the truth,
+      // unless this is the last replica removing itself on the way out (upstream 1.26+).
+      if (leased.length === 0 && !this.stopped) throw new Error('no API server IP addresses were listed in storage, refusing to erase all endpoints for the kubernetes Service');
       desired = (current) => reconcileLease(current, leased, ports, false);
     } else {
       desired = (current) => reconcileMasterCount(current, this.o.advertiseAddress, ports, this.o.apiserverCount, false);
