@@ -10,8 +10,9 @@ MOCHA := node node_modules/mocha/bin/mocha.js
 TEST_TIMEOUT ?= 60000
 # Test files run by TEST_JOBS mocha workers (mocha --parallel), each file whole in one
 # worker; 1 runs them in one process as before. What the suite waits for is mostly CPU
-# (a replica start is 3-4.5 s of it, a kubectl call 70-150 ms) and waits of its own (ready
-# polls, sleeps, watch deadlines); one process waiting leaves the second core idle. Files
+# (a replica start from the per-file build is about 2 s of it, a kubectl call 70-150 ms)
+# and waits of its own (ready polls, sleeps, watch deadlines); one process waiting leaves
+# the second core idle. Files
 # share the run's etcd under their own key prefixes and take free ports, as parallel
 # developers' suites do on one machine.
 TEST_JOBS ?= 2
