@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OIDCAuthenticator, resolveUsernamePrefix, type OIDCOptions } from '../../pkg/authentication/oidc/index.js';
 import { startOIDCIssuer, type OIDCIssuer } from '../harness/oidc-issuer.js';
+import { until } from '../harness/poll.js';
 
 describe('OIDC authenticator against a local issuer', function () {
   this.timeout(30_000);
@@ -84,7 +85,8 @@ describe('OIDC authenticator against a local issuer', function () {
       });
       started.push(a);
       a.start();
-      await new Promise((r) => setTimeout(r, 300));
+      // Discovery runs in the background: its first error arrives when it arrives (at CI's load, after any fixed pause).
+      await until('a discovery error', () => errors.length > 0);
       expect(errors[0]).to.equal(`oidc: issuer did not match the issuer returned by provider, expected ${JSON.stringify(liar.url)} got "https://someone-else.example"`);
       expect(await a.authenticateToken(await liar.sign({ sub: 'u', aud: 'kubernetes' }))).to.deep.equal({ decision: 'error', message: 'oidc: authenticator not initialized' });
     } finally {
@@ -100,7 +102,7 @@ describe('OIDC authenticator against a local issuer', function () {
     });
     started.push(a);
     a.start();
-    await new Promise((r) => setTimeout(r, 300));
+    await until('a discovery error', () => errors.length > 0);
     expect(errors[0]).to.match(/self.signed|unable to verify|certificate/i);
   });
 });

@@ -32,8 +32,12 @@ describe('customresourcedefinitions over HTTP', function () {
   const call = <T>(replica: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse<T>> =>
     request<T>(`${cluster.urls[replica]}${path}`, { ...cluster.credentialsFor(), method, body, headers });
 
-  /** Polls replica 1 until pred holds, failing after `ms`. */
-  async function until(name: string, pred: (c: CRD | undefined) => boolean, ms = 1000): Promise<CRD | undefined> {
+  /**
+   * Polls replica 1 until pred holds, failing after `ms`. The naming and establishing
+   * controllers act only on watch events (no periodic resync), so a deadline long enough for
+   * CI's load cannot be met by some later pass: 10 s, where 1 s was sometimes a close call.
+   */
+  async function until(name: string, pred: (c: CRD | undefined) => boolean, ms = 10_000): Promise<CRD | undefined> {
     const deadline = Date.now() + ms;
     for (;;) {
       const res = await call<CRD>(1, 'GET', `${base}/${name}`);
@@ -112,9 +116,9 @@ describe('customresourcedefinitions over HTTP', function () {
     expect(del.body.metadata.deletionTimestamp).to.be.a('string');
     expect(cond(del.body, 'Terminating')).to.include({ status: 'True', reason: 'InstanceDeletionPending' });
     await until('apples.conflicts.example.com', (x) => x === undefined);
-    const accepted = await until('pears.conflicts.example.com', (x) => cond(x, 'Established')?.status === 'True', 2000);
+    const accepted = await until('pears.conflicts.example.com', (x) => cond(x, 'Established')?.status === 'True');
     expect(accepted!.status.acceptedNames).to.include({ kind: 'Apple', listKind: 'AppleList' });
-    await until('plums.conflicts.example.com', (x) => cond(x, 'Established')?.status === 'True', 2000);
+    await until('plums.conflicts.example.com', (x) => cond(x, 'Established')?.status === 'True');
   });
 
   it('refuses invalid definitions with upstream\'s 422', async () => {
