@@ -17,6 +17,9 @@ import type { ValueTransformer } from '../storage/value/encryption-at-rest.js';
 import type { ServerOptions } from './options.js';
 import { etcdRequestObserver, storedResources } from './storage-metrics.js';
 
+/** Upstream's DefaultWatchCacheSizes: the resources served without a watch cache unless --watch-cache-sizes names them. */
+const defaultUncached = ['events', 'events.events.k8s.io'];
+
 /** One etcd cluster and what runs against it. */
 export interface EtcdCluster {
   /** Its health checks' names: `etcd` for the main cluster, `etcd-override-<i>` for the others. */
@@ -60,13 +63,20 @@ export async function buildStorage(o: ServerOptions, scheme: ResourceScheme, log
     const defs = scheme.storedResources().filter((d) => d.group === group && d.plural === resource);
     return defs.length > 0 ? `${o.etcdPrefix}/${storageSegment(defs[0]!)}/` : undefined;
   };
+  // As upstream: a size of 0 serves the resource uncached, any other size only keeps it
+  // cached (caches size themselves by time); Events are uncached unless a size says otherwise.
+  const rootOfSetting = (gr: string) => { const dot = gr.indexOf('.'); return rootOf(dot < 0 ? '' : gr.slice(dot + 1), dot < 0 ? gr : gr.slice(0, dot)); };
   const uncached = new Set<string>();
+  const keptCached = new Set<string>();
   for (const [gr, size] of o.watchCacheSizes) {
-    const dot = gr.indexOf('.');
-    const root = rootOf(dot < 0 ? '' : gr.slice(dot + 1), dot < 0 ? gr : gr.slice(0, dot));
+    const root = rootOfSetting(gr);
     if (!root) log.warn({ resource: gr }, '--watch-cache-sizes names no stored resource');
     else if (size === 0) uncached.add(root);
-    else log.warn({ resource: gr, size }, 'dropping watch-cache-size: every watch cache keeps --default-watch-cache-size events');
+    else { keptCached.add(root); log.warn({ resource: gr, size }, 'Dropping watch-cache-size: watchCache size is now dynamic'); }
+  }
+  for (const gr of defaultUncached) {
+    const root = rootOfSetting(gr);
+    if (root && !keptCached.has(root)) uncached.add(root);
   }
   // One cluster per distinct server list; resources naming the same list share it.
   const overrideRoots = new Map<string, string[]>();
@@ -85,8 +95,8 @@ export async function buildStorage(o: ServerOptions, scheme: ResourceScheme, log
     // Every user of etcd gets the guarded client: its failures are translated at the boundary.
     const connection = { ...raw, client: guardEtcd(raw.client) };
     const etcd = new EtcdStorage(connection.client, o.storageMediaType, observer, transformer, { leaseReuseSeconds: o.leaseReuseDurationSeconds });
-    const cache = o.watchCache && o.defaultWatchCacheSize > 0
-      ? new CachedStorage(etcd, connection.client, cacheRoots.filter((r) => !uncached.has(r)), { capacity: o.defaultWatchCacheSize, maxPending: 10_000, transformer })
+    const cache = o.watchCache
+      ? new CachedStorage(etcd, connection.client, cacheRoots.filter((r) => !uncached.has(r)), { maxPending: 10_000, transformer, ring: ringSizingFromEnv() })
       : undefined;
     const compactor = startCompactor(connection.client, o.etcdCompactionIntervalMs, log.child({ etcd: checkName }));
     const cluster: EtcdCluster = {
@@ -158,4 +168,13 @@ export async function waitForEtcd(layer: StorageLayer, log: Logger, signal?: Abo
       }
     }
   }
+}
+
+/**
+ * Upstream's ring sizing, but for KUBE_WATCH_CACHE_EVENT_FRESH_MS: tests shorten how long
+ * events count as fresh (0: never), so a server's ring lets events go without 75 s of writes.
+ */
+function ringSizingFromEnv(): { freshMs: number } | undefined {
+  const v = process.env.KUBE_WATCH_CACHE_EVENT_FRESH_MS;
+  return v !== undefined && /^\d+$/.test(v) ? { freshMs: Number(v) } : undefined;
 }

@@ -98,12 +98,12 @@ describe('etcd errors: translated at the client boundary for every call site', f
       run: (c, n) => new EtcdStorage(c).create(key(`ttl-${n}`), cm(`ttl-${n}`), { ttlSeconds: 60 }) },
     { name: 'watch cache list from etcd', service: 'KV', method: 'range', write: false, viaRegistry: true,
       run: async (c) => {
-        const cached = new CachedStorage(new EtcdStorage(c), c, () => `${prefix}/configmaps/`, { capacity: 100, maxPending: 100 });
+        const cached = new CachedStorage(new EtcdStorage(c), c, () => `${prefix}/configmaps/`, { maxPending: 100 });
         try { return await cached.list(`${prefix}/configmaps/default`, { resourceVersion: '0' }); } finally { cached.stop(); }
       } },
     { name: 'watch cache consistent list (its freshness probe)', service: 'KV', method: 'txn', write: false, viaRegistry: true,
       run: async (c) => {
-        const cached = new CachedStorage(new EtcdStorage(c), c, () => `${prefix}/configmaps/`, { capacity: 100, maxPending: 100 });
+        const cached = new CachedStorage(new EtcdStorage(c), c, () => `${prefix}/configmaps/`, { maxPending: 100 });
         try { return await cached.list(`${prefix}/configmaps/default`, {}); } finally { cached.stop(); }
       } },
     { name: 'compactor', service: 'KV', method: 'compact', write: true, faultsOnly: true,
@@ -147,7 +147,7 @@ describe('etcd errors: translated at the client boundary for every call site', f
   }
 
   it('the watch cache lists again after a failed first list, instead of failing every read', async () => {
-    const cached = new CachedStorage(new EtcdStorage(client), client, () => `${prefix}/configmaps/`, { capacity: 100, maxPending: 100 });
+    const cached = new CachedStorage(new EtcdStorage(client), client, () => `${prefix}/configmaps/`, { maxPending: 100 });
     try {
       faults.fail('KV', 'range', 'connection refused');
       const err = await cached.list(`${prefix}/configmaps/default`, { resourceVersion: '0' }).then(() => undefined, (e: unknown) => e);

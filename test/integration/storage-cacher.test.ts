@@ -1,7 +1,8 @@
 // The watch cache over real etcd: many watchers share one etcd watch and see every
-// change in order; a watch from a revision the ring no longer covers, or asking for the
-// initial state, is served by etcd instead, with the same events; one watcher that
-// stops reading is closed without holding the others back.
+// change in order; a watch from a revision the ring no longer covers ends with 410
+// Expired as upstream's cacher answers, and only one from before the cache started is
+// served by etcd, with the same events; one watcher that stops reading is closed without
+// holding the others back.
 import { expect } from 'chai';
 import type { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../pkg/runtime/object.js';
@@ -47,8 +48,9 @@ describe('storage: watch cache', function () {
   let client: Etcd3;
   let etcd: EtcdStorage;
   const caches: CachedStorage[] = [];
-  const cached = (root: string, capacity = 100, maxPending = 10_000) => {
-    const c = new CachedStorage(etcd, client, [root], { capacity, maxPending });
+  /** `ringSize`: a ring of exactly that many events (undefined: upstream's sizing). */
+  const cached = (root: string, ringSize?: number, maxPending = 10_000) => {
+    const c = new CachedStorage(etcd, client, [root], { ring: ringSize ? { lowerBound: ringSize, upperBound: ringSize } : undefined, maxPending });
     caches.push(c);
     return c;
   };
@@ -86,34 +88,59 @@ describe('storage: watch cache', function () {
     expect(s.cachedWatchers()[root]).to.equal(0);
   });
 
-  it('resumes from any revision the ring still covers, and leaves older ones to etcd with the same events', async () => {
+  it('resumes from any revision the ring still covers, answers 410 Expired for older ones since it started, and leaves those from before it to etcd', async () => {
     const root = `${uniquePrefix('cacher-ring')}/configmaps/`;
     const s = cached(root, 5);
+    // Two writes before the cache starts: the first one's revision is older than the cache.
+    const before = (await s.create(`${root}ns/pre0`, cm('pre0'))).metadata.resourceVersion!;
+    const pre1 = (await s.create(`${root}ns/pre1`, cm('pre1'))).metadata.resourceVersion!;
     await s.watch(`${root}ns`, { recursive: true, resourceVersion: '' }).then((w) => w.stop()); // start the cache
     const revs: string[] = [];
     for (let i = 0; i < 12; i++) revs.push((await s.create(`${root}ns/c${i}`, cm(`c${i}`))).metadata.resourceVersion!);
-    await new Promise((r) => setTimeout(r, 300));
-    // Within the ring (the last 5 events): served by the cache.
-    const recent = await s.watch(`${root}ns`, { recursive: true, resourceVersion: revs[8] });
-    expect(s.cachedWatchers()[root]).to.equal(1);
-    const r1 = collect(recent);
-    await until(() => r1.changes().length === 3);
-    expect(r1.changes()).to.deep.equal([9, 10, 11].map((i) => `ADDED c${i}@${revs[i]}`));
-    // Older than the ring: etcd serves it, with every event since.
-    const old = await s.watch(`${root}ns`, { recursive: true, resourceVersion: revs[2] });
-    expect(s.cachedWatchers()[root]).to.equal(1);
-    const r2 = collect(old);
-    await until(() => r2.changes().length === 9);
-    expect(r2.changes()).to.deep.equal([3, 4, 5, 6, 7, 8, 9, 10, 11].map((i) => `ADDED c${i}@${revs[i]}`));
-    // The initial state is a consistent list from etcd.
-    const initial = collect(await s.watch(`${root}ns`, { recursive: true, sendInitialEvents: true }));
-    await until(() => initial.changes().length === 12);
-    recent.stop(); old.stop();
+    // A live watch sees the last create once the cache has applied it.
+    const streams: WatchStream[] = [];
+    const open = async (resourceVersion: string | undefined, sendInitialEvents?: boolean) => {
+      const w = await s.watch(`${root}ns`, { recursive: true, resourceVersion, sendInitialEvents });
+      streams.push(w);
+      return collect(w);
+    };
+    const live = await open(revs[10]);
+    await until(() => live.changes().length === 1);
+    // Within the ring (the last 5 events, c7..c11), down to the revision before its oldest event.
+    const recent = await open(revs[8]);
+    const edge = await open(String(Number(revs[7]) - 1));
+    expect(s.cachedWatchers()[root]).to.equal(3);
+    await until(() => recent.changes().length === 3 && edge.changes().length === 5);
+    expect(recent.changes()).to.deep.equal([9, 10, 11].map((i) => `ADDED c${i}@${revs[i]}`));
+    expect(edge.changes()).to.deep.equal([7, 8, 9, 10, 11].map((i) => `ADDED c${i}@${revs[i]}`));
+    // Older than the ring but not than the cache (revs[0] - 1 is at or after its list): one
+    // ERROR event with upstream's Status (the oldest event's revision minus one), then the end.
+    const expiredStatus = (requested: string) => ({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: `too old resource version: ${requested} (${Number(revs[7]) - 1})`, reason: 'Expired', code: 410,
+    });
+    for (const requested of [String(Number(revs[7]) - 2), revs[2], revs[0], String(Number(revs[0]) - 1)]) {
+      const gone = await open(requested);
+      await until(() => gone.ended);
+      expect(gone.events, requested).to.deep.equal([{ type: 'ERROR', object: expiredStatus(requested) }]);
+    }
+    expect(s.cachedWatchers()[root]).to.equal(3);
+    // From before the cache started (a replica whose cache started later than the client's
+    // revision): etcd serves it, with every event since.
+    const old = await open(before);
+    expect(s.cachedWatchers()[root]).to.equal(3);
+    await until(() => old.changes().length === 13);
+    expect(old.changes()).to.deep.equal([`ADDED pre1@${pre1}`, ...revs.map((rv, i) => `ADDED c${i}@${rv}`)]);
+    // The initial state does not need the ring.
+    const initial = await open(undefined, true);
+    await until(() => initial.changes().length === 14);
+    for (const w of [recent, edge, old, initial, live]) expect(w.ended).to.equal(false);
+    for (const w of streams) w.stop();
   });
 
   it('closes a watcher that stops reading; the others keep up', async () => {
     const root = `${uniquePrefix('cacher-slow')}/configmaps/`;
-    const s = cached(root, 100, 5);
+    const s = cached(root, undefined, 5);
     const start = (await s.create(`${root}ns/x`, cm('x'))).metadata.resourceVersion!;
     const stuck = await s.watch(`${root}ns`, { recursive: true, resourceVersion: start }); // never read
     const live = collect(await s.watch(`${root}ns`, { recursive: true, resourceVersion: start }));
@@ -125,10 +152,10 @@ describe('storage: watch cache', function () {
     expect(drained.length).to.be.lessThan(20);
   });
 
-  it('serves resourceVersion=0 and NotOlderThan reads from memory, and the rest from etcd', async () => {
+  it('serves resourceVersion=0 and NotOlderThan reads (named, or a revision with neither match nor limit: a reflector\'s re-list) from memory, and the rest from etcd', async () => {
     const root = `${uniquePrefix('cacher-reads')}/configmaps/`;
     const { calls, counting } = countingReads(etcd, ['list', 'get']);
-    const s = new CachedStorage(counting, client, [root], { capacity: 100, maxPending: 100 });
+    const s = new CachedStorage(counting, client, [root], { maxPending: 100 });
     caches.push(s);
     for (const n of ['b', 'a', 'c']) await s.create(`${root}ns/${n}`, cm(n));
     await s.create(`${root}other/z`, cm('z'));
@@ -141,12 +168,17 @@ describe('storage: watch cache', function () {
     expect(Number(any.resourceVersion)).to.be.at.least(Number(latest));
     const fresh = await s.list(`${root}ns`, { resourceVersion: latest, resourceVersionMatch: 'NotOlderThan', predicate: (o) => o.metadata.name !== 'b' });
     expect(fresh.items.map((o) => o.metadata.name)).to.deep.equal(['a', 'c', 'd']);
+    const relist = await s.list(`${root}ns`, { resourceVersion: latest });
+    expect(relist.items.map((o) => o.metadata.name)).to.deep.equal(['a', 'b', 'c', 'd']);
+    expect(Number(relist.resourceVersion)).to.be.at.least(Number(latest));
     expect((await s.get(`${root}ns/c`, { resourceVersion: '0' })).data).to.deep.equal({ v: '1' });
     expect(calls).to.deep.equal([]);
     await s.list(`${root}ns`, { resourceVersion: '0', limit: 2 });
     await s.list(`${root}ns`, { resourceVersion: latest, resourceVersionMatch: 'Exact' });
+    // A revision with a limit is an exact read of etcd's history, as upstream's.
+    await s.list(`${root}ns`, { resourceVersion: latest, limit: 2 });
     await s.get(`${root}ns/c`);
-    expect(calls).to.deep.equal(['list', 'list', 'get']);
+    expect(calls).to.deep.equal(['list', 'list', 'list', 'get']);
     let missing: unknown;
     try { await s.get(`${root}ns/nope`, { resourceVersion: '0' }); } catch (err) { missing = err; }
     expect((missing as { code?: string }).code).to.equal('KeyNotFound');
@@ -155,7 +187,7 @@ describe('storage: watch cache', function () {
   it('serves consistent lists from memory once etcd shows it caught up: every write acknowledged before the list is in it', async () => {
     const root = `${uniquePrefix('cacher-consistent')}/configmaps/`;
     const { calls, counting } = countingReads(etcd, ['list']);
-    const s = new CachedStorage(counting, client, [root], { capacity: 100, maxPending: 100 });
+    const s = new CachedStorage(counting, client, [root], { maxPending: 100 });
     caches.push(s);
     // Writes go around this cache (straight to etcd), as another replica's would.
     for (let i = 0; i < 30; i++) {
@@ -178,7 +210,7 @@ describe('storage: watch cache', function () {
   it('serves paginated lists from memory, each page what etcd answers for the same token while objects change; etcd once the ring is past', async () => {
     const root = `${uniquePrefix('cacher-pages')}/configmaps/`;
     const { calls, counting } = countingReads(etcd, ['list']);
-    const s = new CachedStorage(counting, client, [root], { capacity: 40, maxPending: 100 });
+    const s = new CachedStorage(counting, client, [root], { ring: { lowerBound: 40, upperBound: 40 }, maxPending: 100 });
     caches.push(s);
     const key = (i: number) => `${root}ns/o-${String(i).padStart(3, '0')}`;
     for (let i = 0; i < 30; i++) await etcd.create(key(i), cm(`o-${i}`));
@@ -218,7 +250,7 @@ describe('storage: watch cache', function () {
       fromStorage: async (_key: Buffer, data: Buffer) => { await new Promise((r) => setImmediate(r)); return { data, stale: false }; },
       toStorage: async (_key: Buffer, data: Buffer) => data,
     };
-    const s = new CachedStorage(etcd, client, [root], { capacity: 1000, maxPending: 10_000, transformer: slowReads });
+    const s = new CachedStorage(etcd, client, [root], { maxPending: 10_000, transformer: slowReads });
     caches.push(s);
     await s.list(`${root}ns`, {});
     for (let round = 0; round < 5; round++) {
@@ -280,7 +312,7 @@ describe('storage: watch cache', function () {
 
   it('updates start from the cached object but never lose a write made around the cache, and preconditions see etcd\'s object', async () => {
     const root = `${uniquePrefix('cacher-update')}/configmaps/`;
-    const s = new CachedStorage(etcd, client, [root], { capacity: 100, maxPending: 100 });
+    const s = new CachedStorage(etcd, client, [root], { maxPending: 100 });
     caches.push(s);
     const key = `${root}ns/n`;
     await s.create(key, cm('n', '0'));
@@ -300,7 +332,7 @@ describe('storage: watch cache', function () {
   });
   it('deletes from the cached object without a read when it is current, and otherwise checks and deletes etcd\'s object', async () => {
     const root = `${uniquePrefix('cacher-delete')}/configmaps/`;
-    const s = new CachedStorage(etcd, client, [root], { capacity: 100, maxPending: 100 });
+    const s = new CachedStorage(etcd, client, [root], { maxPending: 100 });
     caches.push(s);
     await s.watch(`${root}ns`, { recursive: true, resourceVersion: '' }).then((w) => w.stop()); // start the cache
     const inCache = async (key: string, rv: string) => until(() => s['caches'].get(root)?.peek(key)?.metadata.resourceVersion === rv);

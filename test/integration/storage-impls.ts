@@ -17,5 +17,5 @@ const testRoot = (key: string): string | undefined => {
 
 export const storageImpls: StorageImpl[] = [
   { name: 'etcd', make: (client) => new EtcdStorage(client) },
-  { name: 'watch cache', make: (client) => new CachedStorage(new EtcdStorage(client), client, testRoot, { capacity: 1000, maxPending: 10_000 }) },
+  { name: 'watch cache', make: (client) => new CachedStorage(new EtcdStorage(client), client, testRoot, { maxPending: 10_000 }) },
 ];

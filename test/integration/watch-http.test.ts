@@ -1,7 +1,7 @@
 // Watches through real replicas: changes made through one replica seen on the other,
 // rv semantics, resumption from every event on the other replica, bookmarks and
 // timeouts, selector transitions, single-object watches, the /watch/ prefix, WatchList,
-// and a 410 ERROR event for a compacted revision.
+// and a 410 ERROR event for a compacted revision and for one the watch cache let go of.
 import { expect } from 'chai';
 import { Etcd3 } from 'etcd3';
 import { request, startReplicas, watch, HttpError, type Cluster, type WatchStream, type WatchEvent } from '../harness/index.js';
@@ -214,7 +214,8 @@ describe('watch over HTTP: compaction and progress bookmarks (own etcd)', functi
 
   before(async () => {
     etcd = await startTestCluster(1, { progressNotifyInterval: '300ms' });
-    cluster = await startReplicas(2, { etcdEndpoint: etcd.endpoints[0], extraArgs: withoutRootCA });
+    // Events are never fresh, so each watch cache keeps upstream's lower bound of 100 events.
+    cluster = await startReplicas(2, { etcdEndpoint: etcd.endpoints[0], extraArgs: withoutRootCA, env: { KUBE_WATCH_CACHE_EVENT_FRESH_MS: '0' } });
     a = api(cluster);
   });
   after(async () => {
@@ -241,6 +242,43 @@ describe('watch over HTTP: compaction and progress bookmarks (own etcd)', functi
     });
     await new Promise((r) => setTimeout(r, 300));
     expect(w.ended()).to.equal(true);
+  });
+
+  it('a watch from a revision the watch cache let go of gets one ERROR event holding a 410 Expired Status; a reflector\'s re-list and watch then go on', async () => {
+    const ns = `ring-${Date.now().toString(36)}`;
+    expect((await a.post(0, '/api/v1/namespaces', { metadata: { name: ns } })).status).to.equal(201);
+    const coll = `/api/v1/namespaces/${ns}/configmaps`;
+    // Replica 1's cache of configmaps has started (a list) before the first write below,
+    // and a watch of it shows when it has applied the last one.
+    const listed = await a.get<{ metadata: { resourceVersion: string } }>(1, coll);
+    const live = await a.watch(1, `${coll}?watch=1&resourceVersion=${listed.body.metadata.resourceVersion}`);
+    const revs: number[] = [];
+    try {
+      for (let i = 0; i < 106; i++) revs.push(Number((await a.post<Obj>(0, coll, { metadata: { name: `f${i}` } })).body.metadata.resourceVersion));
+      expect((await take(live, 106)).map((e) => e.object.metadata.name)).to.deep.equal(revs.map((_, i) => `f${i}`));
+    } finally { live.close(); }
+    // The ring holds the newest 100 configmap events, f6..f105: a watch from f0 is too old.
+    const w = await a.watch(1, `${coll}?watch=1&resourceVersion=${revs[0]}&allowWatchBookmarks=true`);
+    expect(w.status).to.equal(200);
+    const ev = await w.next(10_000);
+    expect(ev.type).to.equal('ERROR');
+    expect(ev.object).to.deep.equal({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: `too old resource version: ${revs[0]} (${revs[6] - 1})`, reason: 'Expired', code: 410,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(w.ended()).to.equal(true);
+    // client-go's reflector re-lists from the last revision it saw (no limit: NotOlderThan),
+    // then watches from the list's revision.
+    const relist = await a.get<{ metadata: { resourceVersion: string }; items: Obj[] }>(1, `${coll}?resourceVersion=${revs[0]}`);
+    expect(relist.status).to.equal(200);
+    expect(relist.body.items.map((o) => o.metadata.name)).to.have.members(revs.map((_, i) => `f${i}`));
+    expect(Number(relist.body.metadata.resourceVersion)).to.be.at.least(revs[105]);
+    const again = await a.watch(1, `${coll}?watch=1&resourceVersion=${relist.body.metadata.resourceVersion}`);
+    try {
+      await a.del(0, `${coll}/f0`);
+      expect((await take(again, 1)).map(brief)).to.deep.equal(['DELETED f0']);
+    } finally { again.close(); }
   });
 
   it('a watch on replica 1 survives etcd being killed and restarted: every change once, in order', async () => {

@@ -2,7 +2,9 @@
 // HTTP/1.1 keep-alive pool), its TLS client certificate or token, requests timed into the
 // Recorder under (resource, verb, scope), and watches as client-go's reflector keeps them:
 // list, watch from the list's revision, re-watch from the last revision seen when the
-// server ends the stream, re-list after 410 Gone.
+// server ends the stream; after an ERROR event (410 Expired: the server no longer holds
+// that revision's history) re-list from the last revision seen, unpaged, which a watch
+// cache answers from memory, and from the latest revision if that list gets 410 too.
 import type { Recorder, Scope } from './recorder.js';
 import { onLines } from '../lines.js';
 import { newTransport, type Identity, type Protocol, type Transport } from './transport.js';
@@ -81,14 +83,18 @@ export class ApiClient {
   /**
    * A reflector on `collection` (a path, query allowed): list (resourceVersion=0 as
    * client-go's first list), then watch from the list's revision, forever until stopped.
+   * Every ERROR event ending a watch is counted (Recorder.watchError).
    */
   reflect(collection: string, label: Omit<CallLabel, 'verb'>, h: WatchHandlers): () => void {
     let current: (() => void) | undefined;
     let stop = false;
     const sep = collection.includes('?') ? '&' : '?';
     const loop = async (): Promise<void> => {
+      let listFrom = '0';
       while (!stop && !this.stopped) {
-        const list = await this.call<{ metadata: { resourceVersion: string }; items: KubeObj[] }>({ ...label, verb: 'LIST' }, 'GET', `${collection}${sep}resourceVersion=0`);
+        const list = await this.call<{ metadata: { resourceVersion: string }; items: KubeObj[] }>({ ...label, verb: 'LIST' }, 'GET', `${collection}${sep}resourceVersion=${listFrom}`);
+        // client-go: a revision the server no longer has is dropped for a consistent list.
+        if (list.status === 410) { listFrom = ''; continue; }
         if (list.status !== 200) { await sleep(1000); continue; }
         h.onList?.(list.body.items);
         let rv = list.body.metadata.resourceVersion;
@@ -96,12 +102,17 @@ export class ApiClient {
           if (stop || this.stopped) return;
           const end = await new Promise<'gone' | 'ended'>((resolve) => {
             current = this.streamWatch(`${collection}${sep}watch=1&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=${300 + Math.floor(Math.random() * 300)}`, (type, obj, at) => {
-              if (type === 'ERROR') { resolve('gone'); return; }
+              if (type === 'ERROR') { this.rec.watchError(label.resource, obj as { code?: number }); resolve('gone'); return; }
               if (obj.metadata?.resourceVersion) rv = obj.metadata.resourceVersion;
               if (type !== 'BOOKMARK') h.onEvent(type, obj, at);
             }, () => resolve('ended'));
           });
-          if (end === 'gone') break;
+          if (end === 'gone') {
+            listFrom = rv;
+            // client-go's reflector backs off 0.8-1.6 s before it lists again.
+            await sleep(800 * (1 + Math.random()));
+            break;
+          }
           await sleep(100);
         }
       }

@@ -17,6 +17,8 @@ export class Recorder {
   readonly errors = new Map<string, number>();
   /** The first Status message of each error kind (code, resource, verb): what the server said. */
   readonly errorMessages = new Map<string, string>();
+  /** ERROR events that ended watches, by `<Status code> <resource>` (410: history the server no longer holds). */
+  readonly watchErrors = new Map<string, number>();
   readonly startup: number[] = [];
   readonly watchLag: number[] = [];
   /** Writes awaiting their watch event, and events that came before their write's reply. */
@@ -34,6 +36,12 @@ export class Recorder {
       this.errors.set(ek, (this.errors.get(ek) ?? 0) + 1);
       if (message && !this.errorMessages.has(ek)) this.errorMessages.set(ek, message.slice(0, 300));
     }
+  }
+
+  /** A watch of `resource` ended with an ERROR event holding `status`; its reflector re-lists. */
+  watchError(resource: string, status: { code?: number }): void {
+    const k = `${status.code ?? 0} ${resource}`;
+    this.watchErrors.set(k, (this.watchErrors.get(k) ?? 0) + 1);
   }
 
   /** A write of `id` sent at `at` produced revision `rv`. */

@@ -107,6 +107,8 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources): 
   const errors = [...r.rec.errors].sort((a, b) => b[1] - a[1]);
   out(`errors by code: ${errors.length === 0 ? 'none' : errors.map(([k, v]) => `${k}: ${v}`).join(', ')}; 5xx and failed requests: ${r.rec.fiveXX()}`);
   for (const [k, m] of r.rec.errorMessages) if (!/^40[49] /.test(k)) out(`  ${k}: ${m}`);
+  const watchErrors = [...r.rec.watchErrors].sort((a, b) => b[1] - a[1]);
+  out(`watches ended by an ERROR event (code resource: count; each re-lists): ${watchErrors.length === 0 ? 'none' : watchErrors.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
   const fds = (n: number) => `, peak ${n} open descriptors`;
   for (const rep of res.replicas) out(`replica pid ${rep.pid}: CPU ${rep.cpuSeconds.toFixed(1)} s (${(rep.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${rep.maxRssMiB.toFixed(0)} MiB${fds(rep.maxFds)}`);
   if (res.etcd) out(`etcd: CPU ${res.etcd.cpuSeconds.toFixed(1)} s (${(res.etcd.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${res.etcd.maxRssMiB.toFixed(0)} MiB`);
@@ -116,5 +118,5 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources): 
   if (r.cut.length > 0) out(`cut short by --deadline-s: ${r.cut.join(', ')}`);
   out(`SLOs: ${allMet && startupMet ? 'all met' : 'NOT all met'}`);
   mkdirSync(join('_output', 'bench'), { recursive: true });
-  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, calls: r.rec.rows(), startup: st, watchLag: lag, errors: Object.fromEntries(r.rec.errors) }, resources: res, summary: lines }, null, 2)}\n`);
+  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, calls: r.rec.rows(), startup: st, watchLag: lag, errors: Object.fromEntries(r.rec.errors), watchErrors: Object.fromEntries(r.rec.watchErrors) }, resources: res, summary: lines }, null, 2)}\n`);
 }

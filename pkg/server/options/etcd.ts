@@ -19,8 +19,6 @@ export interface EtcdOptions {
   storageMediaType: StorageMediaType;
   /** --watch-cache: serve watches from one shared etcd watch per resource (default true). */
   watchCache: boolean;
-  /** --default-watch-cache-size: events each resource's watch cache keeps for resuming watches. */
-  defaultWatchCacheSize: number;
   /** --encryption-provider-config: EncryptionConfiguration file (encryption at rest); unset: values are stored as encoded. */
   encryptionProviderConfig?: string;
   /** --encryption-provider-config-automatic-reload: follow changes to that file without a restart. */
@@ -46,9 +44,9 @@ const overridesFormat = '--etcd-servers-overrides invalid, must be of format: gr
 export const etcdSection: FlagSection<EtcdOptions> = {
   name: 'etcd',
   flags: [
-    // Upstream's default is 100 events, with caches that grow under load; ours do not grow,
-    // so the default keeps more. 0 turns the cache off, as upstream.
-    { name: 'default-watch-cache-size', type: 'int', default: '1024', usage: 'Events each resource\'s watch cache keeps for resuming watches; 0 disables the cache.' },
+    // Deprecated in v1.28 and read by nothing there: caches size themselves by time.
+    { name: 'default-watch-cache-size', type: 'int', default: '100', usage: 'Default watch cache size. If zero, watch cache will be disabled for resources that do not have a default watch size set.',
+      deprecated: 'watch caches are sized automatically and this flag will be removed in a future version' },
     { name: 'delete-collection-workers', type: 'int', default: '1', usage: 'Workers deleting the items of one DeleteCollection call.' },
     { name: 'enable-garbage-collector', type: 'bool', default: 'true', usage: 'Run the garbage collector; keep in step with kube-controller-manager\'s flag.', notImplemented: true },
     { name: 'encryption-provider-config', type: 'string', usage: 'EncryptionConfiguration naming how resources are encrypted at rest in etcd.' },
@@ -68,20 +66,17 @@ export const etcdSection: FlagSection<EtcdOptions> = {
     { name: 'storage-backend', type: 'string', usage: 'Storage backend: etcd3 (the only one).' },
     { name: 'storage-media-type', type: 'string', default: 'application/vnd.kubernetes.protobuf', usage: 'Encoding of built-in objects written to etcd (protobuf, JSON or YAML); all three are read.' },
     { name: 'watch-cache', type: 'bool', default: 'true', usage: 'Serve watches and rv=0 lists from one shared etcd watch per resource.' },
-    { name: 'watch-cache-sizes', type: 'strings', usage: 'Per-resource watch cache sizes: resource[.group]#size, comma separated; 0 serves the resource uncached.' },
+    { name: 'watch-cache-sizes', type: 'strings', usage: 'Per-resource watch cache settings: resource[.group]#size, comma separated; 0 serves the resource uncached, any other size keeps it cached (caches size themselves).' },
   ],
   read(f: FlagValues): EtcdOptions {
-    const cacheSize = f.int('default-watch-cache-size');
     const backend = f.string('storage-backend');
     if (backend && backend !== 'etcd3') throw new Error('--storage-backend invalid, allowed values: etcd3. If not specified, it will default to \'etcd3\'');
-    if (cacheSize < 0) throw new Error(`--default-watch-cache-size: must be 0 or more, got ${cacheSize}`);
     return {
       etcdServers: f.list('etcd-servers'),
       etcdPrefix: f.string('etcd-prefix')!,
       etcdCompactionIntervalMs: f.duration('etcd-compaction-interval'),
       storageMediaType: storageMediaType(f.string('storage-media-type')),
       watchCache: f.bool('watch-cache'),
-      defaultWatchCacheSize: cacheSize,
       encryptionProviderConfig: f.string('encryption-provider-config') || undefined,
       encryptionProviderConfigAutomaticReload: f.bool('encryption-provider-config-automatic-reload'),
       watchCacheSizes: watchCacheSizes(f.list('watch-cache-sizes')),

@@ -1,7 +1,9 @@
 // Storage with a watch cache per resource (upstream's cacher): writes go to etcd; reads
-// at resourceVersion "0" (any) or NotOlderThan a revision the cache has reached, and
-// watches, are served from the resource's WatchCache when it covers them, and from etcd
-// otherwise. Consistent lists (resourceVersion unset) are served from the cache too once
+// at resourceVersion "0" (any) or NotOlderThan a revision the cache has reached (named,
+// or a revision without a match and without a limit, as upstream reads it), and watches,
+// are served from the resource's WatchCache; a watch from a revision its ring has let go
+// of gets 410 Expired there, as upstream's, and only one from before the cache existed
+// goes to etcd. Consistent lists (resourceVersion unset) are served from the cache too once
 // a probe of etcd shows the cache has caught up (beyond upstream v1.28, as its later
 // ConsistentListFromCache), and so are their pages: the first at the revision the probe
 // showed, later ones at their continue token's, rolled back through the cache's ring of
@@ -63,7 +65,9 @@ export class CachedStorage implements Storage {
     const rv = opts.resourceVersion ?? '';
     const match = opts.resourceVersionMatch ?? '';
     const anyRevision = rv === '0' && match !== 'Exact';
-    const notOlder = match === 'NotOlderThan' && /^\d+$/.test(rv);
+    // A revision without a match, unpaged, means NotOlderThan (upstream's shouldDelegateList):
+    // how client-go's reflector re-lists after a watch's 410, so a herd of them stays in memory.
+    const notOlder = (match === 'NotOlderThan' || (match === '' && rv !== '0')) && /^\d+$/.test(rv);
     const cache = (anyRevision || notOlder) && !opts.limit && !opts.continue ? this.cacheFor(prefix) : undefined;
     if (cache && (anyRevision || (await cache.revision()) >= Number(rv))) {
       const state = await cache.read(prefix, true, opts.index);

@@ -3,11 +3,12 @@
 // each event decoded once, applied to the objects, kept in a ring of recent events, and
 // fanned out to every client watch whose key matches. A watch from a revision the ring
 // still covers replays the ring and then follows live; a watch asking for the current
-// state gets it from the objects; anything else is the caller's to serve from etcd
-// directly (so correctness never depends on the cache's size). A watcher that selects
-// on an indexed field (a kubelet's `spec.nodeName=<node>`) is only handed the events of
-// objects that have or had that value, found by lookup rather than by asking every
-// watcher (upstream's triggers); a list on such a field reads the field's index.
+// state gets it from the objects; a watch from a revision the ring has since let go of
+// ends at once with 410 Expired, as upstream's cacher answers, and its client re-lists
+// (the ring is sized by time: event-ring.ts). Only a watch from before this cache first
+// listed is the caller's to serve from etcd: caches here start on a resource's first use,
+// upstream's at server start, so such a revision is one upstream's cache would cover.
+// Who gets which event is watchers.ts's; a list on an indexed field reads its index.
 import type { Etcd3 } from 'etcd3';
 import { byRevision } from './by-revision.js';
 import { AsyncQueue } from '../../util/async-queue.js';
@@ -17,32 +18,23 @@ import { decodeStored } from '../etcd/stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { prefixEnd } from '../etcd/keys.js';
 import { reportProgress } from '../etcd/progress.js';
-import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation } from '../etcd/watch.js';
+import { bookmarkEvent, expiredEvent, initialEventsEndAnnotation, tooOldMessage } from '../etcd/watch.js';
 import { decodeWithCached, decodeWithPrevious } from './decode-event.js';
 import { markShared } from '../../runtime/serializer/shared-encodings.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 import type { RangeProbe } from './freshness.js';
-import { FieldIndexes, type ValueOf } from './field-index.js';
+import { FieldIndexes } from './field-index.js';
+import { concerns, WatcherSet, type Watcher } from './watchers.js';
 import { lowerBound, type HistoryView } from './paged-read.js';
+import { EventRing, type RingSizing } from './event-ring.js';
 
 /** `before`: the key's value before the event (undefined: absent), for reads at an earlier revision. */
 interface CachedEvent { key: string; rev: number; event: WatchEvent; before?: KubeObject }
 
-interface Watcher {
-  /** Exact key, or a prefix ending in '/'. */
-  key: string;
-  exact: boolean;
-  /** Events at or below this revision are not for this watcher. */
-  after: number;
-  /** Only events of objects with (or that had) this field value are for this watcher. */
-  trigger?: { field: string; value: string; read: ValueOf };
-  queue: AsyncQueue<WatchEvent>;
-  stop(): void;
-}
 
 export interface WatchCacheOptions {
-  /** Events kept for watches that resume from a revision (upstream: watch cache size). */
-  capacity: number;
+  /** How many events are kept for watches that resume from a revision: upstream's sizing unless narrowed (tests). */
+  ring?: Partial<RingSizing>;
   /** A watcher with more undelivered events than this is closed; its client re-watches. */
   maxPending: number;
   /** Encryption at rest: how values are read from etcd. */
@@ -50,17 +42,14 @@ export interface WatchCacheOptions {
 }
 
 export class WatchCache {
-  private ring: CachedEvent[] = [];
-  private ringStart = 0;
-  /** Every event after this revision is in the ring. */
-  private since = 0;
+  private readonly ring: EventRing<CachedEvent>;
+  /** The revision the cache listed at when it (last) started: the ring holds every event after it until it drops one. */
+  private listedAt = 0;
+  /** The revision of the cache's first list: a watch from before it is one this cache never saw. */
+  private firstListedAt?: number;
   /** The newest revision the cache has seen (events or progress). */
   private rev = 0;
-  private watchers = new Set<Watcher>();
-  /** Watchers without a trigger: every event under their key is offered to them. */
-  private plain = new Set<Watcher>();
-  /** Watchers with a trigger, by field and value. */
-  private triggered = new Map<string, { read: ValueOf; byValue: Map<string, Set<Watcher>> }>();
+  private readonly watchers: WatcherSet;
   private indexes = new FieldIndexes();
   /** The resource's current objects by etcd key, as of `rev`. */
   private objects = new Map<string, KubeObject>();
@@ -76,7 +65,27 @@ export class WatchCache {
   private ready?: Promise<void>;
   private stopped = false;
 
-  constructor(private readonly client: Etcd3, readonly root: string, private readonly opts: WatchCacheOptions) {}
+  constructor(private readonly client: Etcd3, readonly root: string, private readonly opts: WatchCacheOptions) {
+    this.ring = new EventRing(opts.ring);
+    this.watchers = new WatcherSet(opts.maxPending);
+  }
+
+  /**
+   * Every event after this revision is in the ring: the list's revision until the ring
+   * drops an event, then (as upstream's oldest event minus one) the revision before its
+   * oldest event, unless that event shares its revision (a transaction) with a dropped one.
+   */
+  private get since(): number {
+    const dropped = this.ring.lastDropped;
+    if (dropped === undefined) return this.listedAt;
+    const first = this.ring.oldest!.rev;
+    return first > dropped ? first - 1 : dropped;
+  }
+
+  /** For tests and metrics: the ring's current capacity. */
+  get ringCapacity(): number {
+    return this.ring.capacity;
+  }
 
   /**
    * Lists the range at one revision and starts the etcd watch after it, on first use;
@@ -108,7 +117,8 @@ export class WatchCache {
         from = Buffer.concat([page.kvs[page.kvs.length - 1].key, Buffer.from([0])]);
       }
       const current = Number(revision);
-      this.since = current;
+      this.listedAt = current;
+      this.firstListedAt ??= current;
       this.rev = current;
       this.source = watchRange(this.client, { key: k, rangeEnd: end, startRevision: current + 1, progressNotify: true });
       void this.pump(this.source);
@@ -178,10 +188,7 @@ export class WatchCache {
   historyView(at: number): HistoryView | undefined {
     if (this.unusable || this.stopped || !this.source || at < this.since || at > this.rev) return undefined;
     const then = new Map<string, KubeObject | undefined>();
-    for (let i = this.ringStart; i < this.ring.length; i++) {
-      const e = this.ring[i];
-      if (e.rev > at && !then.has(e.key)) then.set(e.key, e.before);
-    }
+    for (const e of this.ring.after(at)) if (!then.has(e.key)) then.set(e.key, e.before);
     return { keys: this.keys, objects: this.objects, then };
   }
 
@@ -231,12 +238,13 @@ export class WatchCache {
   stop(): void {
     this.stopped = true;
     this.source?.close();
-    for (const w of [...this.watchers]) w.stop();
+    for (const w of [...this.watchers.all]) w.stop();
   }
 
   /**
    * A watch of `key` (exact, or a prefix when `recursive`) from revision `from` (0: from
-   * the cache's present); undefined when the ring no longer covers `from`.
+   * the cache's present): one that ends with 410 Expired when the ring no longer covers
+   * `from`; undefined when `from` is older than the cache (or it cannot serve), for etcd.
    */
   async watch(key: string, recursive: boolean, from: number, initialState = false, trigger?: IndexedField): Promise<WatchStream | undefined> {
     await this.start();
@@ -244,14 +252,18 @@ export class WatchCache {
     // The initial state is the cache's present, which must not be older than asked for.
     if (initialState && from > this.rev) return undefined;
     const after = from === 0 || initialState ? this.rev : from;
-    if (after < this.since) return undefined;
+    if (after < this.since) {
+      if (this.firstListedAt === undefined || after < this.firstListedAt) return undefined;
+      // Upstream's newErrWatcher: the request succeeded, its stream holds the one ERROR event.
+      return endedWith(expiredEvent(tooOldMessage(after, this.since + 1)));
+    }
     const queue = new AsyncQueue<WatchEvent>();
     const prefix = recursive && !key.endsWith('/') ? `${key}/` : key;
     const read = trigger && recursive ? this.indexes.reader(trigger) : undefined;
     const w: Watcher = {
       key: prefix, exact: !recursive, after, queue,
       trigger: read && trigger ? { field: trigger.field, value: trigger.value, read } : undefined,
-      stop: () => { this.removeWatcher(w); queue.close(); },
+      stop: () => { this.watchers.remove(w); queue.close(); },
     };
     if (initialState) {
       const state = this.readNow(key, recursive, w.trigger && trigger);
@@ -261,11 +273,10 @@ export class WatchCache {
       // Where the stream starts, so the consumer's first bookmark has a revision.
       queue.push(bookmarkEvent(String(after)));
     }
-    for (let i = this.ringStart; i < this.ring.length; i++) {
-      const e = this.ring[i];
-      if (e.rev > after && this.matches(w, e.key) && this.triggers(w, e.key, e.event)) queue.push(e.event);
+    for (const e of this.ring.after(after)) {
+      if (concerns(w, e.key, e.event)) queue.push(e.event);
     }
-    this.addWatcher(w);
+    this.watchers.add(w);
     return {
       stop: w.stop,
       [Symbol.asyncIterator]: () => ({
@@ -276,58 +287,7 @@ export class WatchCache {
   }
 
   get watcherCount(): number {
-    return this.watchers.size;
-  }
-
-  private matches(w: Watcher, key: string): boolean {
-    return w.exact ? key === w.key : key.startsWith(w.key);
-  }
-
-  /** Whether an event concerns a watcher's trigger value (before or after the change). */
-  private triggers(w: Watcher, key: string, event: WatchEvent): boolean {
-    const t = w.trigger;
-    if (!t || event.type === 'ERROR') return true;
-    return t.read(key, event.object) === t.value || (event.previous !== undefined && t.read(key, event.previous) === t.value);
-  }
-
-  private addWatcher(w: Watcher): void {
-    this.watchers.add(w);
-    if (!w.trigger) { this.plain.add(w); return; }
-    let field = this.triggered.get(w.trigger.field);
-    if (!field) { field = { read: w.trigger.read, byValue: new Map() }; this.triggered.set(w.trigger.field, field); }
-    let set = field.byValue.get(w.trigger.value);
-    if (!set) { set = new Set(); field.byValue.set(w.trigger.value, set); }
-    set.add(w);
-  }
-
-  private removeWatcher(w: Watcher): void {
-    if (!this.watchers.delete(w)) return;
-    if (!w.trigger) { this.plain.delete(w); return; }
-    const field = this.triggered.get(w.trigger.field);
-    const set = field?.byValue.get(w.trigger.value);
-    set?.delete(w);
-    if (set?.size === 0) field!.byValue.delete(w.trigger.value);
-  }
-
-  /** Hands an event to every watcher it is for: all plain ones, and the triggered ones by lookup. */
-  private fanOut(key: string, rev: number, event: WatchEvent): void {
-    const offer = (w: Watcher): void => {
-      if (rev <= w.after || !this.matches(w, key)) return;
-      this.deliver(w, event);
-      if (event.type === 'ERROR') w.stop();
-    };
-    // A watcher stopped meanwhile leaves its set; iterating a Set while deleting from it is safe.
-    for (const w of this.plain) offer(w);
-    for (const { read, byValue } of this.triggered.values()) {
-      if (event.type === 'ERROR') {
-        for (const set of byValue.values()) for (const w of set) offer(w);
-        continue;
-      }
-      const now = read(key, event.object);
-      const before = event.previous ? read(key, event.previous) : now;
-      for (const w of byValue.get(now) ?? []) offer(w);
-      if (before !== now) for (const w of byValue.get(before) ?? []) offer(w);
-    }
+    return this.watchers.all.size;
   }
 
   private async pump(source: RangeWatch): Promise<void> {
@@ -364,7 +324,7 @@ export class WatchCache {
         reportProgress(this.root);
         const rev = Number(msg.revision);
         this.advance(rev);
-        for (const w of this.watchers) if (rev > w.after) this.deliver(w, bookmarkEvent(String(rev)));
+        for (const w of this.watchers.all) if (rev > w.after) this.watchers.deliver(w, bookmarkEvent(String(rev)));
       } else {
         // The shared watch cannot go on (history compacted away, or an etcd error): every
         // client is ended as a watch from etcd would end, and the cache starts afresh.
@@ -378,7 +338,7 @@ export class WatchCache {
 
   /** Ends every client watch with `end` and starts the cache afresh (a new list, then a new watch). */
   private restart(end: WatchEvent): void {
-    for (const w of [...this.watchers]) { w.queue.push(end); w.stop(); }
+    for (const w of [...this.watchers.all]) { w.queue.push(end); w.stop(); }
     this.reset();
   }
 
@@ -398,16 +358,8 @@ export class WatchCache {
       this.objects.set(key, markShared(event.object));
       this.indexes.update(key, before, event.object);
     }
-    if (event.type !== 'ERROR') {
-      this.ring.push({ key, rev, event, before });
-      if (this.ring.length - this.ringStart > this.opts.capacity) {
-        this.since = this.ring[this.ringStart].rev;
-        this.ringStart++;
-        // Compact the backing array now and then instead of shifting on every event.
-        if (this.ringStart > this.opts.capacity) { this.ring = this.ring.slice(this.ringStart); this.ringStart = 0; }
-      }
-    }
-    this.fanOut(key, rev, event);
+    if (event.type !== 'ERROR') this.ring.push({ key, rev, event, before });
+    this.watchers.fanOut(key, rev, event);
   }
 
   private insertKey(key: string): void {
@@ -419,22 +371,11 @@ export class WatchCache {
     if (this.keys[i] === key) this.keys.splice(i, 1);
   }
 
-  private deliver(w: Watcher, event: WatchEvent): void {
-    if (w.queue.size >= this.opts.maxPending) {
-      // A watcher this far behind would hold every other one back: end it, as upstream's
-      // cacher does; its client re-watches from the last revision it saw.
-      w.stop();
-      return;
-    }
-    w.queue.push(event);
-  }
-
   private reset(): void {
     this.source?.close();
     this.source = undefined;
     this.ready = undefined;
-    this.ring = [];
-    this.ringStart = 0;
+    this.ring.clear();
     this.objects.clear();
     this.keys = [];
     this.indexes.clear();
@@ -442,4 +383,12 @@ export class WatchCache {
     this.epoch++;
     for (const wake of [...this.revWaiters]) wake();
   }
+}
+
+/** A watch stream that holds `event` and ends. */
+function endedWith(event: WatchEvent): WatchStream {
+  const queue = new AsyncQueue<WatchEvent>();
+  queue.push(event);
+  queue.close();
+  return { stop: () => queue.close(), [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator]() };
 }

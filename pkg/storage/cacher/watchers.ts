@@ -1,0 +1,92 @@
+// The client watches of one watch cache, and which of them an event is for: every plain
+// watcher under the event's key, and of the watchers that select on an indexed field
+// (a kubelet's `spec.nodeName=<node>`) only those whose value the object has or had,
+// found by lookup rather than by asking every watcher (upstream's triggers).
+import type { AsyncQueue } from '../../util/async-queue.js';
+import type { WatchEvent } from '../interfaces.js';
+import type { ValueOf } from './field-index.js';
+
+export interface Watcher {
+  /** Exact key, or a prefix ending in '/'. */
+  key: string;
+  exact: boolean;
+  /** Events at or below this revision are not for this watcher. */
+  after: number;
+  /** Only events of objects with (or that had) this field value are for this watcher. */
+  trigger?: { field: string; value: string; read: ValueOf };
+  queue: AsyncQueue<WatchEvent>;
+  stop(): void;
+}
+
+function keyMatches(w: Watcher, key: string): boolean {
+  return w.exact ? key === w.key : key.startsWith(w.key);
+}
+
+/** Whether an event on `key` is for watcher `w` (its key, and its trigger value before or after the change). */
+export function concerns(w: Watcher, key: string, event: WatchEvent): boolean {
+  if (!keyMatches(w, key)) return false;
+  const t = w.trigger;
+  if (!t || event.type === 'ERROR') return true;
+  return t.read(key, event.object) === t.value || (event.previous !== undefined && t.read(key, event.previous) === t.value);
+}
+
+export class WatcherSet {
+  readonly all = new Set<Watcher>();
+  /** Watchers without a trigger: every event under their key is offered to them. */
+  private plain = new Set<Watcher>();
+  /** Watchers with a trigger, by field and value. */
+  private triggered = new Map<string, { read: ValueOf; byValue: Map<string, Set<Watcher>> }>();
+
+  /** `maxPending`: a watcher with more undelivered events than this is closed; its client re-watches. */
+  constructor(private readonly maxPending: number) {}
+
+  add(w: Watcher): void {
+    this.all.add(w);
+    if (!w.trigger) { this.plain.add(w); return; }
+    let field = this.triggered.get(w.trigger.field);
+    if (!field) { field = { read: w.trigger.read, byValue: new Map() }; this.triggered.set(w.trigger.field, field); }
+    let set = field.byValue.get(w.trigger.value);
+    if (!set) { set = new Set(); field.byValue.set(w.trigger.value, set); }
+    set.add(w);
+  }
+
+  remove(w: Watcher): void {
+    if (!this.all.delete(w)) return;
+    if (!w.trigger) { this.plain.delete(w); return; }
+    const field = this.triggered.get(w.trigger.field);
+    const set = field?.byValue.get(w.trigger.value);
+    set?.delete(w);
+    if (set?.size === 0) field!.byValue.delete(w.trigger.value);
+  }
+
+  /** Hands an event to every watcher it is for: all plain ones, and the triggered ones by lookup. */
+  fanOut(key: string, rev: number, event: WatchEvent): void {
+    const offer = (w: Watcher): void => {
+      if (rev <= w.after || !keyMatches(w, key)) return;
+      this.deliver(w, event);
+      if (event.type === 'ERROR') w.stop();
+    };
+    // A watcher stopped meanwhile leaves its set; iterating a Set while deleting from it is safe.
+    for (const w of this.plain) offer(w);
+    for (const { read, byValue } of this.triggered.values()) {
+      if (event.type === 'ERROR') {
+        for (const set of byValue.values()) for (const w of set) offer(w);
+        continue;
+      }
+      const now = read(key, event.object);
+      const before = event.previous ? read(key, event.previous) : now;
+      for (const w of byValue.get(now) ?? []) offer(w);
+      if (before !== now) for (const w of byValue.get(before) ?? []) offer(w);
+    }
+  }
+
+  deliver(w: Watcher, event: WatchEvent): void {
+    if (w.queue.size >= this.maxPending) {
+      // A watcher this far behind would hold every other one back: end it, as upstream's
+      // cacher does; its client re-watches from the last revision it saw.
+      w.stop();
+      return;
+    }
+    w.queue.push(event);
+  }
+}
