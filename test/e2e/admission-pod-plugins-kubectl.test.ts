@@ -3,7 +3,7 @@
 // a PriorityClass resolved into the pod's priority, and upstream's refusals as kubectl
 // prints them.
 import { expect } from 'chai';
-import { kubectl, kubectlOn, startReplicas, type Cluster } from '../harness/index.js';
+import { kubectl, kubectlOn, startReplicas, until, type Cluster } from '../harness/index.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -44,8 +44,11 @@ describe('e2e: kubectl and the pod admission plugins (LimitRanger, ServiceAccoun
     };
     expect(await ok(['create', '-f', '-'], JSON.stringify(lr))).to.equal('limitrange/limits created\n');
     // Both replicas already found no LimitRange in this namespace and, as upstream, trust
-    // that until their etcd-fed caches hold one: give the watch a moment.
-    await new Promise((r) => setTimeout(r, 1000));
+    // that until their etcd-fed caches hold one: server-side dry runs tell when replica 1's does.
+    await until('the LimitRange in replica 1\'s cache', async () => {
+      const dry = await k(['run', 'sized', '--image=nginx', '--dry-run=server', '-o', 'json'], undefined, 1);
+      return dry.code === 0 && (JSON.parse(dry.stdout) as Obj).spec.containers[0].resources?.limits !== undefined;
+    }, 30_000, 200);
     expect(await ok(['run', 'sized', '--image=nginx'], undefined, 1)).to.equal('pod/sized created\n');
     const p = await getPod('sized');
     expect(p.spec.containers[0].resources).to.deep.equal({ limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m', memory: '128Mi' } });

@@ -3,7 +3,7 @@
 // (defaults and bounds, objects written on the other replica), Priority, DefaultToleration-
 // Seconds (with its flag), TaintNodesByCondition and RuntimeClass, with upstream's 403s.
 import { expect } from 'chai';
-import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+import { request, startReplicas, until, type Cluster, type HttpResponse } from '../harness/index.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 interface Status { code: number; reason: string; message: string }
@@ -28,6 +28,16 @@ describe('pod admission plugins (LimitRanger, ServiceAccount, Priority, DefaultT
     expect(r.body).to.include({ code: 403, reason: 'Forbidden', message });
   };
   const pod = (name: string, spec: Obj = {}): Obj => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec } });
+  /**
+   * Waits until a dry-run create of `body` on `replica` is admitted as `admitted` says: an
+   * object written on the other replica reaches this one's admission cache through its
+   * etcd watch, which at CI's load can take longer than any fixed pause.
+   */
+  const admittedOnceSeen = (what: string, body: Obj, replica: number, admitted: (p: Obj) => boolean): Promise<true> =>
+    until(what, async () => {
+      const r = await call('POST', `${pods}?dryRun=All`, body, replica);
+      return r.status === 201 && admitted(r.body);
+    }, 20_000, 100);
 
   before(async () => {
     cluster = await startReplicas(2, { extraArgs: ['--default-not-ready-toleration-seconds=60'] });
@@ -94,8 +104,8 @@ describe('pod admission plugins (LimitRanger, ServiceAccount, Priority, DefaultT
       { type: 'PersistentVolumeClaim', max: { storage: '2Gi' } },
     ] } }, 0);
     // Replica 1 found no LimitRange here for p1 and, as upstream, trusts that answer for 30s
-    // unless its cache (fed by etcd's watch) has one: give the watch a moment.
-    await new Promise((r) => setTimeout(r, 500));
+    // unless its cache (fed by etcd's watch) has one: wait for the watch to bring it.
+    await admittedOnceSeen('the LimitRange in replica 1\'s cache', pod('lr1'), 1, (p) => p.spec.containers[0].resources?.limits !== undefined);
     const p = await created(pods, pod('lr1'), 1);
     expect(p.spec.containers[0].resources).to.deep.equal({ limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '200m', memory: '256Mi' } });
     expect(p.metadata.annotations).to.deep.equal({ 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu, memory request for container c; cpu, memory limit for container c' });
@@ -123,8 +133,8 @@ describe('pod admission plugins (LimitRanger, ServiceAccount, Priority, DefaultT
     await created('/apis/scheduling.k8s.io/v1/priorityclasses', { metadata: { name: `${ns}-default` }, value: 7, globalDefault: true });
     await forbidden('/apis/scheduling.k8s.io/v1/priorityclasses', { metadata: { name: `${ns}-default2` }, value: 8, globalDefault: true },
       `priorityclasses.scheduling.k8s.io "${ns}-default2" is forbidden: PriorityClass ${ns}-default is already marked as default. Only one default can exist`, 1);
-    // Cached on both replicas by now: a pod without a class gets the default.
-    await new Promise((r) => setTimeout(r, 500));
+    // Once the default is in replica 1's cache, a pod without a class gets it.
+    await admittedOnceSeen('the default PriorityClass in replica 1\'s cache', pod('pr5'), 1, (p) => p.spec.priorityClassName !== undefined);
     const dflt = await created(pods, pod('pr5'), 1);
     expect(dflt.spec).to.include({ priorityClassName: `${ns}-default`, priority: 7, preemptionPolicy: 'PreemptLowerPriority' });
     expect((await call('DELETE', `/apis/scheduling.k8s.io/v1/priorityclasses/${ns}-default`)).status).to.equal(200);

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request, startReplicas, type Cluster, type HttpResponse, readAuditLog } from '../harness/index.js';
+import { request, startReplicas, until, type Cluster, type HttpResponse, readAuditLog } from '../harness/index.js';
 
 interface Status { code: number; reason: string; message: string }
 interface AuditEvent { auditID: string; stage: string; annotations?: Record<string, string> }
@@ -182,16 +182,22 @@ exemptions:
     for (const body of [privileged('b'), privileged('a'), plain('h', { hostNetwork: true }), plain('fine')]) {
       expect((await call('POST', `/api/v1/namespaces/${ns}/pods`, body)).status).to.equal(201);
     }
-    // The other replica's pod cache is fed by its watch; the change must reach it before it can see the pods.
-    await new Promise((r) => setTimeout(r, 500));
-    const r = await call('PATCH', `/api/v1/namespaces/${ns}`, { metadata: { labels: { [label('enforce')]: 'baseline' } } },
+    const tighten = (query = '') => call('PATCH', `/api/v1/namespaces/${ns}${query}`, { metadata: { labels: { [label('enforce')]: 'baseline' } } },
       { replica: 1, headers: { 'Content-Type': 'application/merge-patch+json' } });
-    expect(r.status, JSON.stringify(r.body)).to.equal(200);
-    expect(warnings(r)).to.deep.equal([
+    const expected = [
       `existing pods in namespace "${ns}" violate the new PodSecurity enforce level "baseline:latest"`,
       'a (and 1 other pod): privileged',
       'h: host namespaces',
-    ]);
+    ];
+    // The other replica's pod cache is fed by its watch, which at CI's load can lag any fixed
+    // pause: dry runs of the change tell when it holds all four pods.
+    await until('replica 1\'s pod cache holds the pods', async () => {
+      const dry = await tighten('?dryRun=All');
+      return dry.status === 200 && JSON.stringify(warnings(dry)) === JSON.stringify(expected);
+    }, 20_000, 100);
+    const r = await tighten();
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(warnings(r)).to.deep.equal(expected);
     const relaxed = await call('PATCH', `/api/v1/namespaces/${ns}`, { metadata: { labels: { [label('enforce')]: 'privileged' } } },
       { headers: { 'Content-Type': 'application/merge-patch+json' } });
     expect(warnings(relaxed)).to.deep.equal([]);
