@@ -141,6 +141,10 @@ describe('storage: watch cache', function () {
   it('closes a watcher that stops reading; the others keep up', async () => {
     const root = `${uniquePrefix('cacher-slow')}/configmaps/`;
     const s = cached(root, undefined, 5);
+    // The cache starts before the create, so that it covers the create's revision: started
+    // after, at a revision the other mocha worker had moved past the create's, it leaves
+    // both watches to etcd (CI: 0 cached watchers, not 1).
+    await s.list(`${root}ns`, { resourceVersion: '0' });
     const start = (await s.create(`${root}ns/x`, cm('x'))).metadata.resourceVersion!;
     const stuck = await s.watch(`${root}ns`, { recursive: true, resourceVersion: start }); // never read
     const live = collect(await s.watch(`${root}ns`, { recursive: true, resourceVersion: start }));
