@@ -4,7 +4,7 @@
 // scale custom resources in both versions, `get all` through the category, and deleting
 // the CRD deleting its objects.
 import { expect } from 'chai';
-import { kubectl, kubectlStream, kubectlVersions, startReplicas, type Cluster, type KubectlVersion } from '../harness/index.js';
+import { kubectl, kubectlStream, kubectlVersions, request, startReplicas, until, type Cluster, type KubectlVersion } from '../harness/index.js';
 import { startConversionWebhook, type ConversionWebhook } from '../harness/conversion-webhook.js';
 
 function crdYAML(webhook: ConversionWebhook): string {
@@ -70,6 +70,12 @@ describe('e2e kubectl: custom resources', function () {
     webhook = await startConversionWebhook();
     await ok('1.28', ['apply', '-f', '-'], 0, crdYAML(webhook));
     await ok('1.28', ['wait', '--for', 'condition=established', '--timeout=10s', 'crd/sprockets.e2e.example.com'], 1);
+    // Established is read from etcd; each replica serves the kind once its own watch brings
+    // that write (at CI's load, perhaps after kubectl's first create): wait for both.
+    for (const replica of [0, 1]) {
+      await until(`sprockets served by replica ${replica}`, async () =>
+        (await request(`${cluster.urls[replica]}/apis/e2e.example.com/v1/namespaces/default/sprockets`, cluster.credentialsFor())).status === 200, 10_000, 50);
+    }
   });
   after(async () => {
     await cluster?.stop();
