@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { BrokenCircuitError } from 'cockatiel';
+import { ClientClosedError, GRPCDeadlineExceededError, GRPCUnavailableError } from 'etcd3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { translateEtcdError } from './boundary.js';
@@ -63,6 +65,15 @@ describe('pkg/storage/etcd/boundary', () => {
     const write = translateEtcdError(etcdError('timed out'), 'k', true);
     expect(write.message).to.equal('etcd did not confirm the write (14 UNAVAILABLE: etcdserver: request timed out): it may or may not have been applied');
     expect(translateEtcdError(etcdError('no leader'), 'k', true).message).to.equal('etcd unreachable: 14 UNAVAILABLE: etcdserver: no leader');
+  });
+
+  it('knows etcd3\'s and cockatiel\'s failures by their class, whatever their message says', () => {
+    const code = (err: Error, write: boolean) => (translateEtcdError(err, 'k', write) as StorageError).code;
+    expect(code(new GRPCDeadlineExceededError('slow'), false)).to.equal('Timeout');
+    expect(code(new GRPCUnavailableError('gone'), false)).to.equal('Unreachable');
+    expect(code(new GRPCUnavailableError('gone'), true)).to.equal('Timeout');
+    expect(code(new ClientClosedError('KV'), true)).to.equal('Unreachable');
+    expect(code(new BrokenCircuitError(), true)).to.equal('Unreachable');
   });
 
   it('leaves other errors as they are, and a StorageError untouched', () => {

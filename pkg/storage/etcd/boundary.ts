@@ -4,7 +4,8 @@
 // StorageErrors to Status in one place, and a raw gRPC error never reaches a client as a
 // 500. Only the promises of calls are translated; errors that etcd3 reports through
 // events (a watch stream's, an election's) are the listener's to handle.
-import type { Etcd3 } from 'etcd3';
+import { isBrokenCircuitError } from 'cockatiel';
+import { ClientClosedError, GRPCDeadlineExceededError, GRPCUnavailableError, type Etcd3 } from 'etcd3';
 import { StorageError } from '../interfaces.js';
 
 /** Calls whose failure may leave a change half-known: put, delete, compact, lease changes. */
@@ -36,20 +37,21 @@ export function translateEtcdError(err: unknown, key: string, write: boolean): E
   if (msg.includes('required revision is a future revision')) {
     return new StorageError('TooLargeResourceVersion', key, 'Too large resource version');
   }
-  const name = err instanceof Error ? err.constructor.name : '';
+  // By class, not by class name: the single-file build renames classes whose names collide.
   if (/etcdserver: request timed out|etcdserver: leader changed|DEADLINE_EXCEEDED|deadline exceeded/i.test(msg)
-    || name === 'GRPCDeadlineExceededError') {
+    || err instanceof GRPCDeadlineExceededError) {
     return new StorageError('Timeout', key, write
       ? `etcd did not confirm the write (${msg}): it may or may not have been applied`
       : `etcd did not answer in time (${msg})`);
   }
   // etcd3's circuit breaker refuses calls for a while after a member failed (BrokenCircuitError).
   const notTaken = /ECONNREFUSED|No connections available|no connection established|etcdserver: no leader|etcdserver: too many requests|there is no address available|there is no connection available|circuit breaker is open/i.test(msg)
-    || name === 'GRPCConnectFailedError' || name === 'ClientClosedError' || name === 'BrokenCircuitError';
-  if (notTaken || (!write && (msg.includes('UNAVAILABLE') || name === 'GRPCUnavailableError'))) {
+    || err instanceof ClientClosedError || isBrokenCircuitError(err);
+  const unavailable = msg.includes('UNAVAILABLE') || err instanceof GRPCUnavailableError;
+  if (notTaken || (!write && unavailable)) {
     return new StorageError('Unreachable', key, `etcd unreachable: ${msg}`);
   }
-  if (msg.includes('UNAVAILABLE') || name === 'GRPCUnavailableError') {
+  if (unavailable) {
     return new StorageError('Timeout', key, `the connection to etcd failed during the write (${msg}): it may or may not have been applied`);
   }
   return err instanceof Error ? err : new Error(msg);
