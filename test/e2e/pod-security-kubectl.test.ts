@@ -2,7 +2,7 @@
 // what the server says: refusals as "Error from server (Forbidden)", warnings on stderr
 // as "Warning: ..." lines (for new pods and for pods already in a relabeled namespace).
 import { expect } from 'chai';
-import { kubectl, startReplicas, type Cluster, type KubectlResult } from '../harness/index.js';
+import { kubectl, startReplicas, until, type Cluster, type KubectlResult } from '../harness/index.js';
 
 describe('e2e: kubectl and PodSecurity', function () {
   this.timeout(120_000);
@@ -21,8 +21,14 @@ describe('e2e: kubectl and PodSecurity', function () {
     expect(before.code, before.stderr).to.equal(0);
     expect(before.stderr).to.equal('');
 
-    const labeled = await kubectl(['label', 'ns', ns, 'pod-security.kubernetes.io/enforce=baseline', 'pod-security.kubernetes.io/warn=restricted'],
-      { kubeconfig: cluster.kubeconfigFor(0) });
+    // PodSecurity reads pods and namespaces from the replica's watch-fed caches (as upstream's
+    // listers): server-side dry runs tell when replica 0's holds the pod just created, and
+    // later when replica 1's holds the new labels. At CI's load that can take longer than
+    // one kubectl run.
+    const label = ['label', 'ns', ns, 'pod-security.kubernetes.io/enforce=baseline', 'pod-security.kubernetes.io/warn=restricted'];
+    await until('replica 0\'s pod cache holds early', async () =>
+      (await kubectl([...label, '--dry-run=server'], { kubeconfig: cluster.kubeconfigFor(0) })).stderr.includes('Warning: early: privileged'), 30_000, 200);
+    const labeled = await kubectl(label, { kubeconfig: cluster.kubeconfigFor(0) });
     expect(labeled.code, labeled.stderr).to.equal(0);
     expect(labeled.stdout.trim()).to.equal(`namespace/${ns} labeled`);
     expect(labeled.stderr.trim().split('\n')).to.deep.equal([
@@ -30,6 +36,10 @@ describe('e2e: kubectl and PodSecurity', function () {
       'Warning: early: privileged',
     ]);
 
+    for (const replica of [1, 0]) {
+      await until(`replica ${replica}'s namespace cache has the labels`, async () =>
+        (await k(['run', 'p', '--image=nginx', '--privileged', '--dry-run=server'], replica)).code !== 0, 30_000, 200);
+    }
     const refused = await k(['run', 'p', '--image=nginx', '--privileged'], 1);
     expect(refused.code).to.not.equal(0);
     expect(refused.stderr.trim()).to.equal(
