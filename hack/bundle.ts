@@ -45,20 +45,26 @@ function lazyDefinition(format: string, descriptorName: string, reflected: strin
   `    let type;
     return {
         format: 'Protocol Buffer 3 ${format}',
-        get type() { if (type === void 0) { const ${descriptorName} = ${reflected}.toDescriptor('proto3'); type = ${descriptorName}.$type.toObject(${descriptorName}, descriptorOptions); } return type; },
+        get type() { if (type === void 0) { descriptor(); const ${descriptorName} = ${reflected}.toDescriptor('proto3'); type = ${descriptorName}.$type.toObject(${descriptorName}, descriptorOptions); } return type; },
         get fileDescriptorProtos() { return typeof fileDescriptors === 'function' ? fileDescriptors() : fileDescriptors; },`];
 }
 
 // proto-loader also builds, for every message type of every method, its descriptor and
 // the encoded descriptors of all files, for gRPC reflection, which a client never reads:
-// a third of loading etcd3. They are made when first read.
+// a third of loading etcd3. They are made when first read, and protobufjs's descriptor
+// extension they need (which parses descriptor.proto's types as it loads: 5-10 ms) is
+// loaded then: `descriptor` becomes a function that loads it.
 const lazyDescriptors: Array<[string, string]> = [
   [`    const descriptorList = root.toDescriptor('proto3').file;
     const bufferList = descriptorList.map(value => Buffer.from(descriptor.FileDescriptorProto.encode(value).finish()));`,
   `    let buffers;
-    const bufferList = () => (buffers !== null && buffers !== void 0 ? buffers : (buffers = root.toDescriptor('proto3').file.map(value => Buffer.from(descriptor.FileDescriptorProto.encode(value).finish()))));`],
+    const bufferList = () => (buffers !== null && buffers !== void 0 ? buffers : (buffers = (descriptor(), root.toDescriptor('proto3')).file.map(value => Buffer.from(descriptor.FileDescriptorProto.encode(value).finish()))));`],
   lazyDefinition('DescriptorProto', 'messageDescriptor', 'message'),
   lazyDefinition('EnumDescriptorProto', 'enumDescriptor', 'enumType'),
+  ['const descriptor = require("protobufjs/ext/descriptor");',
+    'let descriptorExtension;\nconst descriptor = () => descriptorExtension !== void 0 ? descriptorExtension : (descriptorExtension = require("protobufjs/ext/descriptor"));'],
+  ['(descriptor.FileDescriptorProto', '(descriptor().FileDescriptorProto'],
+  [' descriptor.FileDescriptorSet', ' descriptor().FileDescriptorSet'],
 ];
 
 const grpcLoading: Plugin = {
