@@ -16,6 +16,11 @@ describe('fieldvalidation', () => {
     expect(scanJsonKeys('[{"op":"add","path":"/a","path":"/b"}]').map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['[0].op', '[0].path', '[0].path!']);
   });
 
+  it('decodes escaped keys (a repeat spelled with an escape is a repeat) and steps over whitespace, literals and empty values', () => {
+    const text = '{ "a" : 1 , "\\u0061" : -2.5e3,\n\t"q\\"k": [ true , false,null, {} ,[ ] ], "e": {}, "n": {"x": null}, "s": "a\\\\"\r\n}';
+    expect(scanJsonKeys(text).map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['a', 'a!', 'q"k', 'e', 'n', 'n.x', 's']);
+  });
+
   it('orders unknown and duplicate fields of a JSON body as they appear; an unknown repeat counts once', () => {
     const text = '{"metadata":{"name":"a","name":"b","zz":1},"kind":"ConfigMap","extra":1,"extra":2,"data":{"k":"1","k":"2"}}';
     expect(jsonBodyIssues(configMap, text, JSON.parse(text))).to.deep.equal([
