@@ -314,6 +314,35 @@ describe('storage: watch cache', function () {
     expect(names(await s.list(root, { resourceVersion: '0', index: { field: 'metadata.name', value: 'p05' } }))).to.deep.equal(['p05']);
   });
 
+  it('tells every watcher the revision it has reached, so a node-scoped watch on a busy resource resumes inside the ring, not with 410', async () => {
+    const root = `${uniquePrefix('cacher-progress')}/pods/`;
+    const s = new CachedStorage(etcd, client, [root], { ring: { lowerBound: 5, upperBound: 5 }, maxPending: 10_000, progressEveryMs: 100 });
+    caches.push(s);
+    const pod = (name: string, node: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: { nodeName: node } } as KubeObject);
+    const on = (node: string) => ({ field: 'spec.nodeName', value: node, extract: (o: KubeObject) => String((o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '') });
+    await s.list(`${root}ns`, { resourceVersion: '0' }); // start the cache
+    const start = (await s.create(`${root}ns/a0`, pod('a0', 'n1'))).metadata.resourceVersion!;
+    const quietStream = await s.watch(`${root}ns`, { recursive: true, resourceVersion: start, trigger: on('n9') });
+    const quiet = collect(quietStream);
+    let last = '';
+    for (let i = 1; i <= 10; i++) last = (await s.create(`${root}ns/a${i}`, pod(`a${i}`, 'n1'))).metadata.resourceVersion!;
+    const told = () => quiet.events.filter((e) => e.type === 'BOOKMARK').map((e) => Number(e.object.metadata.resourceVersion));
+    await until(() => told().some((rv) => rv >= Number(last)));
+    expect(quiet.changes()).to.deep.equal([]);
+    const bookmarked = String(Math.max(...told()));
+    // Its client resumes from the bookmark: served from the ring, with what comes next.
+    const resumed = await s.watch(`${root}ns`, { recursive: true, resourceVersion: bookmarked, trigger: on('n9') });
+    const next = collect(resumed);
+    const mine = (await s.create(`${root}ns/b0`, pod('b0', 'n9'))).metadata.resourceVersion!;
+    await until(() => next.changes().length === 1);
+    expect(next.changes()).to.deep.equal([`ADDED b0@${mine}`]);
+    // From its last own event instead, the ring (5 events) has moved on: 410.
+    const stale = collect(await s.watch(`${root}ns`, { recursive: true, resourceVersion: start, trigger: on('n9') }));
+    await until(() => stale.ended);
+    expect(stale.events.map((e) => e.type)).to.deep.equal(['ERROR']);
+    quietStream.stop(); resumed.stop();
+  });
+
   it('updates start from the cached object but never lose a write made around the cache, and preconditions see etcd\'s object', async () => {
     const root = `${uniquePrefix('cacher-update')}/configmaps/`;
     const s = new CachedStorage(etcd, client, [root], { maxPending: 100 });

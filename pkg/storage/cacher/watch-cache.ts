@@ -39,7 +39,17 @@ export interface WatchCacheOptions {
   maxPending: number;
   /** Encryption at rest: how values are read from etcd. */
   transformer?: ValueTransformer;
+  /** How often each watcher is told the revision the cache has reached (default 5 s). */
+  progressEveryMs?: number;
 }
+
+/**
+ * Upstream's bookmarks carry the cacher's newest revision, whether or not the watcher's
+ * filter matched its events; etcd reports progress only while a watch is idle, which a
+ * busy resource's never is. Without this a kubelet's watch of its own pods would resume
+ * from its last own event, long out of the ring, and be answered 410.
+ */
+const defaultProgressEveryMs = 5_000;
 
 export class WatchCache {
   private readonly ring: EventRing<CachedEvent>;
@@ -62,6 +72,7 @@ export class WatchCache {
   /** A value in the range could not be decoded: the cache serves nothing, etcd does. */
   private unusable = false;
   private source?: RangeWatch;
+  private progressTimer?: ReturnType<typeof setInterval>;
   private ready?: Promise<void>;
   private stopped = false;
 
@@ -122,6 +133,10 @@ export class WatchCache {
       this.rev = current;
       this.source = watchRange(this.client, { key: k, rangeEnd: end, startRevision: current + 1, progressNotify: true });
       void this.pump(this.source);
+      if (!this.progressTimer) {
+        this.progressTimer = setInterval(() => this.tellProgress(), this.opts.progressEveryMs ?? defaultProgressEveryMs);
+        this.progressTimer.unref();
+      }
     })();
     // A list that failed (etcd unreachable) fails this read only: the next one lists again.
     this.ready = starting;
@@ -237,6 +252,7 @@ export class WatchCache {
 
   stop(): void {
     this.stopped = true;
+    clearInterval(this.progressTimer);
     this.source?.close();
     for (const w of [...this.watchers.all]) w.stop();
   }
@@ -322,9 +338,8 @@ export class WatchCache {
         }
       } else if (msg.type === 'progress') {
         reportProgress(this.root);
-        const rev = Number(msg.revision);
-        this.advance(rev);
-        for (const w of this.watchers.all) if (rev > w.after) this.watchers.deliver(w, bookmarkEvent(String(rev)));
+        this.advance(Number(msg.revision));
+        this.tellProgress();
       } else {
         // The shared watch cannot go on (history compacted away, or an etcd error): every
         // client is ended as a watch from etcd would end, and the cache starts afresh.
@@ -369,6 +384,15 @@ export class WatchCache {
   private removeKey(key: string): void {
     const i = lowerBound(this.keys, key);
     if (this.keys[i] === key) this.keys.splice(i, 1);
+  }
+
+  /** A BOOKMARK at the cache's revision to each watcher not yet told it: every event up to it was handed over. */
+  private tellProgress(): void {
+    if (!this.source) return;
+    const rev = this.rev;
+    for (const w of this.watchers.all) {
+      if (rev > w.after && rev > (w.told ?? 0)) { w.told = rev; this.watchers.deliver(w, bookmarkEvent(String(rev))); }
+    }
   }
 
   private reset(): void {

@@ -15,6 +15,8 @@ export interface Watcher {
   /** Only events of objects with (or that had) this field value are for this watcher. */
   trigger?: { field: string; value: string; read: ValueOf };
   queue: AsyncQueue<WatchEvent>;
+  /** The newest revision a progress BOOKMARK told this watcher. */
+  told?: number;
   stop(): void;
 }
 
