@@ -34,6 +34,16 @@ export function errorFilter(log: Logger): Koa.Middleware {
       await next();
     } catch (err) {
       const se = statusOf(err, log, ctx);
+      if (ctx.headerSent) {
+        // The answer is already on the wire (a watch, a streamed list): a Status now would
+        // be a second body inside it. As upstream's server aborts a handler that fails
+        // after writing its header, the connection (or HTTP/2 stream) is dropped instead.
+        log.warn({ err: se.message, code: se.code, path: ctx.path, method: ctx.method }, 'error after the response started; aborting it');
+        ctx.state.error = se;
+        ctx.respond = false;
+        if (!ctx.res.writableEnded) ctx.res.destroy();
+        return;
+      }
       ctx.status = se.code;
       for (const [k, v] of Object.entries(se.headers)) ctx.set(k, v);
       writeStatus(ctx, se.toStatus());

@@ -135,6 +135,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   metrics.registeredWatchers.inc(watchLabels);
   let overSince: number | undefined;
   let cutOff = (): void => undefined;
+  let finishNow = (): void => undefined;
   const unread = (): number => unsentBytes(h.ctx.req, out);
   // Checked again after the grace period even if no event comes, so the queue is dropped in time.
   const stillStalled = (): void => {
@@ -144,6 +145,8 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     else setTimeout(stillStalled, unresponsiveWatcherMs).unref();
   };
   const write = (f: string | Buffer) => {
+    // Ended by anything but finish() (its 'close' comes later): writing now would throw.
+    if (out.writableEnded || out.destroyed) { finishNow(); return; }
     metrics.watchEvents.inc(watchLabels);
     metrics.watchEventSizes.observe(watchLabels, typeof f === 'string' ? Buffer.byteLength(f) : f.length);
     out.write(f);
@@ -243,6 +246,9 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     // soon as the request is read, so it cannot tell).
     h.ctx.res.on('close', finish);
     out.on('close', finish);
+    // An unhandled 'error' on a response would take the whole process down.
+    out.on('error', finish);
+    finishNow = finish;
     cutOff = () => {
       finish();
       // What is queued for the client is dropped with its connection.
