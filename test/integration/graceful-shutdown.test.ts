@@ -167,7 +167,10 @@ describe('rolling restart behind HAProxy', function () {
 
   it('answers every request while each replica in turn is restarted under load', async () => {
     // RBAC, not AlwaysAllow (which turns anonymous requests off): HAProxy checks /readyz anonymously.
-    cluster = await startReplicas(2, { authorizationMode: 'RBAC', extraArgs: ['--shutdown-delay-duration=1s'] });
+    // The delay is how long a stopping replica keeps serving while /readyz fails, so that the
+    // balancer stops sending it new connections first; HAProxy checks every 200 ms, but at
+    // CI's load (15-25) 1 s was once not enough (16 of 2,195 requests met a closed listener).
+    cluster = await startReplicas(2, { authorizationMode: 'RBAC', extraArgs: ['--shutdown-delay-duration=3s'] });
     const lb = await startHAProxy(cluster.replicas.map((r) => r.port));
     const creds = cluster.credentialsFor();
     const agent = new https.Agent({ keepAlive: true, maxSockets: 8, ca: creds.ca, cert: creds.cert, key: creds.key });
