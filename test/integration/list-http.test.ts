@@ -120,11 +120,17 @@ describe('list over HTTP (two replicas)', function () {
       else expect(Number(res.body.metadata.resourceVersion), query).to.be.at.least(Number(rv));
       expect(val(res.body), query).to.equal(v);
     }
+    const anyState: number[] = [];
     for (const query of ['resourceVersion=0', 'resourceVersion=0&limit=5', 'resourceVersion=0&resourceVersionMatch=NotOlderThan']) {
       const res = await c.get<List>(1, `${base}?${query}`);
       expect(res.status, `${query}: ${res.text}`).to.equal(200);
       expect(Number(res.body.metadata.resourceVersion)).to.be.at.least(Number(newRV));
+      // Served by the watch cache, as upstream's: whole, a limit notwithstanding.
+      expect(res.body.metadata.continue, query).to.equal(undefined);
+      anyState.push(res.body.items.length);
     }
+    expect(anyState[0]).to.be.greaterThan(5);
+    expect(new Set(anyState).size).to.equal(1);
     // continue with rv=0: the token's revision wins.
     const first = await c.get<List>(0, `${base}?resourceVersion=${pastRV}&limit=5`);
     const next = await c.get<List>(1, `${base}?limit=5&resourceVersion=0&continue=${encodeURIComponent(first.body.metadata.continue!)}`);

@@ -156,7 +156,7 @@ describe('storage: watch cache', function () {
     expect(drained.length).to.be.lessThan(20);
   });
 
-  it('serves resourceVersion=0 and NotOlderThan reads (named, or a revision with neither match nor limit: a reflector\'s re-list) from memory, and the rest from etcd', async () => {
+  it('serves resourceVersion=0 reads (with or without a limit) and NotOlderThan reads (named, or a revision with neither match nor limit: a reflector\'s re-list) from memory, and the rest from etcd', async () => {
     const root = `${uniquePrefix('cacher-reads')}/configmaps/`;
     const { calls, counting } = countingReads(etcd, ['list', 'get']);
     const s = new CachedStorage(counting, client, [root], { maxPending: 100 });
@@ -176,13 +176,16 @@ describe('storage: watch cache', function () {
     expect(relist.items.map((o) => o.metadata.name)).to.deep.equal(['a', 'b', 'c', 'd']);
     expect(Number(relist.resourceVersion)).to.be.at.least(Number(latest));
     expect((await s.get(`${root}ns/c`, { resourceVersion: '0' })).data).to.deep.equal({ v: '1' });
+    // rv=0 with a limit (a reflector's first list) is answered whole, as upstream's cacher does.
+    const whole = await s.list(`${root}ns`, { resourceVersion: '0', limit: 2 });
+    expect(whole.items.map((o) => o.metadata.name)).to.deep.equal(['a', 'b', 'c', 'd']);
+    expect(whole.continue).to.equal(undefined);
     expect(calls).to.deep.equal([]);
-    await s.list(`${root}ns`, { resourceVersion: '0', limit: 2 });
     await s.list(`${root}ns`, { resourceVersion: latest, resourceVersionMatch: 'Exact' });
     // A revision with a limit is an exact read of etcd's history, as upstream's.
     await s.list(`${root}ns`, { resourceVersion: latest, limit: 2 });
     await s.get(`${root}ns/c`);
-    expect(calls).to.deep.equal(['list', 'list', 'list', 'get']);
+    expect(calls).to.deep.equal(['list', 'list', 'get']);
     let missing: unknown;
     try { await s.get(`${root}ns/nope`, { resourceVersion: '0' }); } catch (err) { missing = err; }
     expect((missing as { code?: string }).code).to.equal('KeyNotFound');
