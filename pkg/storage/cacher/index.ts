@@ -63,16 +63,16 @@ export class CachedStorage implements Storage {
   async list(prefix: string, opts: ListOptions): Promise<ListResult> {
     const rv = opts.resourceVersion ?? '';
     const match = opts.resourceVersionMatch ?? '';
-    // As upstream's cacher (shouldDelegateList): a list at revision 0 is served whole from
-    // memory, its limit ignored, so that client-go's reflectors (which list with rv=0 and
-    // limit=500) neither page through etcd nor take paging for granted on later re-lists.
-    const anyRevision = rv === '0' && match !== 'Exact';
-    const pageLimit = opts.limit && opts.limit > 0 && !(anyRevision && !opts.continue) ? opts.limit : 0;
-    if (pageLimit) return (await this.pageFromCache(prefix, pageLimit, opts)) ?? this.inner.list(prefix, opts);
+    // As upstream's cacher (shouldDelegateList): a list at revision 0 (not a continuation)
+    // is served whole from memory, its limit ignored, so that client-go's reflectors (which
+    // list with rv=0 and limit=500) neither page through etcd nor take paging for granted
+    // on later re-lists.
+    const anyRevision = rv === '0' && match !== 'Exact' && !opts.continue;
+    if (opts.limit && opts.limit > 0 && !anyRevision) return (await this.pageFromCache(prefix, opts.limit, opts)) ?? this.inner.list(prefix, opts);
     // A revision without a match, unpaged, means NotOlderThan (upstream's shouldDelegateList):
     // how client-go's reflector re-lists after a watch's 410, so a herd of them stays in memory.
     const notOlder = (match === 'NotOlderThan' || (match === '' && rv !== '0')) && /^\d+$/.test(rv);
-    const cache = !opts.continue && (anyRevision || (notOlder && !opts.limit)) ? this.cacheFor(prefix) : undefined;
+    const cache = anyRevision || (notOlder && !opts.limit && !opts.continue) ? this.cacheFor(prefix) : undefined;
     if (cache && (anyRevision || (await cache.revision()) >= Number(rv))) {
       const state = await cache.read(prefix, true, opts.index);
       if (state) {

@@ -93,11 +93,6 @@ export class WatchCache {
     return first > dropped ? first - 1 : dropped;
   }
 
-  /** For tests and metrics: the ring's current capacity. */
-  get ringCapacity(): number {
-    return this.ring.capacity;
-  }
-
   /**
    * Lists the range at one revision and starts the etcd watch after it, on first use;
    * resolves once the cache holds the objects as of that revision.
