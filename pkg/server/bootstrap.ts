@@ -1,5 +1,5 @@
 // Objects every cluster has from its first start, written as upstream's post-start hooks
-// write them: through the loopback client, so admission sees them. Several replicas may
+// write them: as system:apiserver, through admission. Several replicas may
 // start at once: each lists first and creates only what is missing (so a replica whose
 // admission refuses writes, AlwaysDeny, still starts on a populated cluster), treating
 // AlreadyExists as success. Objects of one kind are written concurrently: on a fresh

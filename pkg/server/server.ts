@@ -59,6 +59,7 @@ import type { ServerDeps } from './deps.js';
 import { KubeletClient } from '../kubelet/client.js';
 import { buildAggregator } from '../aggregator/index.js';
 import { createOpenAPIHandler } from '../openapi/handler.js';
+import { registryClient } from './registry-client.js';
 
 export interface RunningServer {
   url: string;
@@ -222,15 +223,19 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const handle = app.callback();
   setHandler(handle);
-  // Upstream's post-start hooks, written through the app before it listens, so the first
-  // client already finds them; controllers start after them (RBAC needs the policy).
-  await hooked('start-system-namespaces-controller', () => ensureSystemNamespaces(apiserverClient));
+  const bootstrapClient = auditor ? apiserverClient : registryClient({
+    registry, admission, user: apiserverUser, userAgent: kubernetesUserAgent('kube-apiserver'), fallback: apiserverClient,
+  });
+  // Upstream's post-start hooks, written before the replica listens, so the first client
+  // already finds them; controllers start after them (RBAC needs the policy). Straight to
+  // the store and its admission (registry-client.ts), through the app when auditing.
+  await hooked('start-system-namespaces-controller', () => ensureSystemNamespaces(bootstrapClient));
   // Independent of one another once the namespaces exist: side by side, as upstream runs
   // each post-start hook on its own goroutine.
   await Promise.all([
-    hooked('scheduling/bootstrap-system-priority-classes', () => ensureSystemPriorityClasses(apiserverClient)),
-    hooked('kube-apiserver-autoregistration', () => ensureLocalAPIServices(apiserverClient, scheme)),
-    hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(apiserverClient, log)),
+    hooked('scheduling/bootstrap-system-priority-classes', () => ensureSystemPriorityClasses(bootstrapClient)),
+    hooked('kube-apiserver-autoregistration', () => ensureLocalAPIServices(bootstrapClient, scheme)),
+    hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(bootstrapClient, log)),
   ]);
   listener.serve(handle);
   const { url } = listener;
