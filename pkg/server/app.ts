@@ -19,6 +19,7 @@ import { shutdownFilter } from '../endpoints/filters/shutdown.js';
 import { goawayFilter } from '../endpoints/filters/goaway.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { notFoundResource, resourceHandler, type Registry } from '../endpoints/installer.js';
+import type { RequestInfo } from '../endpoints/request/info.js';
 import type { ConnectDeps } from '../endpoints/handlers/connect.js';
 
 /** A non-resource endpoint: answers and returns true, or returns false to pass. */
@@ -37,6 +38,12 @@ export interface AppConfig {
   auditor?: Auditor;
   registry: Registry;
   pathHandlers: PathHandler[];
+  /**
+   * Those of pathHandlers that may answer a resource request (the aggregator's proxy);
+   * the others serve fixed non-resource paths (health, metrics, OpenAPI, discovery), so a
+   * resource request, every CRUD call, skips them. Absent: all of them.
+   */
+  resourcePathHandlers?: PathHandler[];
   /** Absent: a replica that is never shut down gracefully (in-process tests). */
   lifecycle?: ServerLifecycle;
   /** --shutdown-send-retry-after */
@@ -75,8 +82,10 @@ export function createApp(cfg: AppConfig): Koa {
   app.use(impersonationFilter(cfg.authorizer));
   if (cfg.flowControl) app.use(cfg.flowControl);
   app.use(authorizationFilter(cfg.authorizer));
+  const forResources = cfg.resourcePathHandlers ?? cfg.pathHandlers;
   app.use(async (ctx, next) => {
-    for (const handle of cfg.pathHandlers) {
+    const info = ctx.state.requestInfo as RequestInfo | undefined;
+    for (const handle of info?.isResourceRequest ? forResources : cfg.pathHandlers) {
       if (await handle(ctx)) {
         markNonResourceRoute(ctx);
         return;

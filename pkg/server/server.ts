@@ -216,7 +216,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   if (o.enablePriorityAndFairness) for (const name of ['priority-and-fairness-config-consumer', 'priority-and-fairness-filter']) hooks.get(name)!.done();
   const lifecycle = new ServerLifecycle();
   const app = createApp({
-    log, outerFilters: [...shadowFilters(o, log, apiserverMetrics().registry), ...extra.outerFilters], authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, connect,
+    log, outerFilters: [...shadowFilters(o, log, apiserverMetrics().registry), ...extra.outerFilters], authenticator, authorizer, admission, auditor, flowControl: flow.filter, registry, pathHandlers, resourcePathHandlers: [aggregator.proxy], connect,
     lifecycle, shutdownSendRetryAfter: o.shutdownSendRetryAfter, goawayChance: o.goawayChance,
     limits: { requestTimeoutMs: o.requestTimeoutMs, maxRequestBodyBytes: o.maxRequestBodyBytes },
   });

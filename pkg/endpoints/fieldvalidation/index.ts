@@ -97,9 +97,10 @@ export function reportDecodeIssues(ctx: Koa.Context, directive: FieldValidation,
 }
 
 /** Patches: Strict fails with upstream's 422 on the `patch` field; Warn adds warnings. */
-export function reportPatchIssues(ctx: Koa.Context, directive: FieldValidation, r: StrictReport, patched: string): void {
+/** `patched`: how the failure shows the patch, rendered only when a Strict request fails. */
+export function reportPatchIssues(ctx: Koa.Context, directive: FieldValidation, r: StrictReport, patched: () => string): void {
   if (directive === 'Ignore' || isEmpty(r)) return;
-  if (directive === 'Strict') throw patchStrictFailure(patched, strictMessages(r));
+  if (directive === 'Strict') throw patchStrictFailure(patched(), strictMessages(r));
   addWarnings(ctx, warningTexts(r));
 }
 

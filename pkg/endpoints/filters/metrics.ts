@@ -9,7 +9,8 @@ import type { Context, Middleware } from 'koa';
 import { compressedBytes } from '../responsewriters/compression.js';
 import { subresourceOf } from '../../registry/rest/resource.js';
 import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
-import { parseRequestInfo, type RequestInfo } from '../request/info.js';
+import type { RequestInfo } from '../request/info.js';
+import { parsedRequestInfo } from './request-info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type RequestLabels } from '../metrics/metrics.js';
 
@@ -31,7 +32,7 @@ function isRequestInfo(v: unknown): v is RequestInfoFields {
 export function requestInfoOf(ctx: Context): RequestInfoFields {
   const state: unknown = ctx.state.requestInfo;
   if (isRequestInfo(state)) return state;
-  return parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+  return parsedRequestInfo(ctx);
 }
 
 /** Upstream CleanScope. */

@@ -1,9 +1,25 @@
 import type Koa from 'koa';
-import { parseRequestInfo } from '../request/info.js';
+import { parseRequestInfo, type RequestInfo } from '../request/info.js';
+
+const parsedKey = 'requestInfoParsed';
+
+interface Parsed { method: string; url: string; info: RequestInfo }
+
+/**
+ * The request's info, parsed once per method and URL: the metrics filter, outside this
+ * one, needs it first, and every request would otherwise parse its path twice.
+ */
+export function parsedRequestInfo(ctx: Koa.Context): RequestInfo {
+  const memo = ctx.state[parsedKey] as Parsed | undefined;
+  if (memo && memo.method === ctx.method && memo.url === ctx.url) return memo.info;
+  const info = parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+  ctx.state[parsedKey] = { method: ctx.method, url: ctx.url, info } satisfies Parsed;
+  return info;
+}
 
 export function requestInfoFilter(): Koa.Middleware {
   return async (ctx, next) => {
-    ctx.state.requestInfo = parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+    ctx.state.requestInfo = parsedRequestInfo(ctx);
     await next();
   };
 }

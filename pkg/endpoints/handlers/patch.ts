@@ -67,6 +67,7 @@ function checkPatchedFields(h: HandlerScope, directive: FieldValidation, patchTy
   }
   const before = body === undefined ? [] : patchType === 'json' ? jsonPatchOperationIssues(patch, body) : jsonDuplicateIssues(patch);
   const report: StrictReport = { yamlLines: [], errors: [...before, ...sortedUnknownIssues(t, patched)] };
-  const shown = patchType === 'strategic' ? goValueString(body) : JSON.stringify(sortedCopy(patched));
+  // Every patch is checked; only a failed Strict one shows the object, sorted and encoded.
+  const shown = (): string => (patchType === 'strategic' ? goValueString(body) : JSON.stringify(sortedCopy(patched)));
   reportPatchIssues(h.ctx, directive, report, shown);
 }

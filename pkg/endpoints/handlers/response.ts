@@ -11,12 +11,20 @@ import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
 import { setApiBody, type ApiBody } from '../responsewriters/compression.js';
 import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, joinedBatches } from './list-encoder.js';
 
+/** A write negotiates before it acts and again when it answers: once per handler scope. */
+const negotiated = new WeakMap<HandlerScope, MediaChoice>();
+
 export function chooseMedia(h: HandlerScope): MediaChoice {
-  return negotiateResponse(h.ctx.get('accept'), {
-    allowTransforms: h.ctx.method === 'GET',
-    pretty: h.query.get('pretty') === 'true',
-    protobuf: canEncode(apiVersionOf(h.def.group, h.def.version), h.def.kind),
-  });
+  let media = negotiated.get(h);
+  if (!media) {
+    media = negotiateResponse(h.ctx.get('accept'), {
+      allowTransforms: h.ctx.method === 'GET',
+      pretty: h.query.get('pretty') === 'true',
+      protobuf: canEncode(apiVersionOf(h.def.group, h.def.version), h.def.kind),
+    });
+    negotiated.set(h, media);
+  }
+  return media;
 }
 
 export function includeObjectParam(h: HandlerScope): IncludeObject {

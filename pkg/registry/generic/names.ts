@@ -14,7 +14,16 @@ export function generateName(base: string): string {
   return trimmed + suffix;
 }
 
+// Every write stamps a time (managed fields, creation): formatted once per second.
+let stampedSecond = -1;
+let stamp = '';
+
 /** RFC 3339 with second precision, as metav1.Time serializes. */
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== stampedSecond) {
+    stamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    stampedSecond = second;
+  }
+  return stamp;
 }
