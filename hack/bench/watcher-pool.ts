@@ -17,6 +17,8 @@ export interface WriteSchedule {
    * every watcher expects every write.
    */
   ownerOf?: (seq: number) => number;
+  /** Called once every watcher is established, before the first write (to meter delivery alone). */
+  established?: () => void;
 }
 
 class Worker {
@@ -46,12 +48,13 @@ export interface RunResult { latency: ReturnType<typeof stats>; fromSend: Return
  * one), writes at the schedule's rate, waits for delivery, collects.
  */
 export async function runWatchers(n: number, spec: (count: number, first: number) => WatcherStart,
-  write: (seq: number) => Promise<boolean>, { rate, seconds, ownerOf }: WriteSchedule): Promise<RunResult> {
+  write: (seq: number) => Promise<boolean>, { rate, seconds, ownerOf, established }: WriteSchedule): Promise<RunResult> {
   const workers = Array.from({ length: Math.min(n, 2) }, () => new Worker());
   try {
     const share = (i: number) => Math.floor(n / workers.length) + (i < n % workers.length ? 1 : 0);
     const firsts = workers.map((_w, i) => Array.from({ length: i }, (_x, j) => share(j)).reduce((a, b) => a + b, 0));
     await Promise.all(workers.map((w, i) => w.ask({ op: 'start', spec: spec(share(i), firsts[i]!) })));
+    established?.();
     const total = rate * seconds;
     const acks: number[] = new Array<number>(total).fill(NaN);
     const sends: number[] = new Array<number>(total).fill(NaN);

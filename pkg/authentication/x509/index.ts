@@ -21,25 +21,42 @@ export function parseCABundle(pem: string): X509Certificate[] {
  */
 const parsedChains = new WeakMap<object, X509Certificate[]>();
 const verdicts = new WeakMap<X509Certificate[], WeakMap<X509Certificate[], { from: number; until: number }>>();
+/**
+ * The same chain presented on another connection (a client's every connection, or a
+ * thousand watches with one certificate), by the SHA-256 fingerprints of its certificates:
+ * parsing a chain (OpenSSL 3 decodes each certificate anew) and verifying its signatures
+ * cost more per connection than the handshake's signature, and the same bytes give the
+ * same parse and, within the chain's validity, the same verdict.
+ */
+const chainsByFingerprints = new Map<string, X509Certificate[]>();
+const maxRememberedChains = 1024;
 
 /** The presented chain, leaf first, as X509Certificate objects. */
 export function presentedChain(peer: PeerCertificate | undefined): X509Certificate[] {
   if (!peer) return [];
   let chain = parsedChains.get(peer);
   if (!chain) {
-    chain = parseChain(peer);
+    const linked = linkedChain(peer);
+    const key = linked.map((c) => c.fingerprint256).join('/');
+    chain = chainsByFingerprints.get(key);
+    if (!chain) {
+      chain = linked.map((c) => new X509Certificate(c.raw));
+      if (chainsByFingerprints.size >= maxRememberedChains) chainsByFingerprints.delete(chainsByFingerprints.keys().next().value!);
+      chainsByFingerprints.set(key, chain);
+    }
     parsedChains.set(peer, chain);
   }
   return chain;
 }
 
-function parseChain(peer: PeerCertificate): X509Certificate[] {
-  const chain: X509Certificate[] = [];
+/** The presented certificates from the leaf along their issuers, each once. */
+function linkedChain(peer: PeerCertificate): DetailedPeerCertificate[] {
+  const chain: DetailedPeerCertificate[] = [];
   let cur = peer as DetailedPeerCertificate | undefined;
   const seen = new Set<string>();
   while (cur && cur.raw && !seen.has(cur.fingerprint256)) {
     seen.add(cur.fingerprint256);
-    chain.push(new X509Certificate(cur.raw));
+    chain.push(cur);
     cur = cur.issuerCertificate;
   }
   return chain;
