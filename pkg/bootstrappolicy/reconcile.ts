@@ -15,6 +15,8 @@ import { autoUpdateAnnotation, bootstrapPolicy } from './index.js';
 
 const rbac = 'rbac.authorization.k8s.io';
 const maxAttempts = 8;
+/** Objects written at once by a start-up reconciler. */
+export const bootstrapConcurrency = 64;
 
 /** Existing keys win; expected keys that are missing are added. */
 function merge(expected: Record<string, string> | undefined, existing: Record<string, string> | undefined): Record<string, string> | undefined {
@@ -129,8 +131,9 @@ export async function reconcileBootstrapPolicy(api: Client, log?: Logger): Promi
     const rc = api.resource(rbac, plural, 'v1');
     // One list rather than a GET per object: on a fresh etcd that halves the requests.
     const existing = await listed(rc, '', `${rbac}/v1`, objs[0]?.kind ?? '');
-    // Independent objects: reconcile them concurrently, a few at a time.
-    await concurrently(objs, 8, async (o) => note(await ensure(rc, plural, o, existing.get(objectKey(o)), rec(o))));
+    // Independent objects: reconciled concurrently, many at a time, so that the server's
+    // start-up creates, which the store may coalesce, reach etcd in a few transactions.
+    await concurrently(objs, bootstrapConcurrency, async (o) => note(await ensure(rc, plural, o, existing.get(objectKey(o)), rec(o))));
   }
   log?.info(counts, 'reconciled bootstrap RBAC policy');
 }

@@ -14,6 +14,7 @@ import type { KubeObject } from '../runtime/object.js';
 import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import { nowTimestamp } from '../registry/generic/names.js';
 import { concurrently } from '../util/concurrently.js';
+import { bootstrapConcurrency } from '../bootstrappolicy/reconcile.js';
 
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -53,8 +54,8 @@ export async function ensureSystemPriorityClasses(api: Client): Promise<void> {
 export async function ensureLocalAPIServices(api: Client, scheme: ResourceScheme): Promise<void> {
   const apiServices = api.resource('apiregistration.k8s.io', 'apiservices', 'v1');
   const existing = await listed(apiServices, '', 'apiregistration.k8s.io/v1', 'APIService');
-  // One per group version, each independent: a few at a time rather than one after another.
-  await concurrently(localAPIServices(scheme), 8, async (desired) => {
+  // One per group version, each independent: all at once rather than one after another.
+  await concurrently(localAPIServices(scheme), bootstrapConcurrency, async (desired) => {
     const name = desired.metadata.name!;
     const { obj, existed } = await createIfMissing(apiServices, desired, existing);
     let current = obj;

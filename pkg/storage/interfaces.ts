@@ -89,6 +89,11 @@ export interface WriteOptions {
    * stale one, and a failure or no-op on it is retried from etcd's current object.
    */
   cachedExisting?: KubeObject;
+  /**
+   * A create that may share one transaction, and so one revision, with the creates
+   * pending beside it (the server's own start-up writes; etcd/create-batch.ts).
+   */
+  coalesce?: boolean;
 }
 
 export interface Storage {

@@ -101,6 +101,29 @@ describe(`storage: watch [${impl.name}]`, function () {
     expect(r.events[0].type).to.equal('BOOKMARK');
   });
 
+  it('coalesced creates share one transaction and revision; a key that exists fails alone; a watch sees each ADDED once', async () => {
+    const p = `${uniquePrefix('watch-coalesced')}/cms/ns/`;
+    const taken = await s.create(`${p}taken`, cm('taken'));
+    const w = await s.watch(p, { recursive: true, resourceVersion: taken.metadata.resourceVersion });
+    const r = reader(w);
+    const together = await Promise.all(['a', 'b', 'c'].map((n) => s.create(`${p}${n}`, cm(n), { coalesce: true })));
+    const revs = together.map((o) => o.metadata.resourceVersion);
+    expect(new Set(revs).size, 'one revision').to.equal(1);
+    // With a key that exists in the same flush (and the same key twice): the others are written one by one.
+    const mixed = await Promise.allSettled(['d', 'taken', 'e', 'e'].map((n) => s.create(`${p}${n}`, cm(n), { coalesce: true })));
+    // Which of the two creates of `e` wins is a race; exactly one does.
+    const eWon = mixed[2]!.status === 'fulfilled' ? 2 : 3;
+    expect(mixed.map((m) => m.status)).to.deep.equal(['fulfilled', 'rejected', ...(eWon === 2 ? ['fulfilled', 'rejected'] : ['rejected', 'fulfilled'])]);
+    for (const i of [1, 5 - eWon]) expect((mixed[i] as PromiseRejectedResult).reason).to.be.instanceOf(StorageError).and.have.property('code', 'KeyExists');
+    const [d, e] = [mixed[0], mixed[eWon]].map((m) => (m as PromiseFulfilledResult<KubeObject>).value.metadata.resourceVersion);
+    await r.until(() => changes(r.events).length >= 5);
+    await new Promise((res) => setTimeout(res, 200));
+    w.stop();
+    const oneByOne = [[`ADDED d@${d}`, Number(d)], [`ADDED e@${e}`, Number(e)]] as const;
+    expect(changes(r.events)).to.deep.equal([...['a', 'b', 'c'].map((n) => `ADDED ${n}@${revs[0]}`),
+      ...[...oneByOne].sort((x, y) => x[1] - y[1]).map((x) => x[0])]);
+  });
+
   it('a single key: its own changes only', async () => {
     const p = `${uniquePrefix('watch-key')}/cms/ns/`;
     const w = await s.watch(`${p}one`, { recursive: false, sendInitialEvents: true });

@@ -33,7 +33,8 @@ export async function createObject(store: StoreCore, namespace: string, body: Ku
     }
     let written = false;
     try {
-      const stored = await store.storage.create(store.key(namespace, prepared.metadata.name!), store.toStorage(prepared), store.writeOptions);
+      const stored = await store.storage.create(store.key(namespace, prepared.metadata.name!), store.toStorage(prepared),
+        scope.coalesceCreates ? { ...store.writeOptions, coalesce: true } : store.writeOptions);
       written = true;
       return store.decorate(stored);
     } catch (err) {

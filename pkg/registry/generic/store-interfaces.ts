@@ -27,6 +27,8 @@ export interface RequestScope {
   auditAnnotations?: Record<string, string>;
   /** The write options as the client sent them, for admission (webhooks receive them). */
   admissionOptions?: Record<string, unknown>;
+  /** A create may share its etcd transaction with others pending (storage WriteOptions.coalesce). */
+  coalesceCreates?: boolean;
 }
 
 export interface ListParams extends SelectionPredicate {

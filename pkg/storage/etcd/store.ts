@@ -16,6 +16,7 @@ import { prefixEnd } from './keys.js';
 import { startWatch } from './watch.js';
 import { LeaseManager } from './leases.js';
 import { guardEtcd } from './boundary.js';
+import { CreateBatcher } from './create-batch.js';
 
 const maxUpdateRetries = 64;
 /** How long a read for a revision etcd has not reached yet waits (upstream: 3 s). */
@@ -51,6 +52,7 @@ export interface EtcdObserver {
 
 export class EtcdStorage implements Storage {
   private readonly leases: LeaseManager;
+  private readonly creates: CreateBatcher;
 
   readonly client: Etcd3;
 
@@ -58,6 +60,7 @@ export class EtcdStorage implements Storage {
     private readonly observe?: EtcdObserver, readonly transformer?: ValueTransformer, opts: { leaseReuseSeconds?: number } = {}) {
     this.client = guardEtcd(client);
     this.leases = new LeaseManager(this.client, opts.leaseReuseSeconds);
+    this.creates = new CreateBatcher((req) => this.client.kv.txn(req));
   }
 
   private async timed<T>(operation: Parameters<EtcdObserver['request']>[0], key: string, fn: () => Promise<T>): Promise<T> {
@@ -109,13 +112,11 @@ export class EtcdStorage implements Storage {
 
   private async createUntimed(key: string, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
     const k = Buffer.from(key);
-    const res = await this.client.kv.txn({
-      compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-      success: [{ request_put: { key: k, value: await this.encode(k, obj), lease: await this.leaseFor(opts) } }],
-      failure: [],
-    });
-    if (!res.succeeded) throw new StorageError('KeyExists', key, `key exists: ${key}`);
-    return withRevision(obj, res.header.revision);
+    const value = await this.encode(k, obj);
+    const lease = await this.leaseFor(opts);
+    const revision = await (opts.coalesce ? this.creates.create(k, value, lease) : this.creates.createNow(k, value, lease));
+    if (revision === undefined) throw new StorageError('KeyExists', key, `key exists: ${key}`);
+    return withRevision(obj, revision);
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject> {
