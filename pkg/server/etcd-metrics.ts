@@ -11,6 +11,7 @@ import { createEtcdClient } from '../storage/etcd/client.js';
 import { guardEtcd } from '../storage/etcd/boundary.js';
 import type { EtcdTLSFiles } from '../storage/etcd/tls/files.js';
 import { apiserverMetrics } from '../endpoints/metrics/metrics.js';
+import { FastCounter } from '../util/metric-series.js';
 
 export interface EtcdMetrics {
   requests: Counter<'operation' | 'type'>;
@@ -26,8 +27,8 @@ export function etcdMetrics(registry: Registry = apiserverMetrics().registry): E
   if (!m) {
     const registers = [registry];
     m = {
-      requests: new Counter({ name: 'etcd_requests_total', help: '[ALPHA] Etcd request counts for each operation and object type.', labelNames: ['operation', 'type'], registers }),
-      requestErrors: new Counter({ name: 'etcd_request_errors_total', help: '[ALPHA] Etcd failed request counts for each operation and object type.', labelNames: ['operation', 'type'], registers }),
+      requests: new FastCounter({ name: 'etcd_requests_total', help: '[ALPHA] Etcd request counts for each operation and object type.', labelNames: ['operation', 'type'], registers }),
+      requestErrors: new FastCounter({ name: 'etcd_request_errors_total', help: '[ALPHA] Etcd failed request counts for each operation and object type.', labelNames: ['operation', 'type'], registers }),
       bookmarks: new Gauge({ name: 'etcd_bookmark_counts', help: '[ALPHA] Number of etcd bookmarks (progress notify events) split by kind.', labelNames: ['resource'], registers }),
       dbSize: new Gauge({ name: 'apiserver_storage_db_total_size_in_bytes',
         help: '[ALPHA] (Deprecated since 1.28.0) Total size of the storage database file physically allocated in bytes.', labelNames: ['endpoint'], registers }),

@@ -28,14 +28,34 @@ export function storedResources(scheme: ResourceScheme, etcdPrefix: string): Sto
   return [...byPrefix].map(([prefix, r]) => ({ prefix, ...r }));
 }
 
+/** Folders remembered (resources times namespaces) before the memory starts over. */
+const maxFolders = 10_000;
+
 /**
  * Reports each etcd operation under the Go type of the resource its key belongs to, and
  * each list under the resource (`deployments.apps`).
  */
 export function etcdRequestObserver(resources: StoredResource[]): EtcdObserver {
-  const resourceOf = (key: string) => {
+  const unknown: StoredResource = { prefix: '', type: 'unknown', resource: 'unknown' };
+  const find = (key: string) => {
     const k = key.endsWith('/') ? key : `${key}/`;
-    return resources.find((r) => k.startsWith(r.prefix)) ?? { type: 'unknown', resource: 'unknown' };
+    return resources.find((r) => k.startsWith(r.prefix)) ?? unknown;
+  };
+  // Every etcd call is labelled: by the key's folder (prefix/resource[/namespace]), looked
+  // up once, rather than tried against every stored resource's prefix each time.
+  const byFolder = new Map<string, StoredResource>();
+  const resourceOf = (key: string) => {
+    const folder = key.slice(0, key.lastIndexOf('/') + 1);
+    let r = byFolder.get(folder);
+    if (!r) {
+      r = find(key);
+      // The folder decides only when the prefix found covers it and no other prefix
+      // reaches into it; otherwise (collection keys, unknown keys) the key decides alone.
+      if (r === unknown || !folder.startsWith(r.prefix) || resources.some((o) => o.prefix.length > folder.length && o.prefix.startsWith(folder))) return r;
+      if (byFolder.size >= maxFolders) byFolder.clear();
+      byFolder.set(folder, r);
+    }
+    return r;
   };
   const m = apiserverMetrics();
   const etcd = etcdMetrics(m.registry);
