@@ -91,6 +91,8 @@ export function parseRequestInfo(method: string, rawPath: string, query: URLSear
 }
 
 function decodeSegment(s: string): string {
+  // Nearly every segment has no escape: decoding would return it unchanged.
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
