@@ -12,6 +12,9 @@ describe('request info (SPEC 4.1 verb mapping)', () => {
     ['GET', '/api/v1/namespaces/ns/configmaps?watch=1', { verb: 'watch', resource: 'configmaps' }],
     ['GET', '/api/v1/namespaces/ns/configmaps?watch=false', { verb: 'list' }],
     ['GET', '/api/v1/namespaces/ns/configmaps/c1', { verb: 'get', name: 'c1' }],
+    // Escaped segments are decoded; a malformed escape is kept as sent.
+    ['GET', '/api/v1/namespaces/n%73/configmaps/c%3A1', { verb: 'get', namespace: 'ns', name: 'c:1' }],
+    ['GET', '/api/v1/namespaces/ns/configmaps/c%zz', { verb: 'get', name: 'c%zz' }],
     ['GET', '/api/v1/namespaces/ns/configmaps/c1?watch=true', { verb: 'get', name: 'c1' }],
     ['HEAD', '/api/v1/namespaces/ns/configmaps/c1', { verb: 'get' }],
     ['GET', '/api/v1/watch/namespaces/ns/configmaps/c1', { verb: 'watch', name: 'c1', legacyWatchPrefix: true }],
