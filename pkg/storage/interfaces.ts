@@ -76,6 +76,12 @@ export interface WatchOptions {
 /** A running watch: an async stream of events that ends when stop() is called. */
 export interface WatchStream extends AsyncIterable<WatchEvent> {
   stop(): void;
+  /**
+   * Instead of iterating (where offered): each event to `onEvent` as it arrives, in the
+   * producer's call, and `onEnd` once the stream has ended. A watch cache's thousand
+   * watchers of one resource then cost no promise per event and watcher.
+   */
+  listen?(onEvent: (event: WatchEvent) => void, onEnd: () => void): void;
 }
 
 export type TryUpdate = (current: KubeObject) => Promise<KubeObject | null>;

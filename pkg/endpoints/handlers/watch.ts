@@ -230,12 +230,13 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     const lifecycle = h.ctx.state.lifecycle as ServerLifecycle | undefined;
     const finish = () => {
       if (ended) return;
+      // First: stopping the stream ends a listened one, which calls back here.
+      ended = true;
       untrack();
       metrics.registeredWatchers.dec(watchLabels);
       stream.stop();
       clearTimeout(timer);
       clearInterval(ticker);
-      ended = true;
       body.end(out);
     };
     // A replica shutting down ends the stream as its timeout would: cleanly, after a bookmark.
@@ -254,19 +255,35 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
       // What is queued for the client is dropped with its connection.
       h.ctx.res.destroy();
     };
-    void (async () => {
-      try {
-        for await (const ev of stream) {
-          if (ended) break;
+    // A typed failure (a custom resource's conversion webhook) keeps its own Status.
+    const failed = (err: unknown) => send('ERROR', (isStatusError(err) ? err : errors.internal(err)).toStatus());
+    if (stream.listen) {
+      // Called in the watch cache's fan-out: a failure here must end this watch only.
+      stream.listen((ev) => {
+        if (ended) return;
+        try {
           emit(ev);
-          if (ev.type === 'ERROR') break;
+        } catch (err) {
+          failed(err);
+          finish();
+          return;
         }
-      } catch (err) {
-        // A typed failure (a custom resource's conversion webhook) keeps its own Status.
-        send('ERROR', (isStatusError(err) ? err : errors.internal(err)).toStatus());
-      }
-      finish();
-    })();
+        if (ev.type === 'ERROR') finish();
+      }, finish);
+    } else {
+      void (async () => {
+        try {
+          for await (const ev of stream) {
+            if (ended) break;
+            emit(ev);
+            if (ev.type === 'ERROR') break;
+          }
+        } catch (err) {
+          failed(err);
+        }
+        finish();
+      })();
+    }
   }
 }
 

@@ -290,6 +290,7 @@ export class WatchCache {
     this.watchers.add(w);
     return {
       stop: w.stop,
+      listen: (onEvent, onEnd) => queue.listen(onEvent, onEnd),
       [Symbol.asyncIterator]: () => ({
         next: () => queue.next(),
         return: async () => { w.stop(); return { value: undefined, done: true }; },
