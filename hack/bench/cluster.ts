@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       const sampler = new ResourceSampler(c.replicaPids, c.etcdPid, c.etcd,
         [{ name: 'generator', pid: process.pid }, ...(c.lbPid ? [{ name: 'haproxy', pid: c.lbPid }] : [])]);
       await sampler.start();
-      const result = await runClusterLoad(c.admin, c.signer, options, { log: (l) => console.log(l), tick: () => sampler.sample() });
+      const result = await runClusterLoad(c.admin, c.signer, options, { log: (l) => console.log(l), tick: () => sampler.sample(), phaseEnded: (n) => console.log(`    ${sampler.phase(n)}`) });
       await printReport(result, options, await sampler.stop());
     });
     return;
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const sampler = new ResourceSampler(pids, undefined, etcd, [{ name: 'generator', pid: process.pid }]);
   await sampler.start();
   try {
-    const result = await runClusterLoad(admin, signer, options, { log: (l) => console.log(l), tick: () => sampler.sample() });
+    const result = await runClusterLoad(admin, signer, options, { log: (l) => console.log(l), tick: () => sampler.sample(), phaseEnded: (n) => console.log(`    ${sampler.phase(n)}`) });
     await printReport(result, options, await sampler.stop());
   } finally {
     etcd?.close();

@@ -5,12 +5,13 @@
 // server ends the stream; after an ERROR event (410 Expired: the server no longer holds
 // that revision's history) re-list from the last revision seen, unpaged, which a watch
 // cache answers from memory, and from the latest revision if that list gets 410 too.
+// A 429 or 5xx with Retry-After is sent again after the wait, as client-go's rest client.
 import type { Recorder, Scope } from './recorder.js';
 import { onLines } from '../lines.js';
 import { newTransport, type Identity, type Protocol, type Transport } from './transport.js';
 
 export type { Identity, Protocol };
-export interface Reply<T = Record<string, unknown>> { status: number; body: T }
+export interface Reply<T = Record<string, unknown>> { status: number; body: T; retryAfter?: string }
 export interface CallLabel { resource: string; verb: string; scope: Scope }
 
 export interface KubeObj { metadata: { name: string; namespace?: string; resourceVersion?: string; uid?: string; deletionTimestamp?: string; [k: string]: unknown }; [k: string]: unknown }
@@ -31,23 +32,33 @@ export class ApiClient {
     this.transport = newTransport(protocol, server, id);
   }
 
+  /**
+   * One API call as client-go's rest client makes it: a 429, or any 5xx, carrying an
+   * integer Retry-After is sent again after that many seconds, at most maxRetries (10)
+   * times (client-go's checkWait and withRetry). Each retried answer is counted as a retry,
+   * not an error; the latency recorded is the answered attempt's, as the server's own
+   * histogram would see it (the wait is the client's).
+   */
   async call<T = Record<string, unknown>>(label: CallLabel, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply<T>> {
-    const t0 = clock();
-    let status = 0;
-    let message: string | undefined;
-    try {
+    for (let retries = 0; ; retries++) {
+      const t0 = clock();
       const res = await this.raw(method, path, body, contentType);
-      status = res.status;
-      if (status >= 400 && typeof res.body.message === 'string') message = res.body.message;
+      if (this.stopped) return res as Reply<T>;
+      const wait = retryAfterSeconds(res);
+      if (wait !== undefined && retries < maxRetries) {
+        this.rec.retry(label.resource, label.verb, res.status, wait);
+        await sleep(wait * 1000);
+        continue;
+      }
+      const status = res.status;
+      const message = status >= 400 && typeof res.body.message === 'string' ? res.body.message : undefined;
       // A write's result, for the watch lag of the event it causes.
       const meta = (res.body as KubeObj).metadata;
       if (method !== 'GET' && status < 300 && meta?.resourceVersion && res.body.kind !== 'Status') {
         this.rec.wrote(`${label.resource.split('/')[0]}/${meta.namespace ?? ''}/${meta.name}`, meta.resourceVersion, t0);
       }
+      this.rec.call(label.resource, label.verb, label.scope, clock() - t0, status, message);
       return res as Reply<T>;
-    } finally {
-      // A request cut off by the run's own shutdown is not the server's failure.
-      if (!this.stopped) this.rec.call(label.resource, label.verb, label.scope, clock() - t0, status, message);
     }
   }
 
@@ -64,14 +75,14 @@ export class ApiClient {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers = { ...this.headers(), ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}) };
     return new Promise<Reply>((resolve) => {
-      this.transport.send(method, path, headers, payload, 60_000, (status, res) => {
+      this.transport.send(method, path, headers, payload, 60_000, (status, res, retryAfter) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           let parsed: Record<string, unknown> = {};
           try { parsed = text ? JSON.parse(text) as Record<string, unknown> : {}; } catch { parsed = { text }; }
-          resolve({ status, body: parsed });
+          resolve({ status, body: parsed, retryAfter });
         });
         res.on('error', () => resolve({ status: 0, body: {} }));
         // Cut before its end (a reset stream ends without 'end' or 'error'); after 'end' this changes nothing.
@@ -100,12 +111,13 @@ export class ApiClient {
         let rv = list.body.metadata.resourceVersion;
         for (;;) {
           if (stop || this.stopped) return;
+          let pause = 100;
           const end = await new Promise<'gone' | 'ended'>((resolve) => {
             current = this.streamWatch(`${collection}${sep}watch=1&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=${300 + Math.floor(Math.random() * 300)}`, (type, obj, at) => {
               if (type === 'ERROR') { this.rec.watchError(label.resource, obj as { code?: number }); resolve('gone'); return; }
               if (obj.metadata?.resourceVersion) rv = obj.metadata.resourceVersion;
               if (type !== 'BOOKMARK') h.onEvent(type, obj, at);
-            }, () => resolve('ended'));
+            }, (waitMs) => { if (waitMs !== undefined) pause = waitMs; resolve('ended'); });
           });
           if (end === 'gone') {
             listFrom = rv;
@@ -113,7 +125,7 @@ export class ApiClient {
             await sleep(800 * (1 + Math.random()));
             break;
           }
-          await sleep(100);
+          await sleep(pause);
         }
       }
     };
@@ -123,11 +135,18 @@ export class ApiClient {
     return cancel;
   }
 
-  private streamWatch(path: string, onEvent: (type: string, obj: KubeObj, at: number) => void, onEnd: () => void): () => void {
+  /** `onEnd` gets the wait the server asked for when it refused the watch with Retry-After. */
+  private streamWatch(path: string, onEvent: (type: string, obj: KubeObj, at: number) => void, onEnd: (waitMs?: number) => void): () => void {
     let done = false;
-    const finish = (): void => { if (!done) { done = true; onEnd(); } };
-    const cancel = this.transport.send('GET', path, this.headers(), undefined, undefined, (status, res) => {
-      if (status !== 200) { this.rec.call('watch', 'WATCH', 'resource', 0, status); res.resume(); res.on('end', finish); return; }
+    let waitMs: number | undefined;
+    const finish = (): void => { if (!done) { done = true; onEnd(waitMs); } };
+    const cancel = this.transport.send('GET', path, this.headers(), undefined, undefined, (status, res, retryAfter) => {
+      if (status !== 200) {
+        // client-go's Watch retries as its other calls do (checkWait); the reflector then watches again.
+        const wait = retryAfterSeconds({ status, retryAfter });
+        if (wait !== undefined) { waitMs = wait * 1000; this.rec.retry('watch', 'WATCH', status, wait); } else this.rec.call('watch', 'WATCH', 'resource', 0, status);
+        res.resume(); res.on('end', finish); res.on('close', finish); return;
+      }
       onLines(res, clock, (line, at) => {
         if (!line.trim()) return;
         const ev = JSON.parse(line) as { type: string; object: KubeObj };
@@ -145,6 +164,16 @@ export class ApiClient {
     for (const w of [...this.watches]) w();
     this.transport.close();
   }
+}
+
+/** client-go's default for a rest client (rest.Config's MaxRetries unset: 10). */
+const maxRetries = 10;
+
+/** client-go's checkWait: seconds to wait before sending again, or undefined for an answer to keep. */
+function retryAfterSeconds(r: { status: number; retryAfter?: string }): number | undefined {
+  if (r.status !== 429 && r.status < 500) return undefined;
+  if (r.retryAfter === undefined || !/^-?\d+$/.test(r.retryAfter.trim())) return undefined;
+  return Math.max(0, Number(r.retryAfter));
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

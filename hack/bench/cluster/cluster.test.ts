@@ -2,13 +2,18 @@
 // Node authorizer, RBAC, NodeRestriction and an audit log, whose log is then read back.
 // Each simulated kubelet must appear under its own identity (system:node:<name>) with
 // the requests and rates of a kubelet; the scheduler's bindings, the kube-proxies'
-// watches and the kubelets' zero-grace deletes too; and nothing may be refused.
+// watches and the kubelets' zero-grace deletes too; and nothing may be refused. A call
+// answered 429 with Retry-After is sent again after the wait, as client-go's, and the
+// audit log shows the server saw it twice.
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAuditLog, startReplicas, type Cluster } from '../../../test/harness/index.js';
-import { readKubeconfig } from './kubeconfig.js';
+import { issueCertificate } from '../../../pkg/util/cert/index.js';
+import { ApiClient, sleep } from './client.js';
+import { readKubeconfig, type Credentials } from './kubeconfig.js';
+import { Recorder } from './recorder.js';
 import { runClusterLoad, type RunResult } from './run.js';
 
 interface Ev {
@@ -33,6 +38,8 @@ describe('cluster load generator (hack/bench/cluster)', function () {
   let cluster: Cluster | undefined;
   let result: RunResult;
   let events: Ev[] = [];
+  let admin: Credentials;
+  let signer: { cert: string; key: string };
   const nodes = ['hollow-node-0', 'hollow-node-1', 'hollow-node-2'];
 
   before(async () => {
@@ -42,8 +49,8 @@ describe('cluster load generator (hack/bench/cluster)', function () {
       authorizationMode: 'Node,RBAC',
       extraArgs: ['--enable-admission-plugins=NodeRestriction', `--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${join(dir, 'audit.log')}`],
     });
-    const admin = readKubeconfig(cluster.kubeconfigFor(0));
-    const signer = { cert: readFileSync(cluster.pki.ca.certFile, 'utf8'), key: readFileSync(cluster.pki.ca.keyFile, 'utf8') };
+    admin = readKubeconfig(cluster.kubeconfigFor(0));
+    signer = { cert: readFileSync(cluster.pki.ca.certFile, 'utf8'), key: readFileSync(cluster.pki.ca.keyFile, 'utf8') };
     result = await runClusterLoad(admin, signer, {
       nodes: 3, podsPerNode: 2, podsPerDeployment: 2, namespaces: 1, qps: 20, proxyFraction: 0.34,
       leasePeriodMs: 1000, statusPeriodMs: 3000, podStartMs: 200, externalControllers: false,
@@ -120,5 +127,49 @@ describe('cluster load generator (hack/bench/cluster)', function () {
       expect(c.requestObject?.preconditions?.uid).to.be.a('string').and.not.equal('');
     }
     expect(by('admin', 'delete', 'pods').length).to.equal(result.bindings);
+  });
+
+  it('sends a call answered 429 with Retry-After again after the wait, as client-go, counting a retry and not an error', async () => {
+    // A priority level of 3 seats (1 share of 600) that rejects, for one user only: a burst
+    // of 8 concurrent calls over one HTTP/2 connection finds it full.
+    const fc = '/apis/flowcontrol.apiserver.k8s.io/v1beta3';
+    const setup = new ApiClient(admin.server, admin, new Recorder(), 'cluster-test');
+    const probeCert = await issueCertificate(signer, { cn: 'retry-probe', organizations: [], usage: 'client', days: 1 });
+    const rec = new Recorder();
+    const probe = new ApiClient(admin.server, { ca: admin.ca, cert: probeCert.cert, key: probeCert.key }, rec, 'retry-probe');
+    const label = { resource: 'setup', verb: 'POST', scope: 'cluster' as const };
+    try {
+      expect((await setup.call(label, 'POST', `${fc}/prioritylevelconfigurations`, { metadata: { name: 'retry-probe' },
+        spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } } } })).status).to.equal(201);
+      expect((await setup.call(label, 'POST', `${fc}/flowschemas`, { metadata: { name: 'retry-probe' }, spec: {
+        priorityLevelConfiguration: { name: 'retry-probe' }, matchingPrecedence: 10, distinguisherMethod: { type: 'ByUser' },
+        rules: [{ subjects: [{ kind: 'User', user: { name: 'retry-probe' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }] }],
+      } })).status).to.equal(201);
+      const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } };
+      const burst = 8;
+      let bursts = 0;
+      let answers: number[] = [];
+      // The replica applies the new level once its informers see it: bursts until one is refused.
+      for (; bursts < 20 && rec.retries.size === 0; bursts++) {
+        answers = (await Promise.all(Array.from({ length: burst }, () => probe.call({ resource: 'selfsubjectaccessreviews', verb: 'POST', scope: 'cluster' },
+          'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', review)))).map((r) => r.status);
+        if (rec.retries.size === 0) await sleep(200);
+      }
+      const retried = rec.retries.get('429 selfsubjectaccessreviews POST') ?? 0;
+      expect(retried, 'retries').to.be.at.least(1);
+      expect([...rec.retries.keys()]).to.deep.equal(['429 selfsubjectaccessreviews POST']);
+      expect(rec.retryWaitSeconds).to.equal(retried); // Retry-After: 1 each
+      expect(answers).to.deep.equal(Array(burst).fill(201));
+      expect(rec.errors.size, 'errors').to.equal(0);
+      expect(rec.rows().find((r) => r.resource === 'selfsubjectaccessreviews')?.s.n).to.equal(burst * bursts);
+      // The server's side: every refused call was answered 429 and came again.
+      await sleep(500);
+      const seen = readAuditLog<Ev>(join(dir, 'audit.log')).filter((e) => e.user.username === 'retry-probe' && e.stage === 'ResponseComplete');
+      expect(seen.filter((e) => e.responseStatus?.code === 429).length, 'refused').to.equal(retried);
+      expect(seen.filter((e) => e.responseStatus?.code === 201).length, 'created').to.equal(burst * bursts);
+    } finally {
+      probe.close();
+      setup.close();
+    }
   });
 });

@@ -19,6 +19,9 @@ export class Recorder {
   readonly errorMessages = new Map<string, string>();
   /** ERROR events that ended watches, by `<Status code> <resource>` (410: history the server no longer holds). */
   readonly watchErrors = new Map<string, number>();
+  /** Answers sent again after their Retry-After (client-go's retry), by `<code> <resource> <verb>`: not errors. */
+  readonly retries = new Map<string, number>();
+  retryWaitSeconds = 0;
   readonly startup: number[] = [];
   readonly watchLag: number[] = [];
   /** Writes awaiting their watch event, and events that came before their write's reply. */
@@ -36,6 +39,13 @@ export class Recorder {
       this.errors.set(ek, (this.errors.get(ek) ?? 0) + 1);
       if (message && !this.errorMessages.has(ek)) this.errorMessages.set(ek, message.slice(0, 300));
     }
+  }
+
+  /** An answer of `status` with Retry-After `seconds`: the call is sent again after the wait. */
+  retry(resource: string, verb: string, status: number, seconds: number): void {
+    const k = `${status} ${resource} ${verb}`;
+    this.retries.set(k, (this.retries.get(k) ?? 0) + 1);
+    this.retryWaitSeconds += seconds;
   }
 
   /** A watch of `resource` ended with an ERROR event holding `status`; its reflector re-lists. */

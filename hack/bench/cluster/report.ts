@@ -1,12 +1,13 @@
 // The run's summary: upstream's SLO table (API call latency per resource, verb and scope;
 // pod start-up), watch lag, errors by code, per-replica CPU and RSS, etcd's db size;
 // printed and kept in _output/bench/cluster.json.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
 import { procStats, stats } from '../common.js';
 import type { RunOptions, RunResult } from './run.js';
+import { machineJiffies, PhaseMeter, phaseLines, type PhaseFigures } from './phases.js';
 
 export interface Resources {
   seconds: number;
@@ -17,13 +18,8 @@ export interface Resources {
   others: Array<{ name: string; pid: number; cpuSeconds: number; maxRssMiB: number; maxFds: number }>;
   /** 1-minute load average, lowest and highest sampled; the machine's busy share of all cores. */
   load: { min: number; max: number; machineBusy: number };
-}
-
-/** Busy and total jiffies of all cores (/proc/stat's first line). */
-function machineJiffies(): { busy: number; total: number } {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = f.reduce((a, b) => a + b, 0);
-  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
+  /** Per phase: the generator's CPU and event-loop delay beside the other processes' CPU. */
+  phases: PhaseFigures[];
 }
 
 /** Open descriptors of a process (its sockets, mostly): what connections cost it. */
@@ -40,9 +36,22 @@ export class ResourceSampler {
   private dbBefore?: number;
   private jiffies = machineJiffies();
   private load = { min: Infinity, max: 0 };
+  private readonly meter: PhaseMeter;
 
   constructor(private readonly pids: number[], private readonly etcdPid: number | undefined, private readonly etcd: Etcd3 | undefined,
-    private readonly others: Array<{ name: string; pid: number }> = []) {}
+    private readonly others: Array<{ name: string; pid: number }> = []) {
+    this.meter = new PhaseMeter([
+      ...pids.map((pid, i) => ({ name: `replica-${i}`, pid })),
+      ...(etcdPid ? [{ name: 'etcd', pid: etcdPid }] : []),
+      ...others.filter((o) => o.pid !== process.pid).map((o) => ({ name: o.name, pid: o.pid })),
+    ]);
+  }
+
+  /** The phase running since the last one ended is over: its figures are kept and logged. */
+  phase(name: string): string {
+    const p = this.meter.mark(name);
+    return phaseLines([p])[1]!;
+  }
 
   private get all(): number[] { return [...this.pids, ...(this.etcdPid ? [this.etcdPid] : []), ...this.others.map((o) => o.pid)]; }
 
@@ -51,6 +60,7 @@ export class ResourceSampler {
     this.jiffies = machineJiffies();
     for (const p of this.all) { const s = procStats(p); this.first.set(p, s.cpuSeconds); this.peak.set(p, s.rssBytes); }
     this.dbBefore = await this.dbSize();
+    this.meter.start();
   }
 
   sample(): void {
@@ -72,6 +82,7 @@ export class ResourceSampler {
       pid: p, cpuSeconds: procStats(p).cpuSeconds - (this.first.get(p) ?? 0), maxRssMiB: (this.peak.get(p) ?? 0) / 2 ** 20, maxFds: this.peakFds.get(p) ?? 0,
     });
     const after = await this.dbSize();
+    this.meter.stop();
     const j = machineJiffies();
     return {
       seconds: (Date.now() - this.t0) / 1000,
@@ -80,6 +91,7 @@ export class ResourceSampler {
       etcdDbBytes: this.dbBefore !== undefined && after !== undefined ? { before: this.dbBefore, after } : undefined,
       others: this.others.map((o) => ({ name: o.name, ...of(o.pid) })),
       load: { ...this.load, machineBusy: (j.busy - this.jiffies.busy) / Math.max(1, j.total - this.jiffies.total) },
+      phases: this.meter.phases,
     };
   }
 }
@@ -108,15 +120,21 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources): 
   out(`errors by code: ${errors.length === 0 ? 'none' : errors.map(([k, v]) => `${k}: ${v}`).join(', ')}; 5xx and failed requests: ${r.rec.fiveXX()}`);
   for (const [k, m] of r.rec.errorMessages) if (!/^40[49] /.test(k)) out(`  ${k}: ${m}`);
   const watchErrors = [...r.rec.watchErrors].sort((a, b) => b[1] - a[1]);
+  const retries = [...r.rec.retries].sort((a, b) => b[1] - a[1]);
+  out(`retried after Retry-After (as client-go; not errors): ${retries.length === 0 ? 'none' : retries.map(([k, v]) => `${k}: ${v}`).join(', ')}; ${r.rec.retryWaitSeconds} s waited in all`);
   out(`watches ended by an ERROR event (code resource: count; each re-lists): ${watchErrors.length === 0 ? 'none' : watchErrors.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
   const fds = (n: number) => `, peak ${n} open descriptors`;
   for (const rep of res.replicas) out(`replica pid ${rep.pid}: CPU ${rep.cpuSeconds.toFixed(1)} s (${(rep.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${rep.maxRssMiB.toFixed(0)} MiB${fds(rep.maxFds)}`);
   if (res.etcd) out(`etcd: CPU ${res.etcd.cpuSeconds.toFixed(1)} s (${(res.etcd.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${res.etcd.maxRssMiB.toFixed(0)} MiB`);
   for (const o of res.others) out(`${o.name} pid ${o.pid}: CPU ${o.cpuSeconds.toFixed(1)} s (${(o.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${o.maxRssMiB.toFixed(0)} MiB${fds(o.maxFds)}`);
+  if (res.phases.length > 0) {
+    out('per phase: the generator\'s cores and event-loop delay (its own queueing, in every latency above), other processes\' cores, the machine\'s busy share:');
+    for (const l of phaseLines(res.phases)) out(`  ${l}`);
+  }
   out(`machine: ${(res.load.machineBusy * 100).toFixed(0)}% of all cores busy; load average (1 min) ${res.load.min.toFixed(1)}-${res.load.max.toFixed(1)}`);
   if (res.etcdDbBytes) out(`etcd db size: ${(res.etcdDbBytes.before / 2 ** 20).toFixed(1)} MiB -> ${(res.etcdDbBytes.after / 2 ** 20).toFixed(1)} MiB`);
   if (r.cut.length > 0) out(`cut short by --deadline-s: ${r.cut.join(', ')}`);
   out(`SLOs: ${allMet && startupMet ? 'all met' : 'NOT all met'}`);
   mkdirSync(join('_output', 'bench'), { recursive: true });
-  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, calls: r.rec.rows(), startup: st, watchLag: lag, errors: Object.fromEntries(r.rec.errors), watchErrors: Object.fromEntries(r.rec.watchErrors) }, resources: res, summary: lines }, null, 2)}\n`);
+  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, calls: r.rec.rows(), startup: st, watchLag: lag, errors: Object.fromEntries(r.rec.errors), retries: Object.fromEntries(r.rec.retries), watchErrors: Object.fromEntries(r.rec.watchErrors) }, resources: res, summary: lines }, null, 2)}\n`);
 }

@@ -54,6 +54,8 @@ export interface RunHooks {
   log(line: string): void;
   /** Called every second during the run (resource sampling). */
   tick?(): void;
+  /** Called as each phase ends (nodes registered, each workload phase), for per-phase figures. */
+  phaseEnded?(name: string): void;
 }
 
 async function identities(admin: Credentials, signer: CertKeyPair | undefined, names: string[], groups: (n: string) => string[]): Promise<Map<string, Identity>> {
@@ -74,6 +76,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
   hooks.log(`cluster load: ${o.nodes} nodes, ${o.nodes * o.podsPerNode} pods, ${proxies} kube-proxies, qps ${o.qps}, ${o.protocol}, identities ${signer ? 'client certificates (system:node:<name>)' : 'the kubeconfig\'s'}`);
   const ids = await identities(admin, signer, [...nodeNames.map((n) => `system:node:${n}`), 'system:kube-proxy', 'system:kube-scheduler'],
     (n) => (n.startsWith('system:node:') ? ['system:nodes'] : []));
+  hooks.phaseEnded?.('client certificates');
   const t0 = clock();
   const clients: ApiClient[] = [];
   const client = (who: string, ua: string): ApiClient => {
@@ -94,6 +97,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     // Kubelets register in waves, as a cluster's nodes come up.
     for (let i = 0; i < kubelets.length; i += 50) await Promise.all(kubelets.slice(i, i + 50).map((k) => k.start()));
     hooks.log(`  ${o.nodes} nodes registered in ${((clock() - t0) / 1000).toFixed(1)} s`);
+    hooks.phaseEnded?.('register nodes');
     for (let i = 0; i < proxies; i++) proxyStops.push(startKubeProxy(client('system:kube-proxy', 'kube-proxy/v1.28.3 (linux/amd64) kubernetes/hollow'), rec));
     scheduler = new SchedulerStandIn(client('system:kube-scheduler', 'kube-scheduler/v1.28.3 (linux/amd64) kubernetes/hollow'), nodeNames, ledger, Math.max(o.qps, 50));
     scheduler.start();
@@ -116,11 +120,12 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
       clearTimeout(timer);
       if (clock() >= runDeadline) cut.push(name);
       hooks.log(`  ${name}: ${((clock() - p0) / 1000).toFixed(1)} s${clock() >= runDeadline ? ' (cut off by the deadline)' : ''}`);
+      hooks.phaseEnded?.(name);
     };
     await phase('namespaces', () => driver.createNamespaces(), async () => true);
     const allRunning = async () => driver.pending() === 0;
     await phase(`create ${driver.deployments.length} deployments, ${pods} pods`, () => driver.create(), allRunning);
-    if (o.steadySeconds > 0 && clock() < runDeadline) { await sleep(o.steadySeconds * 1000); hooks.log(`  steady: ${o.steadySeconds} s`); }
+    if (o.steadySeconds > 0 && clock() < runDeadline) { await sleep(o.steadySeconds * 1000); hooks.log(`  steady: ${o.steadySeconds} s`); hooks.phaseEnded?.('steady'); }
     if (o.scalePhase) await phase('scale', () => driver.scale(), allRunning);
     const unstartedPods = driver.pending();
     await phase('delete', () => driver.delete(), async () => (await driver.remainingPods()) === 0);

@@ -11,8 +11,8 @@ import type { Readable } from 'node:stream';
 export interface Identity { ca?: string; cert?: string; key?: string; token?: string }
 export type Protocol = 'h2' | 'http/1.1';
 
-/** A response being read: its status and its body as a stream. */
-export type OnResponse = (status: number, body: Readable) => void;
+/** A response being read: its status, its body as a stream, and its Retry-After header if any. */
+export type OnResponse = (status: number, body: Readable, retryAfter: string | undefined) => void;
 
 export interface Transport {
   /** Sends one request; `onResponse` gets the answer, `onFailure` a request that got none. Returns a cancel. */
@@ -38,7 +38,7 @@ class Http1Transport implements Transport {
     const req = httpsRequest({
       method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, agent: this.agent, headers,
       ...(timeoutMs ? { timeout: timeoutMs } : {}),
-    }, (res) => onResponse(res.statusCode ?? 0, res));
+    }, (res) => onResponse(res.statusCode ?? 0, res, headerOf(res.headers['retry-after'])));
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', onFailure);
     req.end(payload);
@@ -109,7 +109,7 @@ class Http2Transport implements Transport {
     let answered = false;
     let cancelled = false;
     let retry: (() => void) | undefined;
-    stream.once('response', (x) => { answered = true; onResponse(Number(x[':status'] ?? 0), stream); });
+    stream.once('response', (x) => { answered = true; onResponse(Number(x[':status'] ?? 0), stream, headerOf(x['retry-after'])); });
     stream.on('error', () => undefined);
     stream.once('close', () => {
       session.open--;
@@ -137,6 +137,10 @@ class Http2Transport implements Transport {
     for (const x of this.sessions) x.s.destroy();
     this.sessions = [];
   }
+}
+
+function headerOf(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
 }
 
 function lowerCase(headers: Record<string, string>): Record<string, string> {
