@@ -20,6 +20,7 @@ import { readKubeconfig } from './cluster/kubeconfig.js';
 import { withHarnessCluster } from './cluster/harness.js';
 import { runClusterLoad, type RunOptions } from './cluster/run.js';
 import { printReport, ResourceSampler } from './cluster/report.js';
+import { serverLatency } from './cluster/server-latency.js';
 
 function opt(name: string): string | undefined {
   const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -59,7 +60,8 @@ async function main(): Promise<void> {
         [{ name: 'generator', pid: process.pid }, ...(c.lbPid ? [{ name: 'haproxy', pid: c.lbPid }] : [])]);
       await sampler.start();
       const result = await runClusterLoad(c.admin, c.signer, options, { log: (l) => console.log(l), tick: () => sampler.sample(), phaseEnded: (n) => console.log(`    ${sampler.phase(n)}`) });
-      await printReport(result, options, await sampler.stop());
+      const resources = await sampler.stop();
+      await printReport(result, options, resources, await serverLatency(c.replicaUrls, c.admin));
     });
     return;
   }

@@ -13,7 +13,7 @@ import { freePort } from '../../../test/harness/ports.js';
 import { readKubeconfig, type Credentials } from './kubeconfig.js';
 import type { CertKeyPair } from '../../../pkg/util/cert/index.js';
 
-export interface HarnessCluster { admin: Credentials; signer: CertKeyPair; replicaPids: number[]; etcd: BenchSetting['raw']; etcdPid: number; lbPid?: number }
+export interface HarnessCluster { admin: Credentials; signer: CertKeyPair; replicaPids: number[]; replicaUrls: string[]; etcd: BenchSetting['raw']; etcdPid: number; lbPid?: number }
 
 /**
  * HAProxy holds two descriptors per connection, and the hard limit it inherits bounds
@@ -57,7 +57,7 @@ export async function withHarnessCluster(replicas: number, lb: boolean, run: (c:
     const balancer = lb ? await startLb(s.cluster.replicas.map((r) => r.port)) : undefined;
     try {
       if (balancer) admin.server = `https://127.0.0.1:${balancer.port}`;
-      await run({ admin, signer, replicaPids: s.cluster.replicas.map((r) => r.pid!), etcd: s.raw, etcdPid: s.etcdPid, lbPid: balancer?.proc.pid });
+      await run({ admin, signer, replicaPids: s.cluster.replicas.map((r) => r.pid!), replicaUrls: s.cluster.urls, etcd: s.raw, etcdPid: s.etcdPid, lbPid: balancer?.proc.pid });
     } finally {
       balancer?.proc.kill();
       if (balancer) rmSync(balancer.dir, { recursive: true, force: true });

@@ -2,9 +2,12 @@
 // from the server's: the generator's CPU (process.cpuUsage, every thread of it) and its
 // event-loop delay (perf_hooks.monitorEventLoopDelay: a timer due now runs this late, so a
 // latency measured by the generator includes up to this much of its own queueing), the
-// CPU of each other process measured (replicas, etcd, HAProxy), and the machine's busy
-// share of all cores (what the rest of the machine took).
-import { readFileSync } from 'node:fs';
+// CPU of each other process measured (replicas, etcd, HAProxy), and for each of them the
+// time it was runnable but waited for a core (/proc/<pid>/task/*/schedstat):
+// a process short of CPU because the machine is busy waits, one busy with its own work
+// runs. On a kernel with autogroup scheduling, nice orders processes only within one
+// session's group; groups share the cores equally whatever their processes' nice.
+import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { procStats } from '../common.js';
 
@@ -13,7 +16,9 @@ export interface PhaseFigures {
   seconds: number;
   generatorCpuSeconds: number;
   loopDelayMs: { p50: number; p99: number; max: number };
-  processes: Array<{ name: string; cpuSeconds: number }>;
+  /** Seconds the generator's main thread waited for a core. */
+  generatorWaitSeconds: number;
+  processes: Array<{ name: string; cpuSeconds: number; waitSeconds: number }>;
   machineBusy: number;
 }
 
@@ -28,6 +33,23 @@ function cpuOf(pid: number): number {
   try { return procStats(pid).cpuSeconds; } catch { return NaN; }
 }
 
+/**
+ * Seconds spent runnable, waiting for a core (schedstat's second field): of the main
+ * thread, where a Node process serves every request, or summed over all live threads
+ * (etcd's Go runtime has no one thread that matters).
+ */
+export function runQueueWaitSeconds(pid: number, threads: 'main' | 'all' = 'main'): number {
+  const waitOf = (file: string): number => Number(readFileSync(file, 'utf8').split(' ')[1]) / 1e9;
+  try {
+    if (threads === 'main') return waitOf(`/proc/${pid}/task/${pid}/schedstat`);
+    let s = 0;
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      try { s += waitOf(`/proc/${pid}/task/${t}/schedstat`); } catch { /* thread gone */ }
+    }
+    return s;
+  } catch { return NaN; }
+}
+
 /** The histogram records each whole interval between its timer's runs: the delay is what exceeds this. */
 const resolutionMs = 10;
 
@@ -37,10 +59,12 @@ export class PhaseMeter {
   private cpu0 = process.cpuUsage();
   private jiffies0 = machineJiffies();
   private procCpu0: number[] = [];
+  private procWait0: number[] = [];
+  private selfWait0 = 0;
   readonly phases: PhaseFigures[] = [];
 
-  /** `procs`: the other processes whose CPU each phase reports. */
-  constructor(private readonly procs: Array<{ name: string; pid: number }>) {}
+  /** `procs`: the other processes whose CPU each phase reports (`threads`: whose wait for a core). */
+  constructor(private readonly procs: Array<{ name: string; pid: number; threads?: 'main' | 'all' }>) {}
 
   start(): void {
     this.loop.enable();
@@ -52,6 +76,8 @@ export class PhaseMeter {
     this.cpu0 = process.cpuUsage();
     this.jiffies0 = machineJiffies();
     this.procCpu0 = this.procs.map((p) => cpuOf(p.pid));
+    this.procWait0 = this.procs.map((p) => runQueueWaitSeconds(p.pid, p.threads));
+    this.selfWait0 = runQueueWaitSeconds(process.pid);
     this.loop.reset();
   }
 
@@ -65,7 +91,8 @@ export class PhaseMeter {
       seconds: (performance.now() - this.t0) / 1000,
       generatorCpuSeconds: (cpu.user + cpu.system) / 1e6,
       loopDelayMs: { p50: ns(this.loop.percentile(50)), p99: ns(this.loop.percentile(99)), max: ns(this.loop.max) },
-      processes: this.procs.map((p, i) => ({ name: p.name, cpuSeconds: cpuOf(p.pid) - (this.procCpu0[i] ?? NaN) })),
+      generatorWaitSeconds: runQueueWaitSeconds(process.pid) - this.selfWait0,
+      processes: this.procs.map((p, i) => ({ name: p.name, cpuSeconds: cpuOf(p.pid) - (this.procCpu0[i] ?? NaN), waitSeconds: runQueueWaitSeconds(p.pid, p.threads) - (this.procWait0[i] ?? NaN) })),
       machineBusy: (j.busy - this.jiffies0.busy) / Math.max(1, j.total - this.jiffies0.total),
     };
     this.phases.push(figures);
@@ -76,14 +103,16 @@ export class PhaseMeter {
   stop(): void { this.loop.disable(); }
 }
 
-/** One line per phase: wall time, the generator's cores and loop delay, each process's cores, the machine's busy share. */
+/** One line per phase: wall time, cores used/waited by the generator and each process, its loop delay, the machine's busy share. */
 export function phaseLines(phases: PhaseFigures[]): string[] {
   if (phases.length === 0) return [];
-  const cores = (s: number, wall: number): string => (Number.isNaN(s) ? '-' : (s / Math.max(wall, 1e-3)).toFixed(2));
-  const head = `${'phase'.padEnd(34)} ${'s'.padStart(7)} ${'gen cores'.padStart(9)} ${'loop delay p50/p99/max ms'.padStart(26)} ${phases[0]!.processes.map((p) => p.name.padStart(10)).join(' ')} ${'machine'.padStart(8)}`;
+  const per = (s: number, wall: number): string => (Number.isNaN(s) ? '-' : (s / Math.max(wall, 1e-3)).toFixed(2));
+  const pair = (run: number, wait: number, wall: number): string => `${per(run, wall)}/${per(wait, wall)}`;
+  const head = `${'phase'.padEnd(30)} ${'s'.padStart(6)} ${'loop delay p50/p99/max ms'.padStart(25)} ${['generator', ...phases[0]!.processes.map((p) => p.name)].map((n) => n.padStart(10)).join(' ')} ${'machine'.padStart(7)}`;
   return [head, ...phases.map((p) => {
     const d = p.loopDelayMs;
     const delay = `${d.p50.toFixed(0)}/${d.p99.toFixed(0)}/${d.max.toFixed(0)}`;
-    return `${p.name.slice(0, 34).padEnd(34)} ${p.seconds.toFixed(0).padStart(7)} ${cores(p.generatorCpuSeconds, p.seconds).padStart(9)} ${delay.padStart(26)} ${p.processes.map((x) => cores(x.cpuSeconds, p.seconds).padStart(10)).join(' ')} ${`${(p.machineBusy * 100).toFixed(0)}%`.padStart(8)}`;
+    const procs = [pair(p.generatorCpuSeconds, p.generatorWaitSeconds, p.seconds), ...p.processes.map((x) => pair(x.cpuSeconds, x.waitSeconds, p.seconds))];
+    return `${p.name.slice(0, 30).padEnd(30)} ${p.seconds.toFixed(0).padStart(6)} ${delay.padStart(25)} ${procs.map((x) => x.padStart(10)).join(' ')} ${`${(p.machineBusy * 100).toFixed(0)}%`.padStart(7)}`;
   })];
 }

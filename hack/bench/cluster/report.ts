@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
 import { procStats, stats } from '../common.js';
 import type { RunOptions, RunResult } from './run.js';
+import type { ServerLatencyRow } from './server-latency.js';
 import { machineJiffies, PhaseMeter, phaseLines, type PhaseFigures } from './phases.js';
 
 export interface Resources {
@@ -42,8 +43,8 @@ export class ResourceSampler {
     private readonly others: Array<{ name: string; pid: number }> = []) {
     this.meter = new PhaseMeter([
       ...pids.map((pid, i) => ({ name: `replica-${i}`, pid })),
-      ...(etcdPid ? [{ name: 'etcd', pid: etcdPid }] : []),
-      ...others.filter((o) => o.pid !== process.pid).map((o) => ({ name: o.name, pid: o.pid })),
+      ...(etcdPid ? [{ name: 'etcd', pid: etcdPid, threads: 'all' as const }] : []),
+      ...others.filter((o) => o.pid !== process.pid).map((o) => ({ name: o.name, pid: o.pid, threads: 'all' as const })),
     ]);
   }
 
@@ -98,7 +99,7 @@ export class ResourceSampler {
 
 const ms = (x: number): string => (Number.isNaN(x) ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
-export async function printReport(r: RunResult, o: RunOptions, res: Resources): Promise<void> {
+export async function printReport(r: RunResult, o: RunOptions, res: Resources, server: ServerLatencyRow[] = []): Promise<void> {
   const lines: string[] = [];
   const out = (l: string) => { lines.push(l); console.log(l); };
   out(`\n== Cluster load: ${o.nodes} nodes, ${r.pods} pods (${o.podsPerDeployment} per deployment), qps ${o.qps}, ${r.seconds.toFixed(0)} s, ${r.rec.requestCount} requests, peak ${r.watches} watches`);
@@ -109,6 +110,10 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources): 
     const met = row.s.p99 <= row.slo * 1000;
     allMet &&= met;
     out(`${row.resource.padEnd(16)} ${row.verb.padEnd(7)} ${row.scope.padEnd(9)} ${String(row.s.n).padStart(7)} ${ms(row.s.p50).padStart(8)} ${ms(row.s.p90).padStart(8)} ${ms(row.s.p99).padStart(8)} ${`${row.slo}s`.padStart(6)}  ${met ? 'yes' : 'NO'}`);
+  }
+  if (server.length > 0) {
+    out('the replicas\' own apiserver_request_duration_seconds (merged, from buckets; handler chain to response sent):');
+    for (const x of server) out(`  ${x.resource.padEnd(16)} ${x.verb.padEnd(7)} ${x.scope.padEnd(9)} ${String(x.count).padStart(7)} p50 ${ms(x.p50).padStart(7)} ms, p99 ${ms(x.p99).padStart(7)} ms`);
   }
   const st = stats(r.rec.startup);
   const startupMet = st.n === 0 || st.p99 <= 5000;
@@ -128,7 +133,7 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources): 
   if (res.etcd) out(`etcd: CPU ${res.etcd.cpuSeconds.toFixed(1)} s (${(res.etcd.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${res.etcd.maxRssMiB.toFixed(0)} MiB`);
   for (const o of res.others) out(`${o.name} pid ${o.pid}: CPU ${o.cpuSeconds.toFixed(1)} s (${(o.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${o.maxRssMiB.toFixed(0)} MiB${fds(o.maxFds)}`);
   if (res.phases.length > 0) {
-    out('per phase: the generator\'s cores and event-loop delay (its own queueing, in every latency above), other processes\' cores, the machine\'s busy share:');
+    out('per phase: the generator\'s event-loop delay (its own queueing, in every latency above); for it and each process, cores run / seconds per second runnable but waiting for a core (main thread; etcd and HAProxy: all threads); the machine\'s busy share:');
     for (const l of phaseLines(res.phases)) out(`  ${l}`);
   }
   out(`machine: ${(res.load.machineBusy * 100).toFixed(0)}% of all cores busy; load average (1 min) ${res.load.min.toFixed(1)}-${res.load.max.toFixed(1)}`);
@@ -136,5 +141,5 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources): 
   if (r.cut.length > 0) out(`cut short by --deadline-s: ${r.cut.join(', ')}`);
   out(`SLOs: ${allMet && startupMet ? 'all met' : 'NOT all met'}`);
   mkdirSync(join('_output', 'bench'), { recursive: true });
-  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, calls: r.rec.rows(), startup: st, watchLag: lag, errors: Object.fromEntries(r.rec.errors), retries: Object.fromEntries(r.rec.retries), watchErrors: Object.fromEntries(r.rec.watchErrors) }, resources: res, summary: lines }, null, 2)}\n`);
+  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, calls: r.rec.rows(), startup: st, watchLag: lag, errors: Object.fromEntries(r.rec.errors), retries: Object.fromEntries(r.rec.retries), watchErrors: Object.fromEntries(r.rec.watchErrors) }, resources: res, serverLatency: server, summary: lines }, null, 2)}\n`);
 }
