@@ -99,7 +99,7 @@ export class ResourceSampler {
 
 const ms = (x: number): string => (Number.isNaN(x) ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
-export async function printReport(r: RunResult, o: RunOptions, res: Resources, server: ServerLatencyRow[] = []): Promise<void> {
+export async function printReport(r: RunResult, o: RunOptions, res: Resources, server: Record<string, ServerLatencyRow[]> = {}): Promise<void> {
   const lines: string[] = [];
   const out = (l: string) => { lines.push(l); console.log(l); };
   out(`\n== Cluster load: ${o.nodes} nodes, ${r.pods} pods (${o.podsPerDeployment} per deployment), qps ${o.qps}, ${r.seconds.toFixed(0)} s, ${r.rec.requestCount} requests, peak ${r.watches} watches`);
@@ -111,9 +111,9 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources, s
     allMet &&= met;
     out(`${row.resource.padEnd(16)} ${row.verb.padEnd(7)} ${row.scope.padEnd(9)} ${String(row.s.n).padStart(7)} ${ms(row.s.p50).padStart(8)} ${ms(row.s.p90).padStart(8)} ${ms(row.s.p99).padStart(8)} ${`${row.slo}s`.padStart(6)}  ${met ? 'yes' : 'NO'}`);
   }
-  if (server.length > 0) {
-    out('the replicas\' own apiserver_request_duration_seconds (merged, from buckets; handler chain to response sent):');
-    for (const x of server) out(`  ${x.resource.padEnd(16)} ${x.verb.padEnd(7)} ${x.scope.padEnd(9)} ${String(x.count).padStart(7)} p50 ${ms(x.p50).padStart(7)} ms, p99 ${ms(x.p99).padStart(7)} ms`);
+  for (const [metric, rows] of Object.entries(server)) {
+    out(`the replicas' ${metric}${metric.startsWith('event-loop') ? ', 10 ms sampling interval included' : ' (merged; p50/p99 from its buckets)'}:`);
+    for (const x of rows) out(`  ${x.key.padEnd(44)} ${String(x.count).padStart(7)}  p50 ${ms(x.p50).padStart(7)} ms  p99 ${ms(x.p99).padStart(7)} ms`);
   }
   const st = stats(r.rec.startup);
   const startupMet = st.n === 0 || st.p99 <= 5000;

@@ -4,13 +4,25 @@
 // gets the request and stops when the response is sent; the client's (the SLO table)
 // also holds the generator's event loop, HAProxy and the replica's own queueing before
 // its chain runs (TLS, HTTP/2 framing, a busy or starved event loop). Upstream's SLOs are
-// stated on this server-side histogram.
+// stated on this server-side histogram. Inside it, two more of the replicas' histograms
+// say where the time went: waiting in API Priority and Fairness's queues
+// (apiserver_flowcontrol_request_wait_duration_seconds) and in etcd calls
+// (etcd_request_duration_seconds); the rest is the replica's own work and its event loop.
 import { request } from 'node:https';
 import type { Credentials } from './kubeconfig.js';
 
 interface Histogram { count: number; buckets: Map<number, number> }
 
-export interface ServerLatencyRow { verb: string; resource: string; scope: string; count: number; p50: number; p99: number }
+export interface ServerLatencyRow { key: string; count: number; p50: number; p99: number }
+
+/** The histograms read, and how each names a row from its labels (undefined: left out). */
+export const serverHistograms: Record<string, (l: Record<string, string>) => string | undefined> = {
+  // WATCH and CONNECT are long-running: their duration is their life, not a latency.
+  apiserver_request_duration_seconds: (l) => (l.verb === 'WATCH' || l.verb === 'CONNECT' || !l.resource ? undefined
+    : `${l.resource}${l.subresource ? `/${l.subresource}` : ''} ${l.verb} ${l.scope}`),
+  apiserver_flowcontrol_request_wait_duration_seconds: (l) => `${l.priority_level} ${l.execute === 'true' ? 'executed' : 'rejected'}`,
+  etcd_request_duration_seconds: (l) => `${l.type} ${l.operation}`,
+};
 
 function get(url: string, creds: Credentials): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -50,27 +62,38 @@ function quantile(h: Histogram, q: number): number {
   return NaN;
 }
 
-/** Merged over `urls`, rows with at least `minCount` calls, WATCH and CONNECT left out (long-running). */
-export async function serverLatency(urls: string[], creds: Credentials, minCount = 100): Promise<ServerLatencyRow[]> {
-  const merged = new Map<string, Histogram>();
-  for (const url of urls) {
+/** Each histogram of serverHistograms merged over `urls`, rows of at least `minCount` observations. */
+export async function serverLatency(urls: string[], creds: Credentials, minCount = 100): Promise<Record<string, ServerLatencyRow[]>> {
+  const merged = new Map<string, Map<string, Histogram>>();
+  const lags: ServerLatencyRow[] = [];
+  for (const [i, url] of urls.entries()) {
     let text: string;
     try { text = await get(url, creds); } catch { continue; }
+    // prom-client's default metrics, when served: each replica's event-loop delay since the last scrape (here: since it started).
+    const lag = (q: string): number => Number(new RegExp(`^nodejs_eventloop_lag_${q}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+    if (!Number.isNaN(lag('p99'))) lags.push({ key: `replica-${i} (max ${lag('max').toFixed(0)} ms)`, count: 1, p50: lag('p50'), p99: lag('p99') });
     for (const line of text.split('\n')) {
-      const m = /^apiserver_request_duration_seconds_bucket\{(.*)\} (\S+)$/.exec(line);
-      if (!m) continue;
-      const l = labelsOf(m[1]!);
-      if (l.verb === 'WATCH' || l.verb === 'CONNECT' || !l.resource) continue;
-      const key = `${l.verb}|${l.resource}${l.subresource ? `/${l.subresource}` : ''}|${l.scope}`;
-      let h = merged.get(key);
-      if (!h) merged.set(key, (h = { count: 0, buckets: new Map() }));
+      const m = /^(\w+)_bucket\{(.*)\} (\S+)$/.exec(line);
+      const keyOf = m ? serverHistograms[m[1]!] : undefined;
+      if (!m || !keyOf) continue;
+      const l = labelsOf(m[2]!);
+      const key = keyOf(l);
+      if (key === undefined) continue;
+      let byKey = merged.get(m[1]!);
+      if (!byKey) merged.set(m[1]!, (byKey = new Map()));
+      let h = byKey.get(key);
+      if (!h) byKey.set(key, (h = { count: 0, buckets: new Map() }));
       const le = l.le === '+Inf' ? Infinity : Number(l.le);
-      h.buckets.set(le, (h.buckets.get(le) ?? 0) + Number(m[2]));
-      if (le === Infinity) h.count += Number(m[2]);
+      h.buckets.set(le, (h.buckets.get(le) ?? 0) + Number(m[3]));
+      if (le === Infinity) h.count += Number(m[3]);
     }
   }
-  return [...merged].filter(([, h]) => h.count >= minCount).map(([k, h]) => {
-    const [verb, resource, scope] = k.split('|') as [string, string, string];
-    return { verb, resource, scope, count: h.count, p50: quantile(h, 0.5) * 1000, p99: quantile(h, 0.99) * 1000 };
-  }).sort((a, b) => `${a.resource}${a.verb}`.localeCompare(`${b.resource}${b.verb}`));
+  const out: Record<string, ServerLatencyRow[]> = {};
+  if (lags.length > 0) out['event-loop delay (nodejs_eventloop_lag_*, since start)'] = lags;
+  for (const [metric, byKey] of merged) {
+    out[metric] = [...byKey].filter(([, h]) => h.count >= minCount)
+      .map(([key, h]) => ({ key, count: h.count, p50: quantile(h, 0.5) * 1000, p99: quantile(h, 0.99) * 1000 }))
+      .sort((a, b) => a.key.localeCompare(b.key));
+  }
+  return out;
 }
