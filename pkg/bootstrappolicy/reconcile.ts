@@ -88,7 +88,7 @@ async function ensure(rc: ResourceClient, plural: string, expected: KubeObject, 
     const existing = attempt === 0 ? listed : await getOrUndefined(rc, ns, name);
     if (!existing) {
       try {
-        await rc.create(ns, structuredClone(expected));
+        await rc.create(ns, expected);
         return 'created';
       } catch (e) {
         if (is(e, 409)) continue;

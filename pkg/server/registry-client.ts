@@ -1,5 +1,6 @@
 // The server's own start-up writes (upstream's post-start hooks: system namespaces,
-// priority classes, APIServices, the RBAC policy; some 230 objects on a fresh etcd) sent
+// priority classes, APIServices, the RBAC policy; some 230 objects on a fresh etcd) and
+// the bootstrap controller's (the kubernetes Service and its endpoints), sent
 // straight to the generic store, as the create and update handlers would: the body
 // decoded as a JSON body is (type checks, defaults, unknown fields dropped), the field
 // manager named after the User-Agent, admission run by the store. What the handler chain

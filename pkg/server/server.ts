@@ -197,11 +197,6 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
 
   const publicIP = advertiseAddress(o.advertiseAddress, o.bindAddress);
   if (!o.advertiseAddress) log.info({ address: publicIP }, 'external host was not specified, using this address');
-  const kubernetesService = new KubernetesServiceController({
-    api: apiserverClient, client, log, etcdPrefix: o.etcdPrefix, storageMediaType: o.storageMediaType, serviceClusterIPRange: o.serviceClusterIPRange,
-    advertiseAddress: publicIP, reconcilerType: o.endpointReconcilerType, apiserverCount: o.apiserverCount,
-    leaseTTLMs: o.endpointReconcilerLeaseTTLMs, intervalMs: o.endpointReconcilerIntervalMs,
-  });
 
   const pathHandlers: PathHandler[] = [
     ...extra.pathHandlers, createOpenAPIHandler(scheme, { extensions: aggregator.openapi }), ...serviceAccountIssuerDiscovery(deps),
@@ -225,6 +220,12 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   setHandler(handle);
   const bootstrapClient = auditor ? apiserverClient : registryClient({
     registry, admission, user: apiserverUser, userAgent: kubernetesUserAgent('kube-apiserver'), fallback: apiserverClient,
+  });
+  // Upstream's bootstrap controller, a readiness step too: its writes go the same way.
+  const kubernetesService = new KubernetesServiceController({
+    api: bootstrapClient, client, log, etcdPrefix: o.etcdPrefix, storageMediaType: o.storageMediaType, serviceClusterIPRange: o.serviceClusterIPRange,
+    advertiseAddress: publicIP, reconcilerType: o.endpointReconcilerType, apiserverCount: o.apiserverCount,
+    leaseTTLMs: o.endpointReconcilerLeaseTTLMs, intervalMs: o.endpointReconcilerIntervalMs,
   });
   // Upstream's post-start hooks, written before the replica listens, so the first client
   // already finds them; controllers start after them (RBAC needs the policy). Straight to
