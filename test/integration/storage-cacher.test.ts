@@ -366,6 +366,32 @@ describe('storage: watch cache', function () {
     expect(same.object.metadata.resourceVersion).to.equal(latest.object.metadata.resourceVersion);
     expect((await etcd.get(key)).data).to.deep.equal({ v: '21' });
   });
+  it('a resource written before anything lists or watches it gets its cache then, so later updates skip the read (a kubelet\'s Lease)', async () => {
+    const root = `${uniquePrefix('cacher-written')}/leases/`;
+    const s = new CachedStorage(etcd, client, [root], { maxPending: 100 });
+    caches.push(s);
+    const key = `${root}ns/node-1`;
+    await s.create(key, cm('node-1', '0'));
+    const kv = client.kv as unknown as { range: (...a: unknown[]) => Promise<unknown> };
+    const range = kv.range;
+    let ranges = 0;
+    kv.range = (...a: unknown[]) => { ranges++; return range.apply(client.kv, a); };
+    const bump = async (cur: KubeObject) => ({ ...cur, data: { v: String(Number((cur.data as Record<string, string>).v) + 1) } } as KubeObject);
+    try {
+      expect(s.cachedWatchers()[root]).to.equal(undefined);
+      // The first update has no cache to start from: it reads etcd, and starts the cache.
+      const first = await s.guaranteedUpdate(key, undefined, bump);
+      expect(s.cachedWatchers()[root]).to.equal(0);
+      await until(() => s['caches'].get(root)?.peek(key)?.metadata.resourceVersion === first.object.metadata.resourceVersion);
+      ranges = 0;
+      const second = await s.guaranteedUpdate(key, { resourceVersion: first.object.metadata.resourceVersion }, bump);
+      expect(ranges, 'etcd reads by the update that found the cache').to.equal(0);
+      expect((second.object.data as Record<string, string>).v).to.equal('2');
+    } finally {
+      kv.range = range;
+    }
+    expect((await etcd.get(key)).data).to.deep.equal({ v: '2' });
+  });
   it('deletes from the cached object without a read when it is current, and otherwise checks and deletes etcd\'s object', async () => {
     const root = `${uniquePrefix('cacher-delete')}/configmaps/`;
     const s = new CachedStorage(etcd, client, [root], { maxPending: 100 });

@@ -138,9 +138,18 @@ export class CachedStorage implements Storage {
     const cached = cachedExisting ?? this.cachedCopy(key);
     return this.inner.delete(key, preconditions, validateDeletion, cached);
   }
-  /** The cache's copy of the object at `key`, if its resource is cached. */
+  /**
+   * The cache's copy of the object at `key`, if its resource is cached. A resource written
+   * before anything lists or watches it gets its cache now (upstream starts every cache
+   * with the server), so its next writes start from memory: a kubelet's Lease, renewed
+   * every 10 s and watched by nobody, otherwise cost a read of etcd before each write.
+   */
   private cachedCopy(key: string): KubeObject | undefined {
-    return this.caches.get(this.rootOf(key) ?? '')?.peek(key);
+    const existing = this.caches.get(this.rootOf(key) ?? '');
+    if (existing) return existing.peek(key);
+    // Not awaited: this write reads etcd as before; a failed start is retried on next use.
+    this.cacheFor(key)?.start().catch(() => undefined);
+    return undefined;
   }
   count(prefix: string): Promise<number> { return this.inner.count(prefix); }
   currentRevision(): Promise<string> { return this.inner.currentRevision(); }
