@@ -22,6 +22,17 @@ interface PendingCreate {
 
 export type Txn = (req: ITxnRequest) => Promise<ITxnResponse>;
 
+type Create = Pick<PendingCreate, 'key' | 'value' | 'lease'>;
+
+/** One transaction putting every key, if none of them exists yet. */
+function createAll(creates: Create[]): ITxnRequest {
+  return {
+    compare: creates.map(({ key }) => ({ key, target: 'Create', result: 'Equal', create_revision: 0 })),
+    success: creates.map(({ key, value, lease }) => ({ request_put: { key, value, lease } })),
+    failure: [],
+  };
+}
+
 export class CreateBatcher {
   private pending: PendingCreate[] = [];
 
@@ -29,11 +40,7 @@ export class CreateBatcher {
 
   /** One create in its own transaction: the revision `key` was created at, undefined when it existed. */
   async createNow(key: Buffer, value: Buffer, lease: string | number): Promise<string | undefined> {
-    const res = await this.txn({
-      compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
-      success: [{ request_put: { key, value, lease } }],
-      failure: [],
-    });
+    const res = await this.txn(createAll([{ key, value, lease }]));
     return res.succeeded ? res.header.revision : undefined;
   }
 
@@ -72,11 +79,7 @@ export class CreateBatcher {
     if (batch.length === 1) return this.sendOne(batch[0]!);
     let res: ITxnResponse;
     try {
-      res = await this.txn({
-        compare: batch.map((p) => ({ key: p.key, target: 'Create', result: 'Equal', create_revision: 0 })),
-        success: batch.map((p) => ({ request_put: { key: p.key, value: p.value, lease: p.lease } })),
-        failure: [],
-      });
+      res = await this.txn(createAll(batch));
     } catch (err) {
       for (const p of batch) p.reject(err);
       return;
