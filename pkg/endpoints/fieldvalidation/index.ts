@@ -96,8 +96,10 @@ export function reportDecodeIssues(ctx: Koa.Context, directive: FieldValidation,
   addWarnings(ctx, warningTexts(r));
 }
 
-/** Patches: Strict fails with upstream's 422 on the `patch` field; Warn adds warnings. */
-/** `patched`: how the failure shows the patch, rendered only when a Strict request fails. */
+/**
+ * Patches: Strict fails with upstream's 422 on the `patch` field; Warn adds warnings.
+ * `patched`: how the failure shows the patch, rendered only when a Strict request fails.
+ */
 export function reportPatchIssues(ctx: Koa.Context, directive: FieldValidation, r: StrictReport, patched: () => string): void {
   if (directive === 'Ignore' || isEmpty(r)) return;
   if (directive === 'Strict') throw patchStrictFailure(patched(), strictMessages(r));
