@@ -78,6 +78,23 @@ describe('cluster load generator (hack/bench/cluster)', function () {
     expect(events.filter((e) => /^system:(node:|kube-proxy$|kube-scheduler$)/.test(e.user.username) && (e.responseStatus?.code ?? 200) >= 400).map((e) => `${e.user.username} ${e.verb} ${e.requestURI} ${e.responseStatus?.code}`)).to.deep.equal([]);
   });
 
+  it('breaks each pod\'s start-up into stages that add up to its total, less the simulated start', () => {
+    const ran = result.rec.startup.length;
+    expect(ran).to.be.at.least(6);
+    const st = result.stages;
+    expect(st.totals.length).to.equal(ran);
+    expect([...st.totals].sort((a, b) => a - b)).to.deep.equal([...result.rec.startup].sort((a, b) => a - b));
+    const rows = st.rows();
+    expect(rows.map((r) => r.s.n)).to.deep.equal(Array(7).fill(ran));
+    for (let i = 0; i < ran; i++) {
+      const sum = [...st.stages.values()].reduce((n, xs) => n + xs[i]!, 0);
+      expect(sum + 200, `pod ${i}`).to.be.closeTo(st.totals[i]!, 1e-6);
+    }
+    // Calls take time; the simulated start's timer never fires early by more than a tick.
+    for (const m of ['answered', 'bound', 'creating'] as const) for (const d of st.stages.get(m)!) expect(d, m).to.be.above(0);
+    for (const d of st.stages.get('running')!) expect(d, 'running').to.be.above(-2);
+  });
+
   it('each kubelet registers its own Node and renews its own Lease about once a period, as system:node:<name>', () => {
     for (const n of nodes) {
       expect(by(`system:node:${n}`, 'create', 'nodes').map((e) => e.requestURI)).to.deep.equal(['/api/v1/nodes']);

@@ -7,6 +7,7 @@
 // confirms a graceful deletion with a zero-grace delete preconditioned on the pod's UID.
 import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
 import type { Recorder } from './recorder.js';
+import type { StartupStages } from './startup.js';
 
 export interface KubeletOptions {
   leasePeriodMs: number;
@@ -22,6 +23,8 @@ export interface PodLedger {
   /** Pods bound to each node, and those its kubelet saw: the difference is missed events. */
   bound: Map<string, Set<string>>;
   seen: Map<string, Set<string>>;
+  /** Each pod's way from create to Running, stage by stage. */
+  stages: StartupStages;
 }
 
 interface PodSpecVolumes { spec?: { volumes?: Array<{ configMap?: { name: string }; secret?: { secretName: string } }>; containers?: Array<{ name: string; image: string }> } }
@@ -48,8 +51,8 @@ export class SimKubelet {
     await this.renewLease();
     await this.patchNodeStatus();
     this.stopWatch = this.api.reflect(`/api/v1/pods?fieldSelector=${encodeURIComponent(`spec.nodeName=${this.name}`)}`, { resource: 'pods', scope: 'cluster' }, {
-      onList: (items) => { for (const p of items) this.onPod('ADDED', p); },
-      onEvent: (type, p, at) => { this.rec.saw(`pods/${p.metadata.namespace}/${p.metadata.name}`, p.metadata.resourceVersion ?? '', at); this.onPod(type, p); },
+      onList: (items) => { const at = clock(); for (const p of items) this.onPod('ADDED', p, at); },
+      onEvent: (type, p, at) => { this.rec.saw(`pods/${p.metadata.namespace}/${p.metadata.name}`, p.metadata.resourceVersion ?? '', at); this.onPod(type, p, at); },
     });
     // Spread over the period, as kubelets started at different times are.
     const jitter = (ms: number) => Math.floor(Math.random() * ms);
@@ -118,13 +121,14 @@ export class SimKubelet {
     await this.api.call({ resource: 'nodes', verb: 'PATCH', scope: 'resource' }, 'PATCH', `/api/v1/nodes/${this.name}/status`, patch, 'application/strategic-merge-patch+json');
   }
 
-  private onPod(type: string, p: KubeObj): void {
+  private onPod(type: string, p: KubeObj, at: number): void {
     const key = `${p.metadata.namespace}/${p.metadata.name}`;
     let seen = this.ledger.seen.get(this.name);
     if (!seen) this.ledger.seen.set(this.name, (seen = new Set()));
     seen.add(key);
     const known = this.pods.get(key);
     if (type === 'DELETED') {
+      this.ledger.stages.drop(key);
       if (known) { this.pods.delete(key); for (const m of known.mounts) this.unmount(m); }
       return;
     }
@@ -134,6 +138,7 @@ export class SimKubelet {
       const mounts = ((p as PodSpecVolumes).spec?.volumes ?? []).flatMap((v) => (v.configMap ? [`configmaps/${p.metadata.namespace}/${v.configMap.name}`] : v.secret ? [`secrets/${p.metadata.namespace}/${v.secret.secretName}`] : []));
       const s = { uid: p.metadata.uid ?? '', mounts, running: ((p.status as { phase?: string } | undefined)?.phase === 'Running'), deleting: false };
       this.pods.set(key, s);
+      if (!s.running) this.ledger.stages.mark(key, 'kubeletSaw', at);
       for (const m of mounts) this.mount(m);
       if (!s.running && !p.metadata.deletionTimestamp) void this.runPod(key, p);
     }
@@ -165,6 +170,7 @@ export class SimKubelet {
       ],
       containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: '', lastState: {}, ready: false, restartCount: 0, started: false, state: { waiting: { reason: 'ContainerCreating' } } })),
       hostIP: this.ip, hostIPs: [{ ip: this.ip }], startTime } }, smp);
+    this.ledger.stages.mark(key, 'creating', clock());
     await sleep(this.opts.podStartMs);
     const s = this.pods.get(key);
     if (!s || s.deleting || s.uid !== p.metadata.uid) return;
@@ -185,8 +191,10 @@ export class SimKubelet {
     }
     if (res.status === 200) {
       s.running = true;
+      const now = clock();
+      this.ledger.stages.ran(key, now);
       const created = this.ledger.createdAt.get(key);
-      if (created !== undefined) { this.rec.startup.push(clock() - created); this.ledger.createdAt.delete(key); }
+      if (created !== undefined) { this.rec.startup.push(now - created); this.ledger.createdAt.delete(key); }
     }
   }
 

@@ -118,6 +118,9 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources, s
   const st = stats(r.rec.startup);
   const startupMet = st.n === 0 || st.p99 <= 5000;
   out(`pod start-up (create sent -> Running acknowledged): n=${st.n} p50 ${ms(st.p50)} ms, p90 ${ms(st.p90)} ms, p99 ${ms(st.p99)} ms (SLO 5 s: ${startupMet ? 'met' : 'NOT met'})`);
+  const stageRows = r.stages.rows();
+  out(`  by stage (${o.podStartMs} ms simulated start left out; a watch event may come before its call's answer, hence negatives):`);
+  for (const x of stageRows) out(`    ${x.stage.padEnd(54)} n=${String(x.s.n).padStart(6)}  p50 ${ms(x.s.p50).padStart(7)} ms  p90 ${ms(x.s.p90).padStart(7)} ms  p99 ${ms(x.s.p99).padStart(7)} ms`);
   const lag = stats(r.rec.watchLag);
   out(`watch lag (write sent -> event at a watcher, writes of this run): n=${lag.n} p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms; ${r.rec.watchEvents} events received`);
   out(`pod events missed by kubelets: ${r.missedPodEvents}; pods never Running: ${r.unstartedPods}; pods left after delete: ${r.leftoverPods}; bindings: ${r.bindings}`);
@@ -141,5 +144,5 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources, s
   if (r.cut.length > 0) out(`cut short by --deadline-s: ${r.cut.join(', ')}`);
   out(`SLOs: ${allMet && startupMet ? 'all met' : 'NOT all met'}`);
   mkdirSync(join('_output', 'bench'), { recursive: true });
-  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, calls: r.rec.rows(), startup: st, watchLag: lag, errors: Object.fromEntries(r.rec.errors), retries: Object.fromEntries(r.rec.retries), watchErrors: Object.fromEntries(r.rec.watchErrors) }, resources: res, serverLatency: server, summary: lines }, null, 2)}\n`);
+  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, stages: undefined, calls: r.rec.rows(), startup: st, startupStages: stageRows, watchLag: lag, errors: Object.fromEntries(r.rec.errors), retries: Object.fromEntries(r.rec.retries), watchErrors: Object.fromEntries(r.rec.watchErrors) }, resources: res, serverLatency: server, summary: lines }, null, 2)}\n`);
 }

@@ -8,6 +8,7 @@ import { SimKubelet, type PodLedger } from './kubelet.js';
 import { startKubeProxy } from './proxy.js';
 import { Recorder } from './recorder.js';
 import { SchedulerStandIn } from './scheduler.js';
+import { StartupStages } from './startup.js';
 import { LoadDriver } from './workload.js';
 import type { Credentials } from './kubeconfig.js';
 
@@ -46,6 +47,8 @@ export interface RunResult {
   leftoverPods: number;
   watches: number;
   bindings: number;
+  /** Pod start-up by stage. */
+  stages: StartupStages;
   /** Phases cut short or skipped by the deadline. */
   cut: string[];
 }
@@ -70,7 +73,7 @@ async function identities(admin: Credentials, signer: CertKeyPair | undefined, n
 
 export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | undefined, o: RunOptions, hooks: RunHooks): Promise<RunResult> {
   const rec = new Recorder();
-  const ledger: PodLedger = { createdAt: new Map(), bound: new Map(), seen: new Map() };
+  const ledger: PodLedger = { createdAt: new Map(), bound: new Map(), seen: new Map(), stages: new StartupStages(o.podStartMs) };
   const nodeNames = Array.from({ length: o.nodes }, (_x, i) => `${o.nodePrefix}${i}`);
   const proxies = Math.ceil(o.nodes * o.proxyFraction);
   hooks.log(`cluster load: ${o.nodes} nodes, ${o.nodes * o.podsPerNode} pods, ${proxies} kube-proxies, qps ${o.qps}, ${o.protocol}, identities ${signer ? 'client certificates (system:node:<name>)' : 'the kubeconfig\'s'}`);
@@ -137,7 +140,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     }
     return {
       rec, seconds: (clock() - t0) / 1000, pods, missedPodEvents: missed, unstartedPods, leftoverPods,
-      watches: peakWatches, bindings: scheduler.bindings, cut,
+      watches: peakWatches, bindings: scheduler.bindings, stages: ledger.stages, cut,
     };
   } finally {
     clearInterval(ticker);

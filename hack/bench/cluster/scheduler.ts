@@ -1,7 +1,7 @@
 // The scheduler's stand-in: a reflector on unscheduled pods (fieldSelector
 // spec.nodeName=, as kube-scheduler's), each bound to the least-loaded node through
 // pods/binding, at most `qps` bindings a second.
-import { sleep, type ApiClient, type KubeObj } from './client.js';
+import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
 import type { PodLedger } from './kubelet.js';
 
 const workers = 8;
@@ -19,15 +19,16 @@ export class SchedulerStandIn {
   }
 
   start(): void {
-    const offer = (p: KubeObj): void => {
+    const offer = (p: KubeObj, at: number): void => {
       const key = `${p.metadata.namespace}/${p.metadata.name}`;
       if ((p.spec as { nodeName?: string }).nodeName || p.metadata.deletionTimestamp || this.queued.has(key)) return;
+      this.ledger.stages.mark(key, 'schedulerSaw', at);
       this.queued.add(key);
       this.queue.push(p);
     };
     this.stopWatch = this.api.reflect(`/api/v1/pods?fieldSelector=${encodeURIComponent('spec.nodeName=,status.phase!=Succeeded,status.phase!=Failed')}`, { resource: 'pods', scope: 'cluster' }, {
-      onList: (items) => { for (const p of items) offer(p); },
-      onEvent: (type, p) => { if (type === 'ADDED' || type === 'MODIFIED') offer(p); },
+      onList: (items) => { const at = clock(); for (const p of items) offer(p, at); },
+      onEvent: (type, p, at) => { if (type === 'ADDED' || type === 'MODIFIED') offer(p, at); },
     });
     // A few bindings in flight, as kube-scheduler's binding goroutines.
     for (let i = 0; i < workers; i++) void this.bindLoop();
@@ -43,6 +44,7 @@ export class SchedulerStandIn {
       let least = Infinity;
       for (const [n, l] of this.load) if (l < least) { least = l; node = n; }
       const t0 = Date.now();
+      this.ledger.stages.mark(key, 'bindSent', clock(), true);
       const res = await this.api.call({ resource: 'pods/binding', verb: 'POST', scope: 'resource' }, 'POST', `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}/binding`,
         { apiVersion: 'v1', kind: 'Binding', metadata: { name: p.metadata.name, namespace: p.metadata.namespace, uid: p.metadata.uid }, target: { apiVersion: 'v1', kind: 'Node', name: node } });
       if (res.status !== 201 && res.status !== 404 && res.status !== 409) {
@@ -52,6 +54,7 @@ export class SchedulerStandIn {
       }
       this.queued.delete(key);
       if (res.status === 201) {
+        this.ledger.stages.mark(key, 'bound', clock());
         this.bindings++;
         this.load.set(node, least + 1);
         let b = this.ledger.bound.get(node);

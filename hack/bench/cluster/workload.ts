@@ -131,12 +131,15 @@ export class LoadDriver {
           const key = `${d.ns}/${res.body.metadata.name}`;
           d.pods.add(key);
           this.ledger.createdAt.set(key, sentAt);
+          this.ledger.stages.mark(key, 'sent', sentAt);
+          this.ledger.stages.mark(key, 'answered', clock());
         }
       })());
     }
     for (const key of [...d.pods].slice(want)) {
       d.pods.delete(key);
       this.ledger.createdAt.delete(key);
+      this.ledger.stages.drop(key);
       jobs.push(this.call('pods', 'DELETE', 'DELETE', `/api/v1/namespaces/${key.replace('/', '/pods/')}`));
     }
     await Promise.all(jobs);
