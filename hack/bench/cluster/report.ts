@@ -119,7 +119,8 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources, s
   const startupMet = st.n === 0 || st.p99 <= 5000;
   out(`pod start-up (create sent -> Running acknowledged): n=${st.n} p50 ${ms(st.p50)} ms, p90 ${ms(st.p90)} ms, p99 ${ms(st.p99)} ms (SLO 5 s: ${startupMet ? 'met' : 'NOT met'})`);
   const stageRows = r.stages.rows();
-  out(`  by stage (${o.podStartMs} ms simulated start left out; a watch event may come before its call's answer, hence negatives):`);
+  const unmarked = [...r.stages.unmarked].map(([m, n]) => `${m} ${n}`).join(', ');
+  out(`  by stage (${o.podStartMs} ms simulated start left out; a watch event may come before its call's answer, hence negatives)${unmarked ? `; Running without a mark, by the first missing: ${unmarked}` : ''}:`);
   for (const x of stageRows) out(`    ${x.stage.padEnd(54)} n=${String(x.s.n).padStart(6)}  p50 ${ms(x.s.p50).padStart(7)} ms  p90 ${ms(x.s.p90).padStart(7)} ms  p99 ${ms(x.s.p99).padStart(7)} ms`);
   const lag = stats(r.rec.watchLag);
   out(`watch lag (write sent -> event at a watcher, writes of this run): n=${lag.n} p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms; ${r.rec.watchEvents} events received`);

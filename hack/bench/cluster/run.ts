@@ -102,7 +102,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     hooks.log(`  ${o.nodes} nodes registered in ${((clock() - t0) / 1000).toFixed(1)} s`);
     hooks.phaseEnded?.('register nodes');
     for (let i = 0; i < proxies; i++) proxyStops.push(startKubeProxy(client('system:kube-proxy', 'kube-proxy/v1.28.3 (linux/amd64) kubernetes/hollow'), rec));
-    scheduler = new SchedulerStandIn(client('system:kube-scheduler', 'kube-scheduler/v1.28.3 (linux/amd64) kubernetes/hollow'), nodeNames, ledger, Math.max(o.qps, 50));
+    scheduler = new SchedulerStandIn(client('system:kube-scheduler', 'kube-scheduler/v1.28.3 (linux/amd64) kubernetes/hollow'), nodeNames, ledger, Math.max(o.qps, 50), 2 * Math.max(o.qps, 50));
     scheduler.start();
     const pods = o.nodes * o.podsPerNode;
     const driver = new LoadDriver(client('admin', 'clusterloader-standin/v1.28.3'), ledger, {

@@ -1,21 +1,31 @@
-// The scheduler's stand-in: a reflector on unscheduled pods (fieldSelector
-// spec.nodeName=, as kube-scheduler's), each bound to the least-loaded node through
-// pods/binding, at most `qps` bindings a second.
-import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
+// The scheduler's stand-in, shaped as kube-scheduler v1.28 runs: a reflector on
+// unscheduled pods (fieldSelector spec.nodeName=, as kube-scheduler's); one scheduling
+// loop that takes pods from its queue one at a time, picks the least-loaded node and
+// assumes the pod there (scheduleOne's scheduling cycle); and a binding per pod sent
+// without waiting for the one before (scheduleOne hands each binding cycle to a goroutine
+// of its own), every call paced by its client's token bucket (kube-scheduler's defaults:
+// --kube-api-qps 50, --kube-api-burst 100; client-go's token-bucket rate limiter). A
+// binding that fails goes back to the queue after a second (podInitialBackoffSeconds 1).
+import { clock, type ApiClient, type KubeObj } from './client.js';
 import type { PodLedger } from './kubelet.js';
+import { TokenBucket } from './token-bucket.js';
 
-const workers = 8;
+const backoffMs = 1000;
 
 export class SchedulerStandIn {
   private readonly queue: KubeObj[] = [];
   private readonly queued = new Set<string>();
   private readonly load = new Map<string, number>();
+  private readonly limiter: TokenBucket;
   private stopped = false;
   private stopWatch?: () => void;
+  /** Wakes the scheduling loop when the queue gets a pod. */
+  private wake?: () => void;
   bindings = 0;
 
-  constructor(private readonly api: ApiClient, nodes: string[], private readonly ledger: PodLedger, private readonly qps: number) {
+  constructor(private readonly api: ApiClient, nodes: string[], private readonly ledger: PodLedger, qps: number, burst: number) {
     for (const n of nodes) this.load.set(n, 0);
+    this.limiter = new TokenBucket(qps, burst);
   }
 
   start(): void {
@@ -24,50 +34,58 @@ export class SchedulerStandIn {
       if ((p.spec as { nodeName?: string }).nodeName || p.metadata.deletionTimestamp || this.queued.has(key)) return;
       this.ledger.stages.mark(key, 'schedulerSaw', at);
       this.queued.add(key);
-      this.queue.push(p);
+      this.enqueue(p);
     };
     this.stopWatch = this.api.reflect(`/api/v1/pods?fieldSelector=${encodeURIComponent('spec.nodeName=,status.phase!=Succeeded,status.phase!=Failed')}`, { resource: 'pods', scope: 'cluster' }, {
       onList: (items) => { const at = clock(); for (const p of items) offer(p, at); },
       onEvent: (type, p, at) => { if (type === 'ADDED' || type === 'MODIFIED') offer(p, at); },
     });
-    // A few bindings in flight, as kube-scheduler's binding goroutines.
-    for (let i = 0; i < workers; i++) void this.bindLoop();
+    void this.scheduleLoop();
   }
 
-  private async bindLoop(): Promise<void> {
-    const interval = (1000 * workers) / this.qps;
+  private enqueue(p: KubeObj): void {
+    this.queue.push(p);
+    this.wake?.();
+  }
+
+  private async scheduleLoop(): Promise<void> {
     while (!this.stopped) {
       const p = this.queue.shift();
-      if (!p) { await sleep(20); continue; }
-      const key = `${p.metadata.namespace}/${p.metadata.name}`;
+      if (!p) { await new Promise<void>((r) => { this.wake = r; }); this.wake = undefined; continue; }
       let node = '';
       let least = Infinity;
       for (const [n, l] of this.load) if (l < least) { least = l; node = n; }
-      const t0 = Date.now();
-      this.ledger.stages.mark(key, 'bindSent', clock(), true);
-      const res = await this.api.call({ resource: 'pods/binding', verb: 'POST', scope: 'resource' }, 'POST', `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}/binding`,
-        { apiVersion: 'v1', kind: 'Binding', metadata: { name: p.metadata.name, namespace: p.metadata.namespace, uid: p.metadata.uid }, target: { apiVersion: 'v1', kind: 'Node', name: node } });
-      if (res.status !== 201 && res.status !== 404 && res.status !== 409) {
-        // As kube-scheduler's backoff queue: try again later, it is still pending.
-        setTimeout(() => { if (!this.stopped) this.queue.push(p); }, 1000);
-        continue;
-      }
-      this.queued.delete(key);
-      if (res.status === 201) {
-        this.ledger.stages.mark(key, 'bound', clock());
-        this.bindings++;
-        this.load.set(node, least + 1);
-        let b = this.ledger.bound.get(node);
-        if (!b) this.ledger.bound.set(node, (b = new Set()));
-        b.add(key);
-      }
-      const left = interval - (Date.now() - t0);
-      if (left > 0) await sleep(left);
+      // Assumed on its node before the binding is answered, so the next pod sees it there.
+      this.load.set(node, least + 1);
+      void this.bind(p, node);
     }
+  }
+
+  private async bind(p: KubeObj, node: string): Promise<void> {
+    const key = `${p.metadata.namespace}/${p.metadata.name}`;
+    await this.limiter.take();
+    if (this.stopped) return;
+    this.ledger.stages.mark(key, 'bindSent', clock(), true);
+    const res = await this.api.call({ resource: 'pods/binding', verb: 'POST', scope: 'resource' }, 'POST', `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}/binding`,
+      { apiVersion: 'v1', kind: 'Binding', metadata: { name: p.metadata.name, namespace: p.metadata.namespace, uid: p.metadata.uid }, target: { apiVersion: 'v1', kind: 'Node', name: node } });
+    if (res.status !== 201) this.load.set(node, (this.load.get(node) ?? 1) - 1);
+    if (res.status !== 201 && res.status !== 404 && res.status !== 409) {
+      // As kube-scheduler's backoff queue: try again later, it is still pending.
+      setTimeout(() => { if (!this.stopped) this.enqueue(p); }, backoffMs);
+      return;
+    }
+    this.queued.delete(key);
+    if (res.status !== 201) return;
+    this.ledger.stages.mark(key, 'bound', clock());
+    this.bindings++;
+    let b = this.ledger.bound.get(node);
+    if (!b) this.ledger.bound.set(node, (b = new Set()));
+    b.add(key);
   }
 
   stop(): void {
     this.stopped = true;
     this.stopWatch?.();
+    this.wake?.();
   }
 }

@@ -29,6 +29,8 @@ export class StartupStages {
   readonly stages = new Map<Exclude<Mark, 'sent'>, number[]>();
   /** Per pod that reached Running, its total (create sent -> Running answered). */
   readonly totals: number[] = [];
+  /** Pods that reached Running without a mark, by the first mark missing (the generator did not see that step). */
+  readonly unmarked = new Map<Mark, number>();
 
   constructor(private readonly containerStartMs: number) {}
 
@@ -51,7 +53,8 @@ export class StartupStages {
     this.mark(key, 'running', at);
     const t = this.pods.get(key)!;
     this.pods.delete(key);
-    if (marks.some((m) => t[m] === undefined)) return undefined;
+    const missing = marks.find((m) => t[m] === undefined);
+    if (missing) { this.unmarked.set(missing, (this.unmarked.get(missing) ?? 0) + 1); return undefined; }
     for (let i = 1; i < marks.length; i++) {
       const m = marks[i] as Exclude<Mark, 'sent'>;
       let d = t[m]! - t[marks[i - 1]!]!;
