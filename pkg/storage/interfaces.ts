@@ -25,6 +25,11 @@ export interface ListOptions {
    * index instead of every object (the predicate still decides).
    */
   index?: IndexedField;
+  /**
+   * The caller awaits ListResult.confirmed before answering with the result, so the
+   * storage may hand the result over while it still asks etcd about it.
+   */
+  deferConfirmation?: boolean;
 }
 
 /**
@@ -45,6 +50,11 @@ export interface ListResult {
   resourceVersion: string;
   continue?: string;
   remainingItemCount?: number;
+  /**
+   * Only with ListOptions.deferConfirmation: resolves once etcd has confirmed the result is
+   * what it would answer, or rejects with the error to answer instead.
+   */
+  confirmed?: Promise<void>;
 }
 
 export interface GetOptions {

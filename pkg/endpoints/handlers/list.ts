@@ -65,10 +65,10 @@ export async function listHandler(h: HandlerScope): Promise<void> {
   }
   validateListConsistency(q);
   const selection = selectionFor(h.def, q);
-  const list = await h.store.list(h.info.namespace, {
+  const { list, confirmed } = await h.store.listPending(h.info.namespace, {
     ...selection, limit: q.limit, continue: q.continue,
     resourceVersion: q.resourceVersion, resourceVersionMatch: q.resourceVersionMatch,
   });
   if (!gates.enabled('RemainingItemCount')) delete list.metadata.remainingItemCount;
-  await writeList(h, 200, list);
+  await writeList(h, 200, list, confirmed);
 }

@@ -91,9 +91,10 @@ function asBytes(encoded: string | Buffer): Buffer {
  * writeObject for a collection: a large one (list items, Table rows) is encoded a batch at
  * a time, yielding between batches, and sent as a stream the socket drains at its own pace
  * (Content-Length still declared unless compressed), so other requests run while it is
- * being written.
+ * being written. `confirmed` (GenericStore.listPending): nothing is answered before it
+ * resolves, its error instead when it rejects.
  */
-export async function writeList(h: HandlerScope, code: number, body: KubeList): Promise<void> {
+export async function writeList(h: HandlerScope, code: number, body: KubeList, confirmed?: Promise<void>): Promise<void> {
   const media = chooseMedia(h);
   const out = transform(h, media, body);
   const field = collectionField(out);
@@ -103,6 +104,8 @@ export async function writeList(h: HandlerScope, code: number, body: KubeList): 
   } else if (field === 'items' && media.format === 'protobuf') {
     chunks = await encodeProtobufCooperatively(out as Record<string, unknown>);
   }
+  // Encoded while etcd was asked about the list; nothing is answered before it says yes.
+  await confirmed;
   h.ctx.status = code;
   h.ctx.set('Content-Type', media.contentType);
   recordResponseObject(h.ctx, out);

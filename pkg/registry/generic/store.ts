@@ -89,10 +89,21 @@ export class GenericStore implements StoreCore {
   }
 
   async list(namespace: string, params: ListParams): Promise<KubeList> {
+    const { list, confirmed } = await this.listPending(namespace, params);
+    await confirmed;
+    return list;
+  }
+
+  /**
+   * list(), but the list may still wait for etcd's word on it (a continue page from the
+   * watch cache waits for the compaction check): the caller may encode it meanwhile, and
+   * must await `confirmed` before answering with it, answering its error instead.
+   */
+  async listPending(namespace: string, params: ListParams): Promise<{ list: KubeList; confirmed?: Promise<void> }> {
     const opts: ListOptions = {
       limit: params.limit, continue: params.continue, resourceVersion: params.resourceVersion,
       resourceVersionMatch: params.resourceVersionMatch, filtered: isFiltering(params),
-      index: this.indexedField(params),
+      index: this.indexedField(params), deferConfirmation: true,
     };
     const matches = matcherFor(this.def, params);
     opts.predicate = (obj) => matches(this.fromStorage(obj));
@@ -106,7 +117,10 @@ export class GenericStore implements StoreCore {
       };
       if (res.continue) list.metadata.continue = res.continue;
       if (res.remainingItemCount !== undefined) list.metadata.remainingItemCount = res.remainingItemCount;
-      return list;
+      const confirmed = res.confirmed?.catch((err: unknown) => { throw this.mapError(err, ''); });
+      // Handled here too: a caller that fails before awaiting it leaves no unhandled rejection.
+      confirmed?.catch(() => undefined);
+      return { list, confirmed };
     } catch (err) {
       throw this.mapError(err, '');
     }
