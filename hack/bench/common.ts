@@ -198,9 +198,9 @@ export async function seedConfigMaps(raw: Etcd3, prefix: string, namespace: stri
  * A server of ours as its own process (the balancer, the floor server), from a script
  * beside this one; resolves the port it prints in its "listening on <port>" line.
  */
-export async function startListeningProcess(script: string, args: string[]): Promise<{ port: number; pid: number; stop(): void }> {
+export async function startListeningProcess(script: string, args: string[], nodeArgs: string[] = []): Promise<{ port: number; pid: number; stop(): void }> {
   const entry = fileURLToPath(new URL(script, import.meta.url));
-  const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

@@ -11,13 +11,17 @@
 // the machine is not charged more of the replica's background work (leases, controllers).
 // With --windows=FILE the phases' start and end (CLOCK_MONOTONIC µs, the clock V8's
 // profiles use) are written there, so cpuprofile.js --window can show one verb's profile
-// (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the replica). --no-controllers
+// (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the replica, FLOOR_NODE_ARGS the floor). --no-controllers
 // runs the replica without its in-process controllers (--controllers=-*), as upstream's
 // kube-apiserver runs without kube-controller-manager's: what their informers cost per write.
 // --against=ENTRY puts a second replica in the floor's place, started from another build's
 // dist/cmd/apiserver.js (the same flags, etcd and PKI): a before/after of a change measured
 // interleaved in one run, each build taking its turns under the same load.
-// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers] [--against=ENTRY]`.
+// --etcd-calls adds what etcd served each server per operation, from etcd's own /metrics
+// read around each slice (grpc_server_handled_total by method, and the gRPC bytes etcd
+// received and sent): our etcd_requests_total leaves out reads inside a write, and the
+// bytes include the watch events a replica's caches receive for its own writes.
+// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers] [--against=ENTRY] [--etcd-calls]`.
 import { writeFileSync } from 'node:fs';
 import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, withBenchCluster, type Row } from './common.js';
 
@@ -33,11 +37,26 @@ const swapEntry = 'alt=$0; for a do shift; case "$a" in */cmd/apiserver.js) set 
 const verbs = ['create', 'get', 'update', 'patch', 'delete'] as const;
 type Verb = typeof verbs[number];
 const micros = (): number => Number(process.hrtime.bigint() / 1000n);
+const countEtcdCalls = flag('etcd-calls');
 
-interface Phase { ops: number; errors: number; cpuUs: number; busyUs: number; window: [number, number] }
+/** etcd's counters that matter here: calls served by gRPC method, and gRPC bytes in and out. */
+type EtcdCounters = Map<string, number>;
+async function etcdCounters(endpoint: string): Promise<EtcdCounters> {
+  const text = await (await fetch(`${endpoint}/metrics`)).text();
+  const out: EtcdCounters = new Map();
+  for (const line of text.split('\n')) {
+    const handled = /^grpc_server_handled_total\{.*grpc_method="(\w+)".*\} (\S+)$/.exec(line);
+    if (handled) out.set(handled[1]!, (out.get(handled[1]!) ?? 0) + Number(handled[2]));
+    const bytes = /^etcd_network_client_grpc_(received|sent)_bytes_total (\S+)$/.exec(line);
+    if (bytes) out.set(`bytes ${bytes[1]}`, Number(bytes[2]));
+  }
+  return out;
+}
+
+interface Phase { ops: number; errors: number; cpuUs: number; busyUs: number; window: [number, number]; etcd: Map<string, number> }
 
 /** One server's objects and the resourceVersion each last had, per loop. */
-function target(base: string, creds: Parameters<typeof httpsClient>[1], ns: string, pid: number) {
+function target(base: string, creds: Parameters<typeof httpsClient>[1], ns: string, pid: number, etcdEndpoint: string) {
   const c = httpsClient(base, creds, concurrency);
   const path = `/api/v1/namespaces/${ns}/configmaps`;
   const objects: Array<Array<{ name: string; rv: string }>> = Array.from({ length: concurrency }, () => []);
@@ -85,15 +104,16 @@ function target(base: string, creds: Parameters<typeof httpsClient>[1], ns: stri
   };
   // Each loop's position in the current verb's sequence, kept across slices.
   let cursor: number[] = [];
-  let acc = { ops: 0, errors: 0, cpuUs: 0, wallUs: 0, start: 0, stop: 0 };
+  let acc = { ops: 0, errors: 0, cpuUs: 0, wallUs: 0, start: 0, stop: 0, etcd: new Map<string, number>() };
   /** Starts a verb's phase: counters and positions from zero. */
   const begin = (): void => {
     cursor = new Array(concurrency).fill(0);
-    acc = { ops: 0, errors: 0, cpuUs: 0, wallUs: 0, start: micros(), stop: 0 };
+    acc = { ops: 0, errors: 0, cpuUs: 0, wallUs: 0, start: micros(), stop: 0, etcd: new Map() };
   };
   /** Sends only `verb` from every loop for `sliceSeconds` (deletes: at most until each object is gone); true while deletes remain. */
   const slice = async (verb: Verb, sliceSeconds: number): Promise<boolean> => {
     let more = verb !== 'delete';
+    const etcd0 = countEtcdCalls ? await etcdCounters(etcdEndpoint) : undefined;
     const cpu0 = procStats(pid).cpuSeconds;
     const start = micros();
     const end = start + sliceSeconds * 1e6;
@@ -111,13 +131,17 @@ function target(base: string, creds: Parameters<typeof httpsClient>[1], ns: stri
     acc.cpuUs += (procStats(pid).cpuSeconds - cpu0) * 1e6;
     acc.wallUs += stop - start;
     acc.stop = stop;
+    if (etcd0) {
+      for (const [name, n] of await etcdCounters(etcdEndpoint)) acc.etcd.set(name, (acc.etcd.get(name) ?? 0) + n - (etcd0.get(name) ?? 0));
+    }
     return more;
   };
   /** The phase so far, per operation. */
   const result = (verb: Verb): Phase => {
     if (verb === 'delete') for (const list of objects) list.length = 0;
     const n = Math.max(1, acc.ops);
-    return { ops: acc.ops, errors: acc.errors, cpuUs: acc.cpuUs / n, busyUs: Math.max(0, acc.cpuUs - idle.rate * acc.wallUs) / n, window: [acc.start, acc.stop] };
+    const etcd = new Map([...acc.etcd].filter(([, v]) => v > 0).map(([k, v]) => [k, v / n]));
+    return { ops: acc.ops, errors: acc.errors, cpuUs: acc.cpuUs / n, busyUs: Math.max(0, acc.cpuUs - idle.rate * acc.wallUs) / n, window: [acc.start, acc.stop], etcd };
   };
   return { begin, slice, result, measureIdle, close: c.close };
 }
@@ -126,7 +150,8 @@ async function main(): Promise<void> {
   await withBenchCluster('crud-verbs', async ({ cluster, prefix, etcdEndpoint }) => {
     const creds = cluster.credentialsFor();
     const { serving, ca } = cluster.pki;
-    const floor = against ? undefined : await startListeningProcess('./floor-server.js', [etcdEndpoint, `${prefix}-floor/`, serving.certFile, serving.keyFile, ca.certFile]);
+    const floor = against ? undefined : await startListeningProcess('./floor-server.js', [etcdEndpoint, `${prefix}-floor/`, serving.certFile, serving.keyFile, ca.certFile],
+      (process.env['FLOOR_NODE_ARGS'] ?? '').split(' ').filter(Boolean));
     try {
       const setup = httpsClient(cluster.urls[0]!, creds);
       for (const ns of against ? ['crud-verbs', 'crud-verbs-b'] : ['crud-verbs']) {
@@ -134,10 +159,10 @@ async function main(): Promise<void> {
         if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
       }
       setup.close();
-      const ours = target(cluster.urls[0]!, creds, 'crud-verbs', cluster.replicas[0]!.pid!);
+      const ours = target(cluster.urls[0]!, creds, 'crud-verbs', cluster.replicas[0]!.pid!, etcdEndpoint);
       const bare = floor
-        ? target(`https://127.0.0.1:${floor.port}`, creds, 'crud-verbs', floor.pid)
-        : target(cluster.urls[1]!, creds, 'crud-verbs-b', cluster.replicas[1]!.pid!);
+        ? target(`https://127.0.0.1:${floor.port}`, creds, 'crud-verbs', floor.pid, etcdEndpoint)
+        : target(cluster.urls[1]!, creds, 'crud-verbs-b', cluster.replicas[1]!.pid!, etcdEndpoint);
       // The two servers take turns in slices of a second, so both see the same mix of
       // the machine's other load over a phase.
       const phase = async (verb: Verb, total: number): Promise<[Phase, Phase]> => {
@@ -170,6 +195,9 @@ async function main(): Promise<void> {
         rows.push({ measure: `${verb} CPU per operation (replica | ${side})`, unit: 'us', ours: o.busyUs, etcd: f.busyUs });
         rows.push({ measure: `${verb} same, idle CPU not taken out`, unit: 'us', ours: o.cpuUs, etcd: f.cpuUs });
         rows.push({ measure: `${verb} operations (failed: ${o.errors} | ${f.errors})`, unit: 'ops', ours: o.ops, etcd: f.ops });
+        for (const name of new Set([...o.etcd.keys(), ...f.etcd.keys()])) {
+          rows.push({ measure: `${verb} etcd ${name} per operation`, unit: name.startsWith('bytes') ? 'B' : 'calls', ours: o.etcd.get(name) ?? 0, etcd: f.etcd.get(name) ?? 0 });
+        }
       }
       rows.push({ measure: `idle CPU (replica | ${side})`, unit: 'ms/s', ours: oursIdle * 1000, etcd: floorIdle * 1000 });
       ours.close();
