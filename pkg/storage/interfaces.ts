@@ -59,6 +59,12 @@ export interface ListResult {
 
 export interface GetOptions {
   resourceVersion?: string;
+  /**
+   * A decoded copy of the object the caller already holds (the watch cache's): when etcd's
+   * value has its revision it is the same value, so a copy of it is returned instead of
+   * decoding the bytes again. Never trusted beyond that check.
+   */
+  knownCopy?: KubeObject;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -447,6 +447,28 @@ describe('storage: watch cache', function () {
     }
   });
 
+  it('answers a consistent get from etcd, taking the cache\'s copy for etcd\'s value only when it has etcd\'s revision', async () => {
+    const root = `${uniquePrefix('cacher-get')}/configmaps/`;
+    const s = cached(root);
+    await s.watch(`${root}ns`, { recursive: true, resourceVersion: '' }).then((w) => w.stop()); // start the cache
+    const key = `${root}ns/a`;
+    const made = await s.create(key, cm('a', 'cached'));
+    await until(() => s['caches'].get(root)?.peek(key)?.metadata.resourceVersion === made.metadata.resourceVersion);
+    // The same revision: the copy is etcd's value, and the caller gets its own copy of it.
+    const got = await s.get(key);
+    expect(got.data).to.deep.equal({ v: 'cached' });
+    (got.data as Record<string, string>).v = 'changed by the caller';
+    expect((await s.get(key)).data).to.deep.equal({ v: 'cached' });
+    // A copy with etcd's revision stands for etcd's value (it is not decoded again); one
+    // with another revision is never taken for it.
+    const marked = { ...made, data: { v: 'the copy' } } as KubeObject;
+    expect((await etcd.get(key, { knownCopy: marked })).data).to.deep.equal({ v: 'the copy' });
+    const older = { ...made, metadata: { ...made.metadata, resourceVersion: String(Number(made.metadata.resourceVersion) - 1) } } as KubeObject;
+    expect((await etcd.get(key, { knownCopy: { ...older, data: { v: 'older' } } as KubeObject })).data).to.deep.equal({ v: 'cached' });
+    const theirs = await etcd.guaranteedUpdate(key, undefined, async (cur) => ({ ...cur, data: { v: 'theirs' } } as KubeObject));
+    expect((await etcd.get(key, { knownCopy: made })).data).to.deep.equal({ v: 'theirs' });
+    expect((await s.get(key)).metadata.resourceVersion).to.equal(theirs.object.metadata.resourceVersion);
+  });
   it('after a value it could not decode, takes the next event\'s previous object from etcd (its watch carries no previous values)', async () => {
     const root = `${uniquePrefix('cacher-undecodable')}/configmaps/`;
     const s = cached(root);

@@ -54,7 +54,11 @@ export class CachedStorage implements Storage {
   async get(key: string, opts?: GetOptions): Promise<KubeObject> {
     const cache = opts?.resourceVersion === '0' ? this.cacheFor(key) : undefined;
     const state = cache ? await cache.read(key, false) : undefined;
-    if (!state) return this.inner.get(key, opts);
+    if (!state) {
+      // etcd answers (a consistent read); the cache's copy saves decoding what it sends.
+      const knownCopy = opts?.knownCopy ?? this.caches.get(this.rootOf(key) ?? '')?.peek(key);
+      return this.inner.get(key, knownCopy ? { ...opts, knownCopy } : opts);
+    }
     if (state.items.length === 0) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
     // Callers may change what they get; the cache's copy is shared.
     return deepCopy(state.items[0]);
