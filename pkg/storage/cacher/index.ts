@@ -22,6 +22,7 @@ import { WatchCache, type WatchCacheOptions } from './watch-cache.js';
 import { probeRange } from './freshness.js';
 import { guardEtcd } from '../etcd/boundary.js';
 import { readPageAt } from './paged-read.js';
+import { CompactionChecks } from './compaction-checks.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError } from '../etcd/continue.js';
 
 /** How long a consistent list waits for the cache to catch up before reading etcd. */
@@ -38,10 +39,12 @@ export class CachedStorage implements Storage {
    * naming the root of a key (tests, whose prefixes are made up per test).
    */
   private readonly client: Etcd3;
+  private readonly compaction: CompactionChecks;
 
   constructor(private readonly inner: Storage & { currentRevision(): Promise<string>; historyCompacted(rev: number): Promise<boolean> },
     client: Etcd3, roots: string[] | ((key: string) => string | undefined), private readonly opts: WatchCacheOptions) {
     this.client = guardEtcd(client);
+    this.compaction = new CompactionChecks((rev) => inner.historyCompacted(rev));
     if (typeof roots === 'function') {
       this.rootOf = roots;
     } else {
@@ -136,12 +139,11 @@ export class CachedStorage implements Storage {
   /**
    * Resolves while etcd still holds revision `at`; once etcd has compacted it, rejects as
    * etcd's list would: 410 Expired with a token to finish the list from `start`. Asked of
-   * etcd on every continue page, since a compaction by anyone (etcdctl included) leaves no
-   * trace a watch could see. Rejections count as handled: a caller that falls back to etcd
-   * never awaits it.
+   * etcd for every continue page (CompactionChecks shares one question between concurrent
+   * ones). Rejections count as handled: a caller that falls back to etcd never awaits it.
    */
   private notCompacted(at: number, start: string): Promise<void> {
-    const check = this.inner.historyCompacted(at - 1).then((compacted) => {
+    const check = this.compaction.compacted(at - 1).then((compacted) => {
       if (compacted) throw new ExpiredContinueError(encodeContinue(-1, start));
     });
     check.catch(() => undefined);
@@ -184,7 +186,7 @@ export class CachedStorage implements Storage {
     if (cache && opts.sendInitialEvents && /^\d*$/.test(rv)) {
       const stream = await cache.watch(key, opts.recursive, rv === '' ? 0 : Number(rv), true, opts.trigger);
       if (stream) return stream;
-    } else if (cache && /^\d*$/.test(rv) && !(rv !== '' && rv !== '0' && await this.inner.historyCompacted(Number(rv)))) {
+    } else if (cache && /^\d*$/.test(rv) && !(rv !== '' && rv !== '0' && await this.compaction.compacted(Number(rv)))) {
       const stream = await cache.watch(key, opts.recursive, rv === '' ? 0 : Number(rv), false, opts.trigger);
       if (stream) return stream;
     }
