@@ -5,12 +5,15 @@
 // its RSS once idle; then eight servers of the JS test API on one etcd at once.
 // Wall time needs a quiet machine; CPU is what to compare on a busy one (the load
 // average is printed with the figures).
-// Run: `node dist/hack/bench/startup.js [--starts=20] [--parallel=8] [--compare-files]`;
+// Run: `node dist/hack/bench/startup.js [--starts=20] [--parallel=8] [--compare-files] [--against=DIR]`;
 // --compare-files interleaves starts of the per-file build (dist/cmd/apiserver.js) with
-// those of the executable (the single-file build), for the difference in one run.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// those of the executable (the single-file build), for the difference in one run;
+// --against=DIR interleaves starts of another build's executable (a copy of a checkout's
+// bin/ and dist/, e.g. main's, beside a node_modules) for a before/after under one load.
+// BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" gives the servers node flags.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
 import { startTestServer } from '../../pkg/testing/index.js';
 import { startEnvtestAPIServer } from '../../test/harness/envtest.js';
@@ -58,16 +61,26 @@ const rows = (label: string, s: Starts) => [
 async function main(): Promise<void> {
   const starts = arg('starts', 20);
   const parallel = arg('parallel', 8);
-  const binary = join(repoRoot(), 'bin', 'kube-apiserver.js');
   const executable: Starts = { wallMs: [], cpuS: [], rssMiB: [] };
   const files: Starts = { wallMs: [], cpuS: [], rssMiB: [] };
+  const against = process.argv.find((a) => a.startsWith('--against='))?.slice('--against='.length) ?? '';
+  const baseline: Starts = { wallMs: [], cpuS: [], rssMiB: [] };
   const launcherDir = mkdtempSync(join(tmpdir(), 'bench-startup-bin-'));
-  const perFile = join(launcherDir, 'kube-apiserver');
-  writeFileSync(perFile, `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot(), 'dist', 'cmd', 'apiserver.js')}" "$@"\n`);
-  chmodSync(perFile, 0o755);
+  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean).map((a) => `"${a}"`).join(' ');
+  const launcher = (name: string, script: string): string => {
+    const file = join(launcherDir, name, 'kube-apiserver');
+    mkdirSync(dirname(file));
+    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" ${nodeArgs} "${script}" "$@"\n`);
+    chmodSync(file, 0o755);
+    return file;
+  };
+  const binary = launcher('executable', join(repoRoot(), 'bin', 'kube-apiserver.js'));
+  const perFile = launcher('per-file', join(repoRoot(), 'dist', 'cmd', 'apiserver.js'));
+  const againstBinary = against ? launcher('against', join(against, 'bin', 'kube-apiserver.js')) : '';
   const loadBefore = load();
   try {
     for (let i = 0; i < starts; i++) {
+      if (againstBinary) await startOnce(againstBinary, baseline, 'against');
       await startOnce(binary, executable, 'kube-apiserver');
       if (flag('compare-files')) await startOnce(perFile, files, 'per-file build');
     }
@@ -90,6 +103,7 @@ async function main(): Promise<void> {
   report('startup', `start-to-ready with envtest's flags, ${starts} serial starts on fresh etcds (upstream kube-apiserver: ${upstreamStartMs} ms on this machine); load average ${loadBefore} before, ${loadAfter} after`, [
     ...rows('', executable),
     ...(files.wallMs.length ? rows('per-file build: ', files) : []),
+    ...(baseline.wallMs.length ? rows(`against ${against}: `, baseline) : []),
     { measure: `${parallel} test servers on one etcd, all ready`, unit: 'ms', ours: parallelMs },
   ], { upstreamStartMs, parallelRssEstimateMiB: pct(executable.rssMiB, 50) * parallel, loadBefore, loadAfter });
   console.log(`upstream kube-apiserver ${upstreamStartMs} ms (issue 25, same machine): ours p50 ${pct(executable.wallMs, 50)} ms, max ${Math.max(...executable.wallMs)} ms to /readyz; CPU p50 ${pct(executable.cpuS, 50).toFixed(2)} s; load ${loadAfter}`);

@@ -34,6 +34,11 @@ export class FeatureGates {
     return all ?? spec.default;
   }
 
+  /** No gate set: every gate has its default (what build-time products such as pkg/generated assume). */
+  atDefaults(): boolean {
+    return this.values.size === 0;
+  }
+
   /** Gates set explicitly to a GA or deprecated gate: upstream warns that they will go away. */
   settingsToWarnAbout(): string[] {
     return [...this.values.keys()].filter((n) => ['GA', 'DEPRECATED'].includes(knownFeatures[n]!.stage))

@@ -18,6 +18,8 @@ import { toKubeObject } from '../endpoints/handlers/decode.js';
 import { checkName } from '../endpoints/handlers/strict-decode.js';
 import { managerOrUserAgent } from '../endpoints/handlers/write-options.js';
 import type { GenericStore, RequestScope } from '../registry/generic/store.js';
+import { createPrepared } from '../registry/generic/create.js';
+import type { BootstrapRequest } from './bootstrap-objects.js';
 import type { StoreRegistry } from '../registry/generic/registry.js';
 import type { ResourceDef } from '../registry/rest/resource.js';
 import { notFoundResource } from '../endpoints/installer.js';
@@ -30,6 +32,8 @@ export interface RegistryClientOptions {
   userAgent: string;
   /** For what is not a get, list, create or update: the loopback client of the same identity. */
   fallback: Client;
+  /** What the create path would store for a request, made ahead (bootstrap-objects.ts): only admission and the write run. */
+  prepared?: (r: BootstrapRequest) => KubeObject | undefined;
 }
 
 export function registryClient(o: RegistryClientOptions): Client {
@@ -80,7 +84,11 @@ class RegistryResourceClient implements ResourceClient {
 
   async create(namespace: string, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
     const store = this.store();
-    return copied(await store.create(namespace, this.decoded(obj), this.scope(opts)));
+    const scope = this.scope(opts);
+    const { group, version, plural } = this.def!;
+    const made = this.o.prepared?.({ group, version, plural, namespace, fieldManager: scope.fieldManager!, body: obj });
+    const created = made && await createPrepared(store, namespace, made, scope);
+    return copied(created ?? await store.create(namespace, this.decoded(obj), scope));
   }
 
   async update(namespace: string, obj: KubeObject, opts: WriteOptions & { subresource?: string } = {}): Promise<KubeObject> {

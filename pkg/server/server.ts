@@ -60,6 +60,7 @@ import { KubeletClient } from '../kubelet/client.js';
 import { buildAggregator } from '../aggregator/index.js';
 import { createOpenAPIHandler } from '../openapi/handler.js';
 import { registryClient } from './registry-client.js';
+import { preparedBootstrapObject } from './bootstrap-objects.js';
 
 export interface RunningServer {
   url: string;
@@ -220,6 +221,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   setHandler(handle);
   const bootstrapClient = auditor ? apiserverClient : registryClient({
     registry, admission, user: apiserverUser, userAgent: kubernetesUserAgent('kube-apiserver'), fallback: apiserverClient,
+    prepared: preparedBootstrapObject,
   });
   // Upstream's bootstrap controller, a readiness step too: its writes go the same way.
   const kubernetesService = new KubernetesServiceController({

@@ -33,8 +33,7 @@ export async function createObject(store: StoreCore, namespace: string, body: Ku
     }
     let written = false;
     try {
-      const stored = await store.storage.create(store.key(namespace, prepared.metadata.name!), store.toStorage(prepared),
-        scope.coalesceCreates ? { ...store.writeOptions, coalesce: true } : store.writeOptions);
+      const stored = await write(store, namespace, store.toStorage(prepared), scope);
       written = true;
       return store.decorate(stored);
     } catch (err) {
@@ -44,6 +43,39 @@ export async function createObject(store: StoreCore, namespace: string, body: Ku
     } finally {
       await finish(written);
     }
+  }
+}
+
+function write(store: StoreCore, namespace: string, obj: KubeObject, scope: RequestScope): Promise<KubeObject> {
+  return store.storage.create(store.key(namespace, obj.metadata.name!), obj,
+    scope.coalesceCreates ? { ...store.writeOptions, coalesce: true } : store.writeOptions);
+}
+
+/**
+ * A create of an object that is already what this path would store, but for its uid,
+ * creationTimestamp and managedFields times (a start's bootstrap objects:
+ * pkg/server/bootstrap-objects.ts): only admission and the write run. Its uid and
+ * creationTimestamp keys, if present, stay where they are (their values are replaced);
+ * mutating admission sees it without them, as it sees a create before prepareCreate.
+ * Undefined, with nothing written, when mutating admission changed it (the caller then
+ * creates it the full way, admission again included) or when the resource has a create
+ * hook or converts for storage.
+ */
+export async function createPrepared(store: StoreCore, namespace: string, obj: KubeObject, scope: RequestScope): Promise<KubeObject | undefined> {
+  const { def } = store;
+  if (def.hooks?.beginCreate || def.conversion || scope.dryRun) return undefined;
+  const { uid: _uid, creationTimestamp: _created, ...meta } = obj.metadata;
+  const admitted = { ...obj, metadata: meta };
+  const before = JSON.stringify(admitted);
+  await scope.admission.admit(admissionAttrs(def, 'CREATE', admitted, undefined, scope));
+  if (JSON.stringify(admitted) !== before) return undefined;
+  obj.metadata.uid = randomUUID();
+  obj.metadata.creationTimestamp = nowTimestamp();
+  await scope.admission.validate(admissionAttrs(def, 'CREATE', obj, undefined, scope));
+  try {
+    return store.decorate(await write(store, namespace, obj, scope));
+  } catch (err) {
+    throw store.mapError(err, obj.metadata.name ?? '');
   }
 }
 
