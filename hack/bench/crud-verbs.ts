@@ -16,7 +16,8 @@
 // kube-apiserver runs without kube-controller-manager's: what their informers cost per write.
 // --against=ENTRY puts a second replica in the floor's place, started from another build's
 // dist/cmd/apiserver.js (the same flags, etcd and PKI): a before/after of a change measured
-// interleaved in one run, each build taking its turns under the same load.
+// interleaved in one run, each build taking its turns under the same load. Node flags may
+// precede the entry (--against='--max-semi-space-size=64 dist/cmd/apiserver.js').
 // --etcd-calls adds what etcd served each server per operation, from etcd's own /metrics
 // read around each slice (grpc_server_handled_total by method, and the gRPC bytes etcd
 // received and sent): our etcd_requests_total leaves out reads inside a write, and the
@@ -32,8 +33,12 @@ const idleSeconds = arg('idle', 5);
 const sliceSeconds = 1;
 const windowsFile = process.argv.find((x) => x.startsWith('--windows='))?.split('=')[1];
 const against = process.argv.find((x) => x.startsWith('--against='))?.slice('--against='.length);
-/** Runs the replica's command with `against` as its server entry (exec: same pid). */
-const swapEntry = 'alt=$0; for a do shift; case "$a" in */cmd/apiserver.js) set -- "$@" "$alt";; *) set -- "$@" "$a";; esac; done; exec "$@"';
+/**
+ * Runs the replica's command with `against` as its server entry (exec: same pid). Words
+ * before the entry are node flags for that replica alone (split on spaces), so one build
+ * can be measured against itself with other V8 settings.
+ */
+const swapEntry = 'alt=$0; for a do shift; case "$a" in */cmd/apiserver.js) set -- "$@" $alt;; *) set -- "$@" "$a";; esac; done; exec "$@"';
 const verbs = ['create', 'get', 'update', 'patch', 'delete'] as const;
 type Verb = typeof verbs[number];
 const micros = (): number => Number(process.hrtime.bigint() / 1000n);
