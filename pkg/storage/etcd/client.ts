@@ -25,6 +25,17 @@ export interface EtcdConnection {
   close(): void;
 }
 
+/**
+ * HTTP/2 flow-control window for each etcd stream and the connection: how much etcd may
+ * send before this process has read it. grpc-js keeps HTTP/2's 64 KiB unless told, so a
+ * watch of a busy resource delivered at most 64 KiB per turn of a loaded event loop and
+ * fell seconds behind etcd (a replica's pods cache 2-25 s behind its own writes at 100
+ * nodes on a busy machine, against 1-63 ms with this window, the same minutes).
+ * upstream's client is grpc-go, whose BDP estimator grows both windows up to 16 MiB
+ * (transport/bdp_estimator.go, bdpLimit).
+ */
+export const etcdFlowControlWindow = 16 * 1024 * 1024;
+
 /** etcd3's per-member state that holds the channel credentials (its Host class). */
 interface EtcdHost { host: string; channelCredentials: ChannelCredentials }
 
@@ -44,6 +55,7 @@ export function createEtcdClient(cfg: EtcdClientConfig, log: HandshakeLog): Etcd
   // https members, which upstream's client allows); https members get ours below.
   const client = new Etcd3({
     ...cfg.options,
+    grpcOptions: { 'grpc-node.flow_control_window': etcdFlowControlWindow, ...cfg.options?.grpcOptions },
     // No global retry: etcd3's would send writes again too (retry.ts); reads are retried below.
     faultHandling: { ...memberFaultHandling(cfg.endpoints), global: noop, ...cfg.options?.faultHandling },
     hosts: cfg.endpoints.map((e) => e.replace(/^https?:\/\//, '')),
