@@ -1,75 +1,91 @@
 // Makes pkg/generated/bootstrap-objects.json (hack/gen-bootstrap-objects.ts writes it; a
-// test keeps it current): each object a start creates on a fresh etcd, sent through the
-// create path a start uses (registry-client.ts and the generic store, without admission,
-// which a start still runs) as far as the storage layer, and taken as handed to it: what
-// the create path stores, but for its uid, creation time and managedFields times (blanked;
-// set at each write). Only for a server without feature gates set and with
-// the default API groups; any other request misses it and takes the full path.
+// test keeps it current): the start-up hooks that write objects (system namespaces,
+// priority classes, APIServices, the RBAC policy) run as a start on a fresh etcd runs them,
+// through the client a start writes with (registry-client.ts, the generic store; no
+// admission, which a start still runs), over a storage that keeps what it is given. Each
+// object's last state is stored under the create request that made it: what the create
+// path and the hooks' later writes to it (an APIService's status) store, but for its uid
+// and times (blanked; set at each start). Only for a server without feature gates set and
+// with the default API groups; any other request misses it and takes the full path.
 import { AdmissionChain, type Admission } from '../admission/interfaces.js';
-import { bootstrapPolicy } from '../bootstrappolicy/index.js';
+import { reconcileBootstrapPolicy } from '../bootstrappolicy/reconcile.js';
 import { apiserverUser } from '../client/identities.js';
 import type { Client } from '../client/interfaces.js';
+import { managerOrUserAgent } from '../endpoints/handlers/write-options.js';
 import { resetFeatureGates } from '../features/gates.js';
-import { localAPIServices } from '../registry/apiregistration/apiservices/local.js';
 import { StoreRegistry } from '../registry/generic/registry.js';
 import { buildScheme } from '../registry/index.js';
-import { systemPriorityClasses } from '../registry/scheduling/priorityclasses/strategy.js';
+import type { ResourceScheme } from '../registry/rest/resource-scheme.js';
 import type { KubeObject } from '../runtime/object.js';
 import type { Storage } from '../storage/interfaces.js';
 import { kubernetesUserAgent } from '../version/index.js';
-import { systemNamespaces } from './bootstrap.js';
-import { bootstrapObjectKey, type BootstrapRequest } from './bootstrap-objects.js';
-import { managerOrUserAgent } from '../endpoints/handlers/write-options.js';
+import { ensureLocalAPIServices, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.js';
+import { blankClockFields, bootstrapObjectKey } from './bootstrap-objects.js';
 import { registryClient, type RegistryClientOptions } from './registry-client.js';
 
-interface Creation { group: string; plural: string; version: string; namespace: string; body: KubeObject }
+const refused = (): never => { throw new Error('the bootstrap hooks on an empty store list, create and update only'); };
 
-/** What the start-up hooks create on a fresh etcd, in their order, as they send it. */
-export function bootstrapCreations(scheme = buildScheme()): Creation[] {
-  const rbac = (plural: string) => (body: KubeObject): Creation => ({ group: 'rbac.authorization.k8s.io', plural, version: 'v1', namespace: body.metadata.namespace ?? '', body });
-  const p = bootstrapPolicy();
-  return [
-    ...systemNamespaces.map((name) => ({ group: '', plural: 'namespaces', version: 'v1', namespace: '', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } })),
-    ...systemPriorityClasses.map((body) => ({ group: 'scheduling.k8s.io', plural: 'priorityclasses', version: 'v1', namespace: '', body: structuredClone(body) })),
-    ...localAPIServices(scheme).map((body) => ({ group: 'apiregistration.k8s.io', plural: 'apiservices', version: 'v1', namespace: '', body })),
-    ...p.clusterRoles.map(rbac('clusterroles')), ...p.clusterRoleBindings.map(rbac('clusterrolebindings')),
-    ...p.roles.map(rbac('roles')), ...p.roleBindings.map(rbac('rolebindings')),
-  ];
-}
-
-/** A storage that keeps what it is asked to create and writes nothing. */
-export function capturingStorage(into: KubeObject[]): Storage {
-  return new Proxy({} as Storage, {
-    get: (_, method) => method === 'create'
-      ? async (_key: string, obj: KubeObject) => { into.push(structuredClone(obj)); return { ...obj, metadata: { ...obj.metadata, resourceVersion: '1' } }; }
-      : () => { throw new Error('bootstrap objects are made with creates only'); },
-  });
+/** An empty store that keeps, by key, the last object it is given to write; it lists, creates and updates, nothing else. */
+export function capturingStorage(into: Map<string, KubeObject>): Storage {
+  let revision = 1;
+  const versions = new Map<string, string>();
+  const withVersion = (key: string, obj: KubeObject): KubeObject => ({ ...obj, metadata: { ...obj.metadata, resourceVersion: versions.get(key) } });
+  const keep = (key: string, obj: KubeObject): KubeObject => {
+    // As etcd holds it: without its resourceVersion (storage/etcd/codec.ts).
+    const { resourceVersion: _rv, ...meta } = obj.metadata;
+    into.set(key, structuredClone({ ...obj, metadata: meta }));
+    versions.set(key, String(++revision));
+    return withVersion(key, structuredClone(obj));
+  };
+  const methods: Partial<Storage> = {
+    create: async (key, obj) => keep(key, obj),
+    list: async () => ({ items: [], resourceVersion: String(revision) }),
+    guaranteedUpdate: async (key, _preconditions, tryUpdate) => {
+      const current = into.get(key);
+      if (!current) return refused();
+      const next = await tryUpdate(withVersion(key, structuredClone(current)));
+      return { object: next ? keep(key, next) : withVersion(key, current), created: false };
+    },
+  };
+  return new Proxy(methods as Storage, { get: (target, method: keyof Storage) => target[method] ?? refused });
 }
 
 /** The client a start's hooks write with (server.ts), over `storage`; `prepared` as the server passes it, or none. */
-export function bootstrapWriter(storage: Storage, prepared?: RegistryClientOptions['prepared'], admission: Admission = new AdmissionChain()): Client {
-  const registry = new StoreRegistry(buildScheme(), storage, '/registry');
-  const refuse = new Proxy({}, { get: () => () => { throw new Error('bootstrap objects are made with creates only'); } });
+export function bootstrapWriter(storage: Storage, scheme: ResourceScheme, prepared?: RegistryClientOptions['prepared'], admission: Admission = new AdmissionChain()): Client {
+  const registry = new StoreRegistry(scheme, storage, '/registry');
+  const refuse = new Proxy({}, { get: () => refused });
   const unused = { resource: () => refuse } as unknown as Client;
   return registryClient({ registry, admission, user: apiserverUser, userAgent: kubernetesUserAgent('kube-apiserver'), fallback: unused, prepared });
 }
 
-/** Each object as the create path hands it to storage, keyed by its request (bootstrapObjectKey). */
+/** The start-up hooks that write objects, in a start's order. */
+export async function runBootstrapHooks(client: Client, scheme: ResourceScheme): Promise<void> {
+  await ensureSystemNamespaces(client);
+  await ensureSystemPriorityClasses(client);
+  await ensureLocalAPIServices(client, scheme);
+  await reconcileBootstrapPolicy(client);
+}
+
+const identity = (kind: string | undefined, namespace: string | undefined, name: string | undefined): string => `${kind}/${namespace ?? ''}/${name ?? ''}`;
+
+/** Each object's last state, keyed by the request that created it (bootstrapObjectKey). */
 export async function makeBootstrapObjects(): Promise<Record<string, KubeObject>> {
   resetFeatureGates();
-  const captured: KubeObject[] = [];
-  const client = bootstrapWriter(capturingStorage(captured));
+  const scheme = buildScheme();
+  const written = new Map<string, KubeObject>();
+  const requests = new Map<string, string>();
   const fieldManager = managerOrUserAgent('', kubernetesUserAgent('kube-apiserver'));
+  const record: RegistryClientOptions['prepared'] = (r) => {
+    if (r.fieldManager !== fieldManager) throw new Error(`bootstrap create with field manager ${r.fieldManager}`);
+    requests.set(identity(r.body.kind, r.namespace || r.body.metadata.namespace, r.body.metadata.name), bootstrapObjectKey(r));
+    return undefined;
+  };
+  await runBootstrapHooks(bootstrapWriter(capturingStorage(written), scheme, record), scheme);
   const out: Record<string, KubeObject> = {};
-  for (const c of bootstrapCreations()) {
-    await client.resource(c.group, c.plural, c.version).create(c.namespace, c.body);
-    const stored = captured.pop()!;
-    // Kept where the create path put them (a JSON-encoded object keeps its key order).
-    stored.metadata.uid = '';
-    stored.metadata.creationTimestamp = '';
-    for (const entry of stored.metadata.managedFields ?? []) entry.time = '';
-    const request: BootstrapRequest = { ...c, fieldManager };
-    out[bootstrapObjectKey(request)] = stored;
+  for (const obj of written.values()) {
+    const key = requests.get(identity(obj.kind, obj.metadata.namespace, obj.metadata.name));
+    if (!key) throw new Error(`${obj.kind} ${obj.metadata.name} was written but not created`);
+    out[key] = blankClockFields(obj);
   }
   return out;
 }

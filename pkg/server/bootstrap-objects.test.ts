@@ -2,46 +2,43 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AdmissionChain } from '../admission/interfaces.js';
+import { bootstrapPolicy } from '../bootstrappolicy/index.js';
 import { resetFeatureGates } from '../features/gates.js';
+import { buildScheme } from '../registry/index.js';
 import type { KubeObject } from '../runtime/object.js';
-import { bootstrapCreations, bootstrapWriter, capturingStorage, formatBootstrapObjects, makeBootstrapObjects } from './bootstrap-objects-gen.js';
-import { preparedBootstrapObject } from './bootstrap-objects.js';
+import { bootstrapWriter, capturingStorage, formatBootstrapObjects, makeBootstrapObjects, runBootstrapHooks } from './bootstrap-objects-gen.js';
+import { blankClockFields, preparedBootstrapObject } from './bootstrap-objects.js';
 
 const generatedFile = fileURLToPath(new URL('../../../pkg/generated/bootstrap-objects.json', import.meta.url));
 
-/** What differs between two creates of one object: its uid and times, blanked where they are. */
-function blanked(o: KubeObject): KubeObject {
-  const c = structuredClone(o);
-  expect(c.metadata.uid).to.match(/^[0-9a-f-]{36}$/);
-  expect(c.metadata.creationTimestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-  c.metadata.uid = 'uid';
-  c.metadata.creationTimestamp = 'created';
-  for (const e of c.metadata.managedFields ?? []) e.time = 'time';
-  return c;
-}
-
-/** Every bootstrap object through the writer, as stored and as returned, blanked; JSON keeps key order. */
-async function writeAll(prepared: boolean, admission = new AdmissionChain()): Promise<{ stored: string[]; returned: string[] }> {
-  const captured: KubeObject[] = [];
-  const client = bootstrapWriter(capturingStorage(captured), prepared ? preparedBootstrapObject : undefined, admission);
-  const returned: string[] = [];
-  for (const c of bootstrapCreations()) returned.push(JSON.stringify(blanked(await client.resource(c.group, c.plural, c.version).create(c.namespace, c.body))));
-  return { stored: captured.map((o) => JSON.stringify(blanked(o))), returned };
+/** The hooks' writes, each key's last object as JSON (key order counts) with uid and times blanked, once checked set. */
+async function writeAll(prepared: boolean, admission = new AdmissionChain()): Promise<Map<string, string>> {
+  const written = new Map<string, KubeObject>();
+  const scheme = buildScheme();
+  await runBootstrapHooks(bootstrapWriter(capturingStorage(written), scheme, prepared ? preparedBootstrapObject : undefined, admission), scheme);
+  return new Map([...written].map(([key, obj]) => {
+    expect(obj.metadata.uid, key).to.match(/^[0-9a-f-]{36}$/);
+    expect(obj.metadata.creationTimestamp, key).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    for (const e of obj.metadata.managedFields ?? []) expect(e.time, key).to.equal(obj.metadata.creationTimestamp);
+    return [key, JSON.stringify(blankClockFields(obj))];
+  }));
 }
 
 describe('bootstrap objects made ahead', () => {
   afterEach(() => resetFeatureGates());
 
-  it('pkg/generated/bootstrap-objects.json is what the create path stores today (else: build, node hack/gen-bootstrap-objects.mjs, build)', async () => {
+  it('pkg/generated/bootstrap-objects.json is what the hooks store today (else: build, node hack/gen-bootstrap-objects.mjs, build)', async () => {
     expect(readFileSync(generatedFile, 'utf8')).to.equal(formatBootstrapObjects(await makeBootstrapObjects()));
   });
 
-  it('a start writes each one as the full create path does, key order, managedFields and the returned object included', async () => {
+  it('a start stores each object as the full create and update paths do: key order, managedFields, an APIService\'s status', async () => {
     const full = await writeAll(false);
     const made = await writeAll(true);
-    expect(made.stored).to.have.length(bootstrapCreations().length).and.to.be.greaterThan(150);
-    expect(made.stored).to.deep.equal(full.stored);
-    expect(made.returned).to.deep.equal(full.returned);
+    expect(made.size).to.be.greaterThan(150);
+    expect([...made]).to.deep.equal([...full]);
+    const apiService = JSON.parse(made.get('/registry/apiregistration.k8s.io/apiservices/v1.rbac.authorization.k8s.io')!) as KubeObject;
+    expect(apiService.status).to.deep.include({ conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '', reason: 'Local', message: 'Local APIServices are always available' }] });
+    expect(apiService.metadata.managedFields?.map((e) => e.subresource ?? '')).to.deep.equal(['', 'status']);
   });
 
   it('an object mutating admission changes is created the full way, as admitted', async () => {
@@ -51,17 +48,16 @@ describe('bootstrap objects made ahead', () => {
     }]);
     const full = await writeAll(false, labelling());
     const made = await writeAll(true, labelling());
-    expect(made.stored).to.deep.equal(full.stored);
-    const admin = made.stored.map((s) => JSON.parse(s) as KubeObject).find((o) => o.kind === 'ClusterRole' && o.metadata.name === 'admin')!;
-    expect(admin.metadata.labels).to.include({ admitted: 'yes' });
+    expect([...made]).to.deep.equal([...full]);
+    expect((JSON.parse(made.get('/registry/clusterroles/admin')!) as KubeObject).metadata.labels).to.include({ admitted: 'yes' });
   });
 
   it('is not used for another body, another field manager, or with feature gates set', () => {
-    const c = bootstrapCreations().find((x) => x.plural === 'clusterroles')!;
-    const request = { ...c, fieldManager: 'kube-apiserver' };
-    expect(preparedBootstrapObject(request)?.metadata.name).to.equal(c.body.metadata.name);
+    const body = bootstrapPolicy().clusterRoles[0]!;
+    const request = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', namespace: '', fieldManager: 'kube-apiserver', body };
+    expect(preparedBootstrapObject(request)?.metadata.name).to.equal(body.metadata.name);
     expect(preparedBootstrapObject({ ...request, fieldManager: 'someone-else' })).to.equal(undefined);
-    expect(preparedBootstrapObject({ ...request, body: { ...c.body, metadata: { ...c.body.metadata, labels: { extra: 'x' } } } })).to.equal(undefined);
+    expect(preparedBootstrapObject({ ...request, body: { ...body, metadata: { ...body.metadata, labels: { extra: 'x' } } } })).to.equal(undefined);
     resetFeatureGates('AllAlpha=true');
     expect(preparedBootstrapObject(request)).to.equal(undefined);
   });

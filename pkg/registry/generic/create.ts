@@ -52,14 +52,14 @@ function write(store: StoreCore, namespace: string, obj: KubeObject, scope: Requ
 }
 
 /**
- * A create of an object that is already what this path would store, but for its uid,
- * creationTimestamp and managedFields times (a start's bootstrap objects:
- * pkg/server/bootstrap-objects.ts): only admission and the write run. Its uid and
- * creationTimestamp keys, if present, stay where they are (their values are replaced);
- * mutating admission sees it without them, as it sees a create before prepareCreate.
- * Undefined, with nothing written, when mutating admission changed it (the caller then
- * creates it the full way, admission again included) or when the resource has a create
- * hook or converts for storage.
+ * A create of an object made ahead as it would be stored (a start's bootstrap objects:
+ * pkg/server/bootstrap-objects.ts, which may include what its creator writes next, such
+ * as a status): only admission and the write run, no defaulting, validation or
+ * managedFields. Its uid and creationTimestamp keys, if present, stay where they are
+ * (their values are set); mutating admission sees it without them, as it sees a create
+ * before prepareCreate. Undefined, with nothing written, when mutating admission changed
+ * it (the caller then creates it the full way, admission again included) or when the
+ * resource has a create hook or converts for storage.
  */
 export async function createPrepared(store: StoreCore, namespace: string, obj: KubeObject, scope: RequestScope): Promise<KubeObject | undefined> {
   const { def } = store;
