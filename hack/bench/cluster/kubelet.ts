@@ -18,8 +18,15 @@ export interface KubeletOptions {
 
 /** What the driver knows about pods, shared with kubelets to time start-up. */
 export interface PodLedger {
-  /** Pod key (ns/name) -> when its create was sent. */
+  /** Pod key (ns/name) -> when its create was sent, until it is reported Running. */
   createdAt: Map<string, number>;
+  /**
+   * Pods reported Running before their create's answer was read (watch events can
+   * outrun a slow answer): when. The driver counts their start-up when the answer comes.
+   */
+  ranBeforeAnswer: Map<string, number>;
+  /** Start-up totals (create sent -> Running acknowledged), ms. */
+  startup: number[];
   /** Pods bound to each node, and those its kubelet saw: the difference is missed events. */
   bound: Map<string, Set<string>>;
   seen: Map<string, Set<string>>;
@@ -194,7 +201,7 @@ export class SimKubelet {
       const now = clock();
       this.ledger.stages.ran(key, now);
       const created = this.ledger.createdAt.get(key);
-      if (created !== undefined) { this.rec.startup.push(now - created); this.ledger.createdAt.delete(key); }
+      if (created !== undefined) { this.ledger.startup.push(now - created); this.ledger.createdAt.delete(key); } else this.ledger.ranBeforeAnswer.set(key, now);
     }
   }
 

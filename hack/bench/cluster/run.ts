@@ -73,7 +73,7 @@ async function identities(admin: Credentials, signer: CertKeyPair | undefined, n
 
 export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | undefined, o: RunOptions, hooks: RunHooks): Promise<RunResult> {
   const rec = new Recorder();
-  const ledger: PodLedger = { createdAt: new Map(), bound: new Map(), seen: new Map(), stages: new StartupStages(o.podStartMs) };
+  const ledger: PodLedger = { createdAt: new Map(), ranBeforeAnswer: new Map(), startup: rec.startup, bound: new Map(), seen: new Map(), stages: new StartupStages(o.podStartMs) };
   const nodeNames = Array.from({ length: o.nodes }, (_x, i) => `${o.nodePrefix}${i}`);
   const proxies = Math.ceil(o.nodes * o.proxyFraction);
   hooks.log(`cluster load: ${o.nodes} nodes, ${o.nodes * o.podsPerNode} pods, ${proxies} kube-proxies, qps ${o.qps}, ${o.protocol}, identities ${signer ? 'client certificates (system:node:<name>)' : 'the kubeconfig\'s'}`);

@@ -19,7 +19,7 @@ function fakeApi(pods: KubeObj[]) {
 }
 
 const pod = (i: number): KubeObj => ({ metadata: { namespace: 'ns', name: `p-${i}`, uid: `u-${i}` }, spec: {} });
-const ledger = (): PodLedger => ({ createdAt: new Map(), bound: new Map(), seen: new Map(), stages: new StartupStages(0) });
+const ledger = (): PodLedger => ({ createdAt: new Map(), ranBeforeAnswer: new Map(), startup: [], bound: new Map(), seen: new Map(), stages: new StartupStages(0) });
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 describe('cluster load: SchedulerStandIn (kube-scheduler\'s shape)', () => {

@@ -29,8 +29,6 @@ export class StartupStages {
   readonly stages = new Map<Exclude<Mark, 'sent'>, number[]>();
   /** Per pod that reached Running, its total (create sent -> Running answered). */
   readonly totals: number[] = [];
-  /** Pods that reached Running without a mark, by the first mark missing (the generator did not see that step). */
-  readonly unmarked = new Map<Mark, number>();
 
   constructor(private readonly containerStartMs: number) {}
 
@@ -43,18 +41,22 @@ export class StartupStages {
     let t = this.pods.get(key);
     if (!t) this.pods.set(key, (t = {}));
     if (t[mark] === undefined || latest) t[mark] = at;
+    // The create's answer can come after the pod ran: its stages are complete only now.
+    if (mark !== 'running' && t.running !== undefined) this.finish(key, t);
   }
 
   /** The pod is gone before it ran (deleted, or its create failed). */
   drop(key: string): void { this.pods.delete(key); }
 
-  /** The pod's Running report was answered at `at`: its stages are kept, if every mark was seen. */
-  ran(key: string, at: number): number | undefined {
+  /** The pod's Running report was answered at `at`: its stages are kept once every mark is in. */
+  ran(key: string, at: number): void {
     this.mark(key, 'running', at);
-    const t = this.pods.get(key)!;
+    this.finish(key, this.pods.get(key)!);
+  }
+
+  private finish(key: string, t: Partial<Record<Mark, number>>): void {
+    if (marks.some((m) => t[m] === undefined)) return;
     this.pods.delete(key);
-    const missing = marks.find((m) => t[m] === undefined);
-    if (missing) { this.unmarked.set(missing, (this.unmarked.get(missing) ?? 0) + 1); return undefined; }
     for (let i = 1; i < marks.length; i++) {
       const m = marks[i] as Exclude<Mark, 'sent'>;
       let d = t[m]! - t[marks[i - 1]!]!;
@@ -63,9 +65,18 @@ export class StartupStages {
       if (!xs) this.stages.set(m, (xs = []));
       xs.push(d);
     }
-    const total = t.running! - t.sent!;
-    this.totals.push(total);
-    return total;
+    this.totals.push(t.running! - t.sent!);
+  }
+
+  /** Pods that reached Running without a mark, by the first mark missing (the generator did not see that step). */
+  get unmarked(): Map<Mark, number> {
+    const out = new Map<Mark, number>();
+    for (const t of this.pods.values()) {
+      if (t.running === undefined) continue;
+      const missing = marks.find((m) => t[m] === undefined)!;
+      out.set(missing, (out.get(missing) ?? 0) + 1);
+    }
+    return out;
   }
 
   rows(): Array<{ stage: string; s: Stats }> {

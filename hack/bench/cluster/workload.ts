@@ -130,15 +130,18 @@ export class LoadDriver {
         if (res.status === 201) {
           const key = `${d.ns}/${res.body.metadata.name}`;
           d.pods.add(key);
-          this.ledger.createdAt.set(key, sentAt);
           this.ledger.stages.mark(key, 'sent', sentAt);
           this.ledger.stages.mark(key, 'answered', clock());
+          const ran = this.ledger.ranBeforeAnswer.get(key);
+          if (ran === undefined) this.ledger.createdAt.set(key, sentAt);
+          else { this.ledger.ranBeforeAnswer.delete(key); this.ledger.startup.push(ran - sentAt); }
         }
       })());
     }
     for (const key of [...d.pods].slice(want)) {
       d.pods.delete(key);
       this.ledger.createdAt.delete(key);
+      this.ledger.ranBeforeAnswer.delete(key);
       this.ledger.stages.drop(key);
       jobs.push(this.call('pods', 'DELETE', 'DELETE', `/api/v1/namespaces/${key.replace('/', '/pods/')}`));
     }
