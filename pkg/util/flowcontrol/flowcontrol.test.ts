@@ -104,13 +104,28 @@ describe('APF queue set', () => {
 describe('APF work estimates (seats)', () => {
   const list = { verb: 'list', apiGroup: '', resource: 'configmaps', subresource: '' };
   const counts = (n: number) => (r: string) => (r === 'configmaps' ? n : undefined);
-  it('charges a LIST a seat per 100 stored objects, 1 to 10, and at most limit objects', () => {
-    expect(estimateSeats(list, new URLSearchParams(), counts(0))).to.equal(1);
-    expect(estimateSeats(list, new URLSearchParams(), counts(250))).to.equal(3);
-    expect(estimateSeats(list, new URLSearchParams(), counts(50_000))).to.equal(10);
-    expect(estimateSeats(list, new URLSearchParams('limit=100'), counts(50_000))).to.equal(1);
-    expect(estimateSeats({ ...list, verb: 'get' }, new URLSearchParams(), counts(50_000))).to.equal(1);
-    expect(estimateSeats({ ...list, apiGroup: 'apps', resource: 'deployments' }, new URLSearchParams(), counts(5000))).to.equal(1, 'uncounted resources cost one seat');
+  it('charges a LIST a seat per 100 objects it processes, 1 to 10, judged as upstream v1.28 routes it', () => {
+    const q = (s: string) => new URLSearchParams(s);
+    // From etcd (resourceVersion unset): twice what it reads, at most limit objects.
+    expect(estimateSeats(list, q(''), counts(0))).to.equal(1);
+    expect(estimateSeats(list, q(''), counts(250))).to.equal(5);
+    expect(estimateSeats(list, q(''), counts(50_000))).to.equal(10);
+    expect(estimateSeats(list, q('limit=100'), counts(50_000))).to.equal(2);
+    expect(estimateSeats(list, q('limit=100&continue=abc&resourceVersion=0'), counts(50_000))).to.equal(2);
+    // From etcd with a selector: everything stored is read and filtered, plus the page.
+    expect(estimateSeats(list, q('labelSelector=a%3Db&limit=100'), counts(250))).to.equal(4);
+    // From the watch cache (resourceVersion=0): every stored object, whatever the limit.
+    expect(estimateSeats(list, q('resourceVersion=0&limit=100'), counts(250))).to.equal(3);
+    expect(estimateSeats(list, q('resourceVersion=0&resourceVersionMatch=NotOlderThan'), counts(250))).to.equal(3);
+    expect(estimateSeats(list, q('resourceVersion=5&resourceVersionMatch=Exact'), counts(250))).to.equal(5);
+    expect(estimateSeats({ ...list, verb: 'get' }, q(''), counts(50_000))).to.equal(1);
+    expect(estimateSeats({ ...list, apiGroup: 'apps', resource: 'deployments' }, q(''), counts(5000))).to.equal(1, 'uncounted resources cost one seat');
+  });
+
+  it('charges a LIST of one name (a kubelet\'s per-object reflector) one seat, as a get', () => {
+    const kubelet = new URLSearchParams('fieldSelector=metadata.name%3Dcm-1&limit=500&resourceVersion=0');
+    expect(estimateSeats({ ...list, name: 'cm-1' }, kubelet, counts(12_000))).to.equal(1);
+    expect(estimateSeats(list, kubelet, counts(12_000)), 'without the name, the cache walks all 12,000').to.equal(10);
   });
 
   it('runs a wide request only when its seats are free, holding narrower ones behind it', async () => {
