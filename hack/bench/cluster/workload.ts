@@ -6,29 +6,19 @@
 // `external` from a real controller manager, in which case only Deployments are written.
 import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
 import type { PodLedger } from './kubelet.js';
+import { TokenBucket } from './token-bucket.js';
 
 export interface WorkloadOptions { namespaces: number; deployments: number; podsPerDeployment: number; qps: number; external: boolean; graceSeconds: number; mounts: number }
-
-/** At most `qps` starts a second, shared by every caller. */
-export class Limiter {
-  private next = 0;
-  constructor(private readonly qps: number) {}
-  async take(): Promise<void> {
-    const now = clock();
-    const at = Math.max(now, this.next);
-    this.next = at + 1000 / this.qps;
-    if (at > now) await sleep(at - now);
-  }
-}
 
 interface Deployment { ns: string; name: string; size: number; rsUid?: string; pods: Set<string> }
 
 export class LoadDriver {
   readonly deployments: Deployment[] = [];
-  private readonly limiter: Limiter;
+  /** At most `qps` starts a second, shared by every caller: a bucket of one token. */
+  private readonly limiter: TokenBucket;
 
   constructor(private readonly api: ApiClient, private readonly ledger: PodLedger, private readonly o: WorkloadOptions) {
-    this.limiter = new Limiter(o.qps);
+    this.limiter = new TokenBucket(o.qps, 1);
     for (let d = 0; d < o.deployments; d++) {
       this.deployments.push({ ns: `load-${d % o.namespaces}`, name: `dep-${d}`, size: o.podsPerDeployment, pods: new Set() });
     }
