@@ -59,7 +59,7 @@ export class CachedStorage implements Storage {
     const state = cache ? await cache.read(key, false) : undefined;
     if (!state) {
       // etcd answers (a consistent read); the cache's copy saves decoding what it sends.
-      const knownCopy = opts?.knownCopy ?? this.caches.get(this.rootOf(key) ?? '')?.peek(key);
+      const knownCopy = opts?.knownCopy ?? this.existingCache(key)?.peek(key);
       return this.inner.get(key, knownCopy ? { ...opts, knownCopy } : opts);
     }
     if (state.items.length === 0) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
@@ -169,7 +169,7 @@ export class CachedStorage implements Storage {
    * every 10 s and watched by nobody, otherwise cost a read of etcd before each write.
    */
   private cachedCopy(key: string): KubeObject | undefined {
-    const existing = this.caches.get(this.rootOf(key) ?? '');
+    const existing = this.existingCache(key);
     if (existing) return existing.peek(key);
     // Not awaited: this write reads etcd as before; a failed start is retried on next use.
     this.cacheFor(key)?.start().catch(() => undefined);
@@ -210,6 +210,11 @@ export class CachedStorage implements Storage {
     this.roots = this.roots.filter((x) => x !== r);
     this.caches.get(r)?.stop();
     this.caches.delete(r);
+  }
+
+  /** The cache of `key`'s resource if one was made; unlike cacheFor, makes none. */
+  private existingCache(key: string): WatchCache | undefined {
+    return this.caches.get(this.rootOf(key) ?? '');
   }
 
   private cacheFor(key: string): WatchCache | undefined {
