@@ -21,6 +21,11 @@ describe('fieldvalidation', () => {
     expect(scanJsonKeys(text).map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['a', 'a!', 'q"k', 'e', 'n', 'n.x', 's']);
   });
 
+  it('finds the end of each string whether or not an escape comes before it, after it or inside it', () => {
+    const text = '{"a":"plain","b":"x\\\\","b":"\\"\\"","c":"after","c":{"d\\\\":"\\\\\\"","d\\\\":"end"}}';
+    expect(scanJsonKeys(text).map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['a', 'b', 'b!', 'c', 'c!', 'c.d\\', 'c.d\\!']);
+  });
+
   it('orders unknown and duplicate fields of a JSON body as they appear; an unknown repeat counts once', () => {
     const text = '{"metadata":{"name":"a","name":"b","zz":1},"kind":"ConfigMap","extra":1,"extra":2,"data":{"k":"1","k":"2"}}';
     expect(jsonBodyIssues(configMap, text, JSON.parse(text))).to.deep.equal([

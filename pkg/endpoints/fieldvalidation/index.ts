@@ -11,7 +11,7 @@ import { addWarnings } from './warnings.js';
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 export { decodeYamlBody } from './yaml-body.js';
-export { dropUnknownFields, sortedCopy, typeRefOf, type Pruning, type TypeRef } from './unknown.js';
+export { documentUnknownFields, dropUnknownFields, sortedCopy, typeRefOf, type Pruning, type TypeRef } from './unknown.js';
 export { addWarnings, warningHeader } from './warnings.js';
 
 /**
@@ -44,9 +44,9 @@ const duplicateMsg = (p: string): string => `duplicate field ${JSON.stringify(p)
 /**
  * Unknown and duplicate fields of a JSON body, interleaved in document order as the
  * strict JSON decoder meets them; a field both unknown and repeated counts as unknown.
+ * `unknown`: the body's unknown fields, when the caller has found them already.
  */
-export function jsonBodyIssues(t: TypeRef, text: string, body: unknown): string[] {
-  const unknown = documentUnknownFields(t, body);
+export function jsonBodyIssues(t: TypeRef, text: string, body: unknown, unknown = documentUnknownFields(t, body)): string[] {
   const occurrences = scanJsonKeys(text);
   const first = new Map<string, number>();
   for (const o of occurrences) if (!first.has(o.path)) first.set(o.path, o.order);

@@ -37,6 +37,9 @@ export function sortedCopy(v: unknown): unknown {
 /** Unknown field paths of `obj`, walking keys in sorted order. */
 export function sortedUnknownFields(t: TypeRef, obj: unknown): string[] {
   if (t.pruning) return t.pruning.unknownFields(obj);
+  // The sorted copy only orders what the walk finds: an object with nothing unknown (a
+  // patch result, nearly always) is walked as it is, without copying it.
+  if (unknownFields(t.group, t.version, t.kind, obj).length === 0) return [];
   return unknownFields(t.group, t.version, t.kind, sortedCopy(obj));
 }
 

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../runtime/object.js';
 import { decodeBody, objectBodyMediaTypes } from '../negotiation/body.js';
 import { protobufMediaType } from '../negotiation/media.js';
 import {
-  decodeYamlBody, dropUnknownFields, jsonBodyIssues, reportDecodeIssues, sortedUnknownIssues,
+  decodeYamlBody, documentUnknownFields, dropUnknownFields, jsonBodyIssues, reportDecodeIssues, sortedUnknownIssues,
   type FieldValidation, type StrictReport, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { readRawBody, toKubeObject, type BodyType } from './decode.js';
@@ -20,6 +20,9 @@ export async function decodeStrictBody(h: HandlerScope, directive: FieldValidati
   const t = typeRefOf(type ?? h.def);
   const report: StrictReport = { yamlLines: [], errors: [] };
   let obj: KubeObject;
+  // A built-in kind's body found free of unknown fields has nothing to drop: the walk
+  // that found none is the walk that would drop them (custom resources prune their own way).
+  let nothingToDrop = false;
   if (mediaType === 'application/yaml') {
     const body = decodeYamlBody(text);
     obj = toKubeObject(h.def, body.value, type);
@@ -28,12 +31,16 @@ export async function decodeStrictBody(h: HandlerScope, directive: FieldValidati
       report.errors = sortedUnknownIssues(t, obj);
     }
   } else {
-    obj = toKubeObject(h.def, decodeBody(raw, mediaType), type);
+    obj = toKubeObject(h.def, decodeBody(raw, mediaType, text), type);
     // Unknown protobuf fields are dropped by the decoder and reported by nobody, as upstream.
-    if (directive !== 'Ignore' && mediaType !== protobufMediaType) report.errors = jsonBodyIssues(t, text, obj);
+    if (directive !== 'Ignore' && mediaType !== protobufMediaType) {
+      const unknown = documentUnknownFields(t, obj);
+      report.errors = jsonBodyIssues(t, text, obj, unknown);
+      nothingToDrop = unknown.length === 0 && !t.pruning;
+    }
   }
   reportDecodeIssues(h.ctx, directive, t, report);
-  dropUnknownFields(t, obj);
+  if (!nothingToDrop) dropUnknownFields(t, obj);
   return obj;
 }
 

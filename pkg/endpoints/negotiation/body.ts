@@ -128,9 +128,10 @@ export const objectBodyMediaTypes = ['application/json', 'application/yaml', pro
 /**
  * Parses a JSON, YAML or protobuf body into its JSON form; malformed bodies are 400
  * BadRequest as upstream. Protobuf fields the message lacks are dropped, as upstream's
- * decoder does (fieldValidation applies to JSON and YAML only).
+ * decoder does (fieldValidation applies to JSON and YAML only). `utf8`: the body as text,
+ * when the caller has decoded it already.
  */
-export function decodeBody(raw: Buffer, mediaType: string): unknown {
+export function decodeBody(raw: Buffer, mediaType: string, utf8?: string): unknown {
   if (mediaType === protobufMediaType) {
     try {
       return decodeObject(raw);
@@ -138,7 +139,7 @@ export function decodeBody(raw: Buffer, mediaType: string): unknown {
       throw errors.badRequest((err as Error).message);
     }
   }
-  const text = raw.toString('utf8');
+  const text = utf8 ?? raw.toString('utf8');
   if (isYamlMediaType(mediaType)) {
     const doc = parseDocument(text, { uniqueKeys: true });
     if (doc.errors.length > 0) throw errors.badRequest(`error converting YAML to JSON: ${doc.errors[0].message}`);
