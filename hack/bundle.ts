@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { buildIdLine, bundleFile, codeCacheFile, loadBundle } from '../cmd/launch.js';
+import { prebuiltCodecsSource, typeSetupEdits } from './bundle-etcd-codecs.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -70,11 +71,17 @@ const lazyDescriptors: Array<[string, string]> = [
 const grpcLoading: Plugin = {
   name: 'grpc-loading',
   setup(b) {
+    const definition = etcd3Definition();
     b.onLoad({ filter: /[\\/]etcd3[\\/]lib[\\/]connection-pool\.js$/ }, async (args) => ({
       contents: patched(args.path, await readFile(args.path, 'utf8'), [[
         '(0, proto_loader_1.loadSync)(`${__dirname}/../proto/rpc.proto`, {',
-        `(0, proto_loader_1.fromJSON)(JSON.parse(${JSON.stringify(etcd3Definition())}), {`,
+        `(0, proto_loader_1.fromJSON)(JSON.parse(${JSON.stringify(definition)}), {`,
       ]]),
+      loader: 'js',
+    }));
+    // etcd3's own protobufjs: its message codecs come generated (bundle-etcd-codecs.ts).
+    b.onLoad({ filter: /[\\/]etcd3[\\/]node_modules[\\/]protobufjs[\\/]src[\\/]type\.js$/ }, async (args) => ({
+      contents: `${patched(args.path, await readFile(args.path, 'utf8'), typeSetupEdits)}\n${prebuiltCodecsSource(definition)}`,
       loader: 'js',
     }));
     b.onLoad({ filter: /[\\/]@grpc[\\/]proto-loader[\\/]build[\\/]src[\\/]index\.js$/ }, async (args) => ({

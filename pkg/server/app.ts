@@ -56,11 +56,17 @@ export interface AppConfig {
   connect?: ConnectDeps;
 }
 
-export function createApp(cfg: AppConfig): Koa {
-  // Koa's respond() tests a stream body against the web globals Blob, ReadableStream and
-  // Response, and Node loads Response (undici) on first use: a 30-40 ms pause that fell on
-  // the first large list a replica streamed. Loaded now, before serving.
+/**
+ * Koa's respond() tests a stream body against the web globals Blob, ReadableStream and
+ * Response, and Node loads Response (undici) on first use: a 30-40 ms pause that fell on
+ * the first large list a replica streamed. The server loads them as soon as it is ready:
+ * before that only health checks are answered, and they never reach Koa.
+ */
+export function loadWebGlobals(): void {
   void [globalThis.Blob, globalThis.ReadableStream, globalThis.Response];
+}
+
+export function createApp(cfg: AppConfig): Koa {
   const app = new Koa();
   app.silent = true;
   // Every filter that acts when its response is really sent (metrics, APF, audit, logging,

@@ -19,7 +19,7 @@ import { ensureClientCA, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { buildFlowControl } from './flowcontrol.js';
 import { buildAuditor } from '../audit/auditor.js';
 import { apiserverMetrics } from '../endpoints/metrics/metrics.js';
-import { createApp, type PathHandler } from './app.js';
+import { createApp, loadWebGlobals, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { listen } from './listener.js';
 import { bookmarkObserver, startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
@@ -234,16 +234,21 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   // the store and its admission (registry-client.ts), through the app when auditing.
   await hooked('start-system-namespaces-controller', () => ensureSystemNamespaces(bootstrapClient));
   // Independent of one another once the namespaces exist: side by side, as upstream runs
-  // each post-start hook on its own goroutine.
+  // each post-start hook on its own goroutine; the bootstrap controller's first writes
+  // (the `kubernetes` Service in `default`, its endpoints) only need the namespaces too.
+  // Its hook, the last readiness step, is marked done once the app serves.
+  const bootstrapController = kubernetesService.start(listener.port);
   await Promise.all([
     hooked('scheduling/bootstrap-system-priority-classes', () => ensureSystemPriorityClasses(bootstrapClient)),
     hooked('kube-apiserver-autoregistration', () => ensureLocalAPIServices(bootstrapClient, scheme)),
     hooked('rbac/bootstrap-roles', () => reconcileBootstrapPolicy(bootstrapClient, log)),
+    bootstrapController,
   ]);
   listener.serve(handle);
   const { url } = listener;
   selfURL = new URL(url);
-  await hooked('bootstrap-controller', () => kubernetesService.start(listener.port));
+  await hooked('bootstrap-controller', () => bootstrapController);
+  setImmediate(loadWebGlobals);
   // Once ready: none of them is a readiness step, and on a fresh etcd their first round
   // (elections, informers' lists, the first objects they write) took a tenth of a second
   // of CPU from the last hook.
