@@ -14,9 +14,11 @@ describe('cluster load: TokenBucket (client-go\'s client-side rate limit)', () =
     expect(done.map((d) => d.i)).to.deep.equal(Array.from({ length: 15 }, (_x, i) => i));
     // The burst: no wait beyond a timer tick.
     for (const d of done.slice(0, 5)) expect(d.at, `call ${d.i}`).to.be.below(30);
-    // Ten more at 100/s: the tenth waits its 100 ms (timers never fire early; load may make them late).
-    expect(done[14]!.at).to.be.at.least(99);
-    expect(done[5]!.at).to.be.at.least(9);
+    // Ten more at 100/s: the tenth waits its 100 ms. Load may make timers late; they may also
+    // look up to ~2 ms early on performance.now(), because libuv counts a timer from its loop
+    // clock, whole milliseconds read at the start of the loop's turn (CI saw 98.5 ms).
+    expect(done[14]!.at).to.be.at.least(97);
+    expect(done[5]!.at).to.be.at.least(7);
   });
 
   it('refills while idle, up to the burst and no more', async () => {
@@ -27,6 +29,6 @@ describe('cluster load: TokenBucket (client-go\'s client-side rate limit)', () =
     await Promise.all([bucket.take(), bucket.take(), bucket.take()]);
     expect(clock() - t0).to.be.below(30);
     await bucket.take(); // the fourth waits for a token: 5 ms at 200/s
-    expect(clock() - t0).to.be.at.least(4);
+    expect(clock() - t0).to.be.at.least(3);
   });
 });
