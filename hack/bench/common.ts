@@ -2,15 +2,15 @@
 // etcd (data in /dev/shm when there is one), two replicas on 127.0.0.1 and a raw etcd3
 // client beside them, all torn down at the end.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
 import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
+import { makeScratchDir } from '../../pkg/storage/etcd/watcher/testing/scratch-dir.js';
 import { startReplicas, type Cluster, type ReplicaOptions, type TlsCredentials, type TokenUser } from '../../test/harness/index.js';
 
 /** `--name=value` from the command line, as a number. */
@@ -42,7 +42,7 @@ export interface BenchClusterOptions {
 }
 
 export async function withBenchCluster(label: string, run: (s: BenchSetting) => Promise<void>, opts: BenchClusterOptions = {}): Promise<void> {
-  const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), `bench-${label}-etcd-`));
+  const dataDir = makeScratchDir(`bench-${label}-etcd-`);
   const etcd = await startEmbeddedEtcd({ dataDir });
   const prefix = `/bench-${label}-${Date.now().toString(36)}`;
   const nodeArgs = [...(opts.nodeArgs ?? []), ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];

@@ -1,12 +1,11 @@
 // The etcd that tests talk to. The mocha global fixture (global.ts) starts one for the
 // whole run and publishes it in TEST_ETCD_ENDPOINT; a test run without the fixture gets
 // one started lazily on first use, so `mocha some.test.js` works on its own.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
+import { makeScratchDir } from '../../pkg/storage/etcd/watcher/testing/scratch-dir.js';
 
 export interface TestEtcd {
   endpoint: string;
@@ -16,42 +15,9 @@ export interface TestEtcd {
   stop(): Promise<void>;
 }
 
-/** Memory-backed storage when there is some: etcd fsyncs every write. */
-function scratchRoot(): string {
-  return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-}
-
 /** keepProcessAlive: false lets the test process end while etcd still runs (it is stopped on exit). */
-const dirPrefix = 'test-etcd-';
-
-/**
- * Data dirs of test runs that were killed (no exit hook ran) would stay in memory for
- * good: remove those no running process names and that are not brand new.
- */
-function sweepStaleDataDirs(root: string): void {
-  let inUse: string;
-  try {
-    inUse = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((pid) => {
-      try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; }
-    }).join('\n');
-  } catch {
-    return; // no /proc: leave everything alone
-  }
-  for (const name of readdirSync(root)) {
-    if (!name.startsWith(dirPrefix)) continue;
-    const dir = join(root, name);
-    try {
-      if (Date.now() - statSync(dir).mtimeMs < 5 * 60_000 || inUse.includes(dir)) continue;
-      rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // another run removed it first, or it is not ours to remove
-    }
-  }
-}
-
 export async function startTestEtcd(opts: { keepProcessAlive?: boolean } = {}): Promise<TestEtcd> {
-  sweepStaleDataDirs(scratchRoot());
-  const dataDir = mkdtempSync(join(scratchRoot(), dirPrefix));
+  const dataDir = makeScratchDir('test-etcd-');
   try {
     const etcd = await startEmbeddedEtcd({ dataDir, keepProcessAlive: opts.keepProcessAlive });
     return {

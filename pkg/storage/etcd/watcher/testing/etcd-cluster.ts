@@ -2,15 +2,14 @@
 // again at the same address, one or three members, and a short progress-notify
 // interval. Tests only; every member is a child of this process and dies with it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
 import type { Etcd3 } from 'etcd3';
 import { createEtcdClient } from '../../client.js';
 import { etcdTLSArgs, findEtcdBinary, startWatchdog, type EmbeddedEtcdTLS } from '../../embedded.js';
 import type { EtcdTLSFiles } from '../../tls/files.js';
+import { makeScratchDir } from './scratch-dir.js';
 
 export interface Member {
   name: string;
@@ -64,7 +63,7 @@ export function memberClient(endpoints: string[], tls: EtcdTLSFiles = {}, deadli
 
 export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {}): Promise<TestCluster> {
   const binary = findEtcdBinary();
-  const root = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'etcd-cluster-'));
+  const root = makeScratchDir('etcd-cluster-');
   const ports = await freePorts(size * 2);
   const scheme = opts.tls ? 'https' : 'http';
   const probe = opts.tls?.probe ?? {};
