@@ -102,10 +102,16 @@ describe('replicas on a mutual-TLS etcd', function () {
     expect(failing.text).to.include('[-]etcd-readiness failed: reason withheld\n').and.include('[-]etcd failed: reason withheld\n');
     // The single check's endpoint shows the reason, as upstream's does.
     // (Once a connection was tried: while etcd restarted, the circuit breaker held them back.)
+    let lastAnswer = '';
     const one = await until('the handshake reason', async () => {
       const r = await request(`${replicas!.urls[0]}/readyz/etcd-readiness`, creds);
+      lastAnswer = `${r.status} ${r.text}`;
       return r.text.includes('TLS handshake failed') ? r : undefined;
-    }, 30_000, 200);
+    }, 30_000, 200).catch((err: Error) => {
+      // A timeout says what the check answered instead, and what the replica logged besides requests.
+      const log = readFileSync(replicas!.replicas[0]!.logFile, 'utf8').split('\n').filter((l) => !l.includes('"msg":"HTTP"')).join('\n');
+      throw new Error(`${err.message}; last answer: ${lastAnswer}\nreplica log:\n${log.slice(-6000)}`);
+    });
     expect(one.status).to.equal(500);
     expect(one.text, one.text).to.match(/^internal server error: error getting data from etcd: .*TLS handshake failed: etcd refused our client certificate/);
     expect(one.text).to.include(etcd.endpoints[0]);
