@@ -19,6 +19,7 @@ import { selectionFor } from './selectors.js';
 import { partialObjectMetadata, toTable } from './table.js';
 import { errors, isStatusError, type FieldError } from '../../runtime/errors.js';
 import { isHTTP2, unsentBytes } from '../../util/net/connection.js';
+import { chunkOf, chunkSocket } from '../responsewriters/chunked.js';
 
 /** Upstream's --min-request-timeout default: watches end after 1x to 2x this. */
 let minRequestTimeoutSeconds = 1800;
@@ -144,12 +145,16 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     else if (Date.now() - overSince >= unresponsiveWatcherMs) cutOff();
     else setTimeout(stillStalled, unresponsiveWatcherMs).unref();
   };
-  const write = (f: string | Buffer) => {
+  const http1 = !isHTTP2(h.ctx.req);
+  /** `chunk`: `f` framed as an HTTP/1.1 chunk already (shared by every watcher of the event). */
+  const write = (f: string | Buffer, chunk?: Buffer) => {
     // Ended by anything but finish() (its 'close' comes later): writing now would throw.
     if (out.writableEnded || out.destroyed) { finishNow(); return; }
     metrics.watchEvents.inc(watchLabels);
     metrics.watchEventSizes.observe(watchLabels, typeof f === 'string' ? Buffer.byteLength(f) : f.length);
-    out.write(f);
+    const socket = http1 ? chunkSocket(out) : undefined;
+    if (socket) socket.write(chunk ?? chunkOf(f));
+    else out.write(f);
     if (unread() <= maxUnreadWatchBytes) overSince = undefined;
     else if (overSince === undefined) {
       overSince = Date.now();
@@ -167,6 +172,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   // encodes each event once per format too).
   const frameKey = `${media.format}|${apiVersion}`;
   const keyOfType: Record<string, string> = {};
+  const chunkKeyOfType: Record<string, string> = {};
   const sendObject = (type: string, object: KubeObject) => {
     if (ended) return;
     if (media.transform !== 'none') { write(frame(type, encodeObject(object))); return; }
@@ -175,7 +181,11 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     const key = (keyOfType[type] ??= `${frameKey}|${type}`);
     let f = frames.get(key);
     if (f === undefined) { f = frame(type, encodeObject(object)); frames.set(key, f); }
-    write(f);
+    if (!http1) { write(f); return; }
+    const chunkKey = (chunkKeyOfType[type] ??= `${key}|chunk`);
+    let chunk = frames.get(chunkKey) as Buffer | undefined;
+    if (chunk === undefined) { chunk = chunkOf(f); frames.set(chunkKey, chunk); }
+    write(f, chunk);
   };
   const bookmarkObject = (annotations?: Record<string, string>): unknown => {
     const metadata: Record<string, unknown> = { resourceVersion: String(lastRV) };
