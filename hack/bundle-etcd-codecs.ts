@@ -12,6 +12,17 @@ type Codegen = ((scope: Record<string, unknown>) => unknown) & { toString(): str
 interface PbType { fullName: string; fieldsArray: Array<{ name: string }> }
 interface PbNamespace { nestedArray?: unknown[] }
 
+// etcd3 parses its rpc.proto (and the files it imports) at load, relative to its own
+// directory, which inside the bundle is dist/bundle. The build parses them instead, with
+// the protobufjs @grpc/proto-loader uses and the option etcd3 parses with (keepCase), and
+// the bundle loads the result with proto-loader's fromJSON: the same package definition.
+export function etcd3Definition(): string {
+  const require = createRequire(import.meta.url);
+  const protobufjs = createRequire(require.resolve('@grpc/proto-loader'))('protobufjs') as typeof import('protobufjs');
+  const root = new protobufjs.Root().loadSync(require.resolve('etcd3/proto/rpc.proto'), { keepCase: true });
+  return JSON.stringify(root.toJSON());
+}
+
 /** Each generated function's scope, as Type.setup passes it. */
 const scopes = {
   encode: ['Writer', 'types', 'util'],
@@ -24,6 +35,20 @@ type Kind = keyof typeof scopes;
 
 /** What a type's codecs were generated for: its fields, by name in declaration order. */
 const fieldsKeySource = 'function (type) { return type.fieldsArray.map(function (f) { return f.name; }).join(","); }';
+
+/**
+ * What Long's toString gives, without Long: the generated toObject turns every 64-bit
+ * field of every response (a header's cluster_id, member_id, revision and raft_term,
+ * each event's revisions) into a string, and Long's division-based toString, cold, cost
+ * 20-40 us a value: 40-150 ms of a start's CPU in profiles, by what etcd's random IDs were.
+ * Below 2^53 a double is exact; above, BigInt.
+ */
+export const longToStringSource = `function longToString(l) {
+  var hi = l.high, lo = l.low >>> 0;
+  if (hi >= 0 && hi < 0x200000) return String(hi * 4294967296 + lo);
+  var v = (BigInt(hi >>> 0) << BigInt(32)) | BigInt(lo);
+  return (l.unsigned ? v : BigInt.asIntN(64, v)).toString();
+}`;
 
 /** etcd3's protobufjs, which the bundle's etcd client uses. */
 function etcd3Protobufjs(): Record<string, unknown> {
@@ -61,12 +86,14 @@ export function prebuiltCodecsSource(definitionJSON: string): string {
   const entries = messageTypes(root, pb.Type).map((t) => {
     const codecs = (Object.keys(scopes) as Kind[]).map((kind) => {
       const params = scopes[kind].map((p) => `${p} = s.${p}`).join(', ');
-      return `${kind}: function (s) { var ${params}; return ${generate[kind](t).toString()}; }`;
+      const source = generate[kind](t).toString().split('util.Long.prototype.toString.call(').join('longToString(');
+      return `${kind}: function (s) { var ${params}; return ${source}; }`;
     });
     return `${JSON.stringify(t.fullName)}: { fields: ${JSON.stringify(fieldsKey(t))}, ${codecs.join(',\n')} }`;
   });
   return `var __etcdCodecs = {\n${entries.join(',\n')}\n};
 var __etcdCodecFieldsKey = ${fieldsKeySource};
+${longToStringSource}
 function prebuiltCodec(type, kind, generate) {
   var p = Object.prototype.hasOwnProperty.call(__etcdCodecs, type.fullName) ? __etcdCodecs[type.fullName] : undefined;
   return p !== undefined && p.fields === __etcdCodecFieldsKey(type) ? p[kind] : generate(type);

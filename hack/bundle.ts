@@ -7,12 +7,11 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { buildIdLine, bundleFile, codeCacheFile, loadBundle } from '../cmd/launch.js';
-import { prebuiltCodecsSource, typeSetupEdits } from './bundle-etcd-codecs.js';
+import { etcd3Definition, prebuiltCodecsSource, typeSetupEdits } from './bundle-etcd-codecs.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,17 +22,6 @@ function patched(file: string, source: string, edits: Array<[string, string]>): 
     source = source.split(from).join(to);
   }
   return source;
-}
-
-// etcd3 parses its rpc.proto (and the files it imports) at load, relative to its own
-// directory, which inside the bundle is dist/bundle. The build parses them instead, with
-// the protobufjs @grpc/proto-loader uses and the option etcd3 parses with (keepCase), and
-// the bundle loads the result with proto-loader's fromJSON: the same package definition.
-function etcd3Definition(): string {
-  const require = createRequire(import.meta.url);
-  const protobufjs = createRequire(require.resolve('@grpc/proto-loader'))('protobufjs') as typeof import('protobufjs');
-  const root = new protobufjs.Root().loadSync(require.resolve('etcd3/proto/rpc.proto'), { keepCase: true });
-  return JSON.stringify(root.toJSON());
 }
 
 /** The head of proto-loader's create<Message|Enum>Definition, and the same with `type` and `fileDescriptorProtos` as getters. */
