@@ -213,3 +213,11 @@ export async function startListeningProcess(script: string, args: string[], node
   child.stdout!.resume();
   return { port, pid: child.pid!, stop: () => child.kill() };
 }
+
+/**
+ * A shell wrapper (ReplicaOptions.wrap: ['/bin/sh', '-c', swapEntry, ENTRY]) that runs a
+ * replica's command with ENTRY as its server entry (exec: same pid), for a bench's
+ * `--against=ENTRY`. Words before the entry are node flags for that replica alone (split
+ * on spaces), so one build can be measured against itself with other V8 settings.
+ */
+export const swapEntry = 'alt=$0; for a do shift; case "$a" in */cmd/apiserver.js) set -- "$@" $alt;; *) set -- "$@" "$a";; esac; done; exec "$@"';

@@ -24,7 +24,7 @@
 // bytes include the watch events a replica's caches receive for its own writes.
 // Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers] [--against=ENTRY] [--etcd-calls]`.
 import { writeFileSync } from 'node:fs';
-import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, withBenchCluster, type Row } from './common.js';
+import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, swapEntry, withBenchCluster, type Row } from './common.js';
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 5);
@@ -33,12 +33,6 @@ const idleSeconds = arg('idle', 5);
 const sliceSeconds = 1;
 const windowsFile = process.argv.find((x) => x.startsWith('--windows='))?.split('=')[1];
 const against = process.argv.find((x) => x.startsWith('--against='))?.slice('--against='.length);
-/**
- * Runs the replica's command with `against` as its server entry (exec: same pid). Words
- * before the entry are node flags for that replica alone (split on spaces), so one build
- * can be measured against itself with other V8 settings.
- */
-const swapEntry = 'alt=$0; for a do shift; case "$a" in */cmd/apiserver.js) set -- "$@" $alt;; *) set -- "$@" "$a";; esac; done; exec "$@"';
 const verbs = ['create', 'get', 'update', 'patch', 'delete'] as const;
 type Verb = typeof verbs[number];
 const micros = (): number => Number(process.hrtime.bigint() / 1000n);
