@@ -1,7 +1,10 @@
 // The client watches of one watch cache, and which of them an event is for: every plain
-// watcher under the event's key, and of the watchers that select on an indexed field
-// (a kubelet's `spec.nodeName=<node>`) only those whose value the object has or had,
-// found by lookup rather than by asking every watcher (upstream's triggers).
+// watcher under the event's key, the watchers of exactly that key (a watch of one named
+// object: a kubelet's `metadata.name=<x>` of each mounted ConfigMap and Secret, which the
+// request's name makes a watch of the object's key), and of the watchers that select on
+// an indexed field (a kubelet's `spec.nodeName=<node>`) only those whose value the object
+// has or had; the last two found by lookup rather than by asking every watcher (upstream's
+// triggers), so an event costs nothing for the thousands of watchers it is not for.
 import type { AsyncQueue } from '../../util/async-queue.js';
 import type { WatchEvent } from '../interfaces.js';
 import type { ValueOf } from './field-index.js';
@@ -34,8 +37,10 @@ export function concerns(w: Watcher, key: string, event: WatchEvent): boolean {
 
 export class WatcherSet {
   readonly all = new Set<Watcher>();
-  /** Watchers without a trigger: every event under their key is offered to them. */
+  /** Watchers of a prefix without a trigger: every event under their prefix is offered to them. */
   private plain = new Set<Watcher>();
+  /** Watchers of one exact key, by key. */
+  private byKey = new Map<string, Set<Watcher>>();
   /** Watchers with a trigger, by field and value. */
   private triggered = new Map<string, { read: ValueOf; byValue: Map<string, Set<Watcher>> }>();
 
@@ -44,24 +49,22 @@ export class WatcherSet {
 
   add(w: Watcher): void {
     this.all.add(w);
+    if (w.exact) { addTo(this.byKey, w.key, w); return; }
     if (!w.trigger) { this.plain.add(w); return; }
     let field = this.triggered.get(w.trigger.field);
     if (!field) { field = { read: w.trigger.read, byValue: new Map() }; this.triggered.set(w.trigger.field, field); }
-    let set = field.byValue.get(w.trigger.value);
-    if (!set) { set = new Set(); field.byValue.set(w.trigger.value, set); }
-    set.add(w);
+    addTo(field.byValue, w.trigger.value, w);
   }
 
   remove(w: Watcher): void {
     if (!this.all.delete(w)) return;
+    if (w.exact) { removeFrom(this.byKey, w.key, w); return; }
     if (!w.trigger) { this.plain.delete(w); return; }
     const field = this.triggered.get(w.trigger.field);
-    const set = field?.byValue.get(w.trigger.value);
-    set?.delete(w);
-    if (set?.size === 0) field!.byValue.delete(w.trigger.value);
+    if (field) removeFrom(field.byValue, w.trigger.value, w);
   }
 
-  /** Hands an event to every watcher it is for: all plain ones, and the triggered ones by lookup. */
+  /** Hands an event to every watcher it is for: all plain ones, those of its key and the triggered ones by lookup. */
   fanOut(key: string, rev: number, event: WatchEvent): void {
     const offer = (w: Watcher): void => {
       if (rev <= w.after || !keyMatches(w, key)) return;
@@ -70,6 +73,7 @@ export class WatcherSet {
     };
     // A watcher stopped meanwhile leaves its set; iterating a Set while deleting from it is safe.
     for (const w of this.plain) offer(w);
+    for (const w of this.byKey.get(key) ?? []) offer(w);
     for (const { read, byValue } of this.triggered.values()) {
       if (event.type === 'ERROR') {
         for (const set of byValue.values()) for (const w of set) offer(w);
@@ -91,4 +95,16 @@ export class WatcherSet {
     }
     w.queue.push(event);
   }
+}
+
+function addTo(index: Map<string, Set<Watcher>>, value: string, w: Watcher): void {
+  let set = index.get(value);
+  if (!set) { set = new Set(); index.set(value, set); }
+  set.add(w);
+}
+
+function removeFrom(index: Map<string, Set<Watcher>>, value: string, w: Watcher): void {
+  const set = index.get(value);
+  set?.delete(w);
+  if (set?.size === 0) index.delete(value);
 }

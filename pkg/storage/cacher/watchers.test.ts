@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import type { KubeObject } from '../../runtime/object.js';
+import { AsyncQueue } from '../../util/async-queue.js';
+import type { WatchEvent } from '../interfaces.js';
+import { WatcherSet, type Watcher } from './watchers.js';
+
+const root = '/registry/configmaps/';
+const obj = (ns: string, name: string): KubeObject => ({ metadata: { name, namespace: ns } });
+const modified = (ns: string, name: string): WatchEvent => ({ type: 'MODIFIED', object: obj(ns, name), previous: obj(ns, name) });
+
+/** A watcher as WatchCache makes one; `seen` lists the names of the events it was handed. */
+function watcher(set: WatcherSet, key: string, exact: boolean, after = 0): Watcher & { seen: string[] } {
+  const queue = new AsyncQueue<WatchEvent>();
+  const seen: string[] = [];
+  const w: Watcher & { seen: string[] } = { key, exact, after, queue, seen, stop: () => { set.remove(w); queue.close(); } };
+  queue.listen((ev) => seen.push(`${ev.type} ${ev.object.metadata.name}`), () => undefined);
+  set.add(w);
+  return w;
+}
+
+describe('pkg/storage/cacher/watchers', () => {
+  it('hands an event to the watchers of its exact key and of prefixes above it, and to no other exact watcher', () => {
+    const set = new WatcherSet(100);
+    const a = watcher(set, `${root}ns/a`, true);
+    const a2 = watcher(set, `${root}ns/a`, true);
+    const b = watcher(set, `${root}ns/b`, true);
+    const ns = watcher(set, `${root}ns/`, false);
+    const other = watcher(set, `${root}other/`, false);
+    set.fanOut(`${root}ns/a`, 5, modified('ns', 'a'));
+    set.fanOut(`${root}ns/c`, 6, modified('ns', 'c'));
+    expect(a.seen).to.deep.equal(['MODIFIED a']);
+    expect(a2.seen).to.deep.equal(['MODIFIED a']);
+    expect(b.seen).to.deep.equal([]);
+    expect(ns.seen).to.deep.equal(['MODIFIED a', 'MODIFIED c']);
+    expect(other.seen).to.deep.equal([]);
+  });
+
+  it('skips events at or below a watcher\'s start, and forgets a removed exact watcher', () => {
+    const set = new WatcherSet(100);
+    const late = watcher(set, `${root}ns/a`, true, 7);
+    const gone = watcher(set, `${root}ns/a`, true);
+    gone.stop();
+    set.fanOut(`${root}ns/a`, 7, modified('ns', 'a'));
+    set.fanOut(`${root}ns/a`, 8, { type: 'DELETED', object: obj('ns', 'a') });
+    expect(late.seen).to.deep.equal(['DELETED a']);
+    expect(gone.seen).to.deep.equal([]);
+    expect(set.all.size).to.equal(1);
+  });
+
+  it('ends the watchers of a key with its ERROR event, and only those', () => {
+    const set = new WatcherSet(100);
+    const a = watcher(set, `${root}ns/a`, true);
+    const b = watcher(set, `${root}ns/b`, true);
+    set.fanOut(`${root}ns/a`, 9, { type: 'ERROR', object: obj('', 'a') });
+    expect(a.seen).to.deep.equal(['ERROR a']);
+    expect(a.queue.isClosed).to.equal(true);
+    expect(b.queue.isClosed).to.equal(false);
+    expect([...set.all]).to.deep.equal([b]);
+  });
+});
