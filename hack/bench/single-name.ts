@@ -182,7 +182,8 @@ async function main(): Promise<void> {
     };
     const closeWatches = async (side: Side): Promise<void> => {
       for (const stop of side.watches.splice(0)) stop();
-      await new Promise((r) => setTimeout(r, 500));
+      // The replica tears them down before the next round is measured.
+      await new Promise((r) => setTimeout(r, 2000));
     };
 
     // Every watch open on both sides at once; other ConfigMaps written straight into etcd
