@@ -36,6 +36,17 @@ export interface EtcdConnection {
  */
 export const etcdFlowControlWindow = 16 * 1024 * 1024;
 
+/**
+ * HTTP/2 keepalive pings on each etcd connection while calls are open: a connection whose
+ * socket had closed was at times still taken for open by grpc-js (no close event; its
+ * maintainers advise keepalive for this), and every call on it waited for its deadline. A
+ * replica's /readyz said "context deadline exceeded" for 30 s after an etcd restart, with
+ * no connection to etcd left (`ss`); the next ping found the socket gone at once and the
+ * channel reconnected. Upstream's etcd client pings every 30 s (timeout 10 s); 10 s here
+ * bounds that outage to seconds, and is above etcd's --grpc-keepalive-min-time (5 s).
+ */
+const keepaliveMs = 10_000;
+
 /** etcd3's per-member state that holds the channel credentials (its Host class). */
 interface EtcdHost { host: string; channelCredentials: ChannelCredentials }
 
@@ -55,7 +66,12 @@ export function createEtcdClient(cfg: EtcdClientConfig, log: HandshakeLog): Etcd
   // https members, which upstream's client allows); https members get ours below.
   const client = new Etcd3({
     ...cfg.options,
-    grpcOptions: { 'grpc-node.flow_control_window': etcdFlowControlWindow, ...cfg.options?.grpcOptions },
+    grpcOptions: {
+      'grpc-node.flow_control_window': etcdFlowControlWindow,
+      'grpc.keepalive_time_ms': keepaliveMs,
+      'grpc.keepalive_timeout_ms': 10_000,
+      ...cfg.options?.grpcOptions,
+    },
     // No global retry: etcd3's would send writes again too (retry.ts); reads are retried below.
     faultHandling: { ...memberFaultHandling(cfg.endpoints), global: noop, ...cfg.options?.faultHandling },
     hosts: cfg.endpoints.map((e) => e.replace(/^https?:\/\//, '')),
