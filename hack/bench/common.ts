@@ -11,6 +11,7 @@ import type { KubeObject } from '../../pkg/runtime/object.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
 import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
 import { makeScratchDir } from '../../pkg/storage/etcd/watcher/testing/scratch-dir.js';
+import { issueCertificate } from '../../pkg/util/cert/index.js';
 import { startReplicas, type Cluster, type ReplicaOptions, type TlsCredentials, type TokenUser } from '../../test/harness/index.js';
 
 /** `--name=value` from the command line, as a number. */
@@ -221,3 +222,15 @@ export async function startListeningProcess(script: string, args: string[], node
  * on spaces), so one build can be measured against itself with other V8 settings.
  */
 export const swapEntry = 'alt=$0; for a do shift; case "$a" in */cmd/apiserver.js) set -- "$@" $alt;; *) set -- "$@" "$a";; esac; done; exec "$@"';
+
+/** Client certificates of system:node:node-0 .. node-(count-1), signed by the cluster's client CA. */
+export async function nodeIdentities(cluster: Cluster, count: number): Promise<Array<{ ca?: string; cert: string; key: string }>> {
+  const signer = { cert: readFileSync(cluster.pki.ca.certFile, 'utf8'), key: readFileSync(cluster.pki.ca.keyFile, 'utf8') };
+  const ca = cluster.credentialsFor().ca;
+  const ids = [];
+  for (let i = 0; i < count; i++) {
+    const pair = await issueCertificate(signer, { cn: `system:node:node-${i}`, organizations: ['system:nodes'], usage: 'client', days: 1 });
+    ids.push({ ca, cert: pair.cert, key: pair.key });
+  }
+  return ids;
+}

@@ -16,10 +16,8 @@
 // while the watches are open) (start it with
 // BENCH_NODE_ARGS='--perf-prof --interpreted-frames-native-stack', then `perf inject --jit`).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { issueCertificate } from '../../pkg/util/cert/index.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
-import { arg, httpsClient, now, procMeter, report, runMain, stats, swapEntry, withBenchCluster, type Row } from './common.js';
+import { arg, httpsClient, nodeIdentities, now, procMeter, report, runMain, stats, swapEntry, withBenchCluster, type Row } from './common.js';
 import { newTransport, type Identity, type Transport } from './cluster/transport.js';
 
 const nodes = arg('nodes', 200);
@@ -104,12 +102,7 @@ async function main(): Promise<void> {
         containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }],
       } });
     });
-    const signer = { cert: readFileSync(cluster.pki.ca.certFile, 'utf8'), key: readFileSync(cluster.pki.ca.keyFile, 'utf8') };
-    const ids: Identity[] = [];
-    for (let i = 0; i < nodes; i++) {
-      const pair = await issueCertificate(signer, { cn: `system:node:node-${i}`, organizations: ['system:nodes'], usage: 'client', days: 1 });
-      ids.push({ ca: admin.ca, cert: pair.cert, key: pair.key });
-    }
+    const ids: Identity[] = await nodeIdentities(cluster, nodes);
     const sides: Side[] = cluster.urls.map((url, r) => ({
       label: r === 0 ? 'this build' : 'other build', pid: cluster.replicas[r]!.pid!, watches: [], perPair: [], listAlone: [], lists: [], starts: [],
       transports: ids.map((id) => newTransport('h2', url, id)),

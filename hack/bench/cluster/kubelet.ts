@@ -109,7 +109,7 @@ export class SimKubelet {
       if (got.status === 200) this.lease = got.body;
       return;
     }
-    const next = { ...this.lease, spec: { ...(this.lease.spec as object), renewTime: now } };
+    const next = renewedLease(this.lease, now);
     const res = await this.api.call<KubeObj>({ resource: 'leases', verb: 'PUT', scope: 'resource' }, 'PUT', `${path}/${this.name}`, next);
     if (res.status === 200) this.lease = res.body;
     else this.lease = undefined; // conflict or gone: read (or create) it afresh next time
@@ -117,15 +117,7 @@ export class SimKubelet {
 
   private async patchNodeStatus(): Promise<void> {
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const cond = (type: string, status: string, reason: string) => ({ type, status, reason, message: reason, lastHeartbeatTime: now, lastTransitionTime: now });
-    const patch = {
-      status: {
-        '$setElementOrder/conditions': ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'].map((type) => ({ type })),
-        conditions: [cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory'), cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
-          cond('PIDPressure', 'False', 'KubeletHasSufficientPID'), cond('Ready', 'True', 'KubeletReady')],
-      },
-    };
-    await this.api.call({ resource: 'nodes', verb: 'PATCH', scope: 'resource' }, 'PATCH', `/api/v1/nodes/${this.name}/status`, patch, 'application/strategic-merge-patch+json');
+    await this.api.call({ resource: 'nodes', verb: 'PATCH', scope: 'resource' }, 'PATCH', `/api/v1/nodes/${this.name}/status`, nodeStatusPatch(now), 'application/strategic-merge-patch+json');
   }
 
   private onPod(type: string, p: KubeObj, at: number): void {
@@ -164,19 +156,10 @@ export class SimKubelet {
     const containers = (p as PodSpecVolumes).spec?.containers ?? [];
     const t = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const startTime = t();
-    const order = { '$setElementOrder/conditions': ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type })) };
-    const notReady = `containers with unready status: [${containers.map((c) => c.name).join(' ')}]`;
     const path = `/api/v1/namespaces/${ns}/pods/${name}/status`;
     const smp = 'application/strategic-merge-patch+json';
     const label = { resource: 'pods', verb: 'PATCH', scope: 'resource' as const };
-    await this.api.call(label, 'PATCH', path, { metadata: { uid: p.metadata.uid }, status: { ...order,
-      conditions: [
-        { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: startTime },
-        { type: 'Ready', status: 'False', lastProbeTime: null, lastTransitionTime: startTime, reason: 'ContainersNotReady', message: notReady },
-        { type: 'ContainersReady', status: 'False', lastProbeTime: null, lastTransitionTime: startTime, reason: 'ContainersNotReady', message: notReady },
-      ],
-      containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: '', lastState: {}, ready: false, restartCount: 0, started: false, state: { waiting: { reason: 'ContainerCreating' } } })),
-      hostIP: this.ip, hostIPs: [{ ip: this.ip }], startTime } }, smp);
+    await this.api.call(label, 'PATCH', path, podCreatingPatch(p.metadata.uid ?? '', containers, this.ip, startTime), smp);
     this.ledger.stages.mark(key, 'creating', clock());
     await sleep(this.opts.podStartMs);
     const s = this.pods.get(key);
@@ -184,13 +167,7 @@ export class SimKubelet {
     const running = t();
     const podIP = `10.128.${this.index & 255}.${(this.podIPs++ % 250) + 2}`;
     // The status manager retries until the API takes the status (or the pod is gone).
-    const patchRunning = () => this.api.call<KubeObj>(label, 'PATCH', path, { metadata: { uid: p.metadata.uid }, status: { ...order,
-      conditions: [
-        { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: running },
-        { type: 'ContainersReady', status: 'True', lastProbeTime: null, lastTransitionTime: running },
-      ],
-      containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: `${c.image}@sha256:${'0'.repeat(64)}`, containerID: `containerd://${'f'.repeat(64)}`, lastState: {}, ready: true, restartCount: 0, started: true, state: { running: { startedAt: running } } })),
-      phase: 'Running', podIP, podIPs: [{ ip: podIP }] } }, smp);
+    const patchRunning = () => this.api.call<KubeObj>(label, 'PATCH', path, podRunningPatch(p.metadata.uid ?? '', containers, running, podIP), smp);
     let res = await patchRunning();
     for (let attempt = 0; attempt < 10 && res.status !== 200 && res.status !== 404 && !s.deleting; attempt++) {
       await sleep(1000);
@@ -224,4 +201,48 @@ export class SimKubelet {
   }
 
   get watchCount(): number { return 1 + this.mounts.size; }
+}
+
+/** A Lease renewal as a kubelet PUTs it: the Lease it last got back, with a new renewTime. */
+export function renewedLease(lease: KubeObj, now: string): KubeObj {
+  return { ...lease, spec: { ...(lease.spec as object), renewTime: now } };
+}
+
+/** The Node status patch (strategic merge) with the conditions a kubelet reports. */
+export function nodeStatusPatch(now: string): object {
+  const cond = (type: string, status: string, reason: string) => ({ type, status, reason, message: reason, lastHeartbeatTime: now, lastTransitionTime: now });
+  return {
+    status: {
+      '$setElementOrder/conditions': ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'].map((type) => ({ type })),
+      conditions: [cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory'), cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
+        cond('PIDPressure', 'False', 'KubeletHasSufficientPID'), cond('Ready', 'True', 'KubeletReady')],
+    },
+  };
+}
+
+type Containers = Array<{ name: string; image: string }>;
+const podConditionOrder = { '$setElementOrder/conditions': ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type })) };
+
+/** The first pods/status patch (strategic merge): containers being created. */
+export function podCreatingPatch(uid: string, containers: Containers, hostIP: string, startTime: string): object {
+  const notReady = `containers with unready status: [${containers.map((c) => c.name).join(' ')}]`;
+  return { metadata: { uid }, status: { ...podConditionOrder,
+    conditions: [
+      { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: startTime },
+      { type: 'Ready', status: 'False', lastProbeTime: null, lastTransitionTime: startTime, reason: 'ContainersNotReady', message: notReady },
+      { type: 'ContainersReady', status: 'False', lastProbeTime: null, lastTransitionTime: startTime, reason: 'ContainersNotReady', message: notReady },
+    ],
+    containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: '', lastState: {}, ready: false, restartCount: 0, started: false, state: { waiting: { reason: 'ContainerCreating' } } })),
+    hostIP, hostIPs: [{ ip: hostIP }], startTime } };
+}
+
+/** The second pods/status patch (strategic merge): containers running, the pod Ready. */
+export function podRunningPatch(uid: string, containers: Containers, running: string, podIP: string): object {
+  return { metadata: { uid }, status: { ...podConditionOrder,
+    conditions: [
+      { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: running },
+      { type: 'ContainersReady', status: 'True', lastProbeTime: null, lastTransitionTime: running },
+    ],
+    containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, imageID: `${c.image}@sha256:${'0'.repeat(64)}`, containerID: `containerd://${'f'.repeat(64)}`, lastState: {}, ready: true, restartCount: 0, started: true, state: { running: { startedAt: running } } })),
+    phase: 'Running', podIP, podIPs: [{ ip: podIP }] } };
 }
