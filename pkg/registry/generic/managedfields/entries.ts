@@ -28,7 +28,8 @@ export function managerId(e: { manager?: string; operation?: string; apiVersion?
 
 export class ManagedFieldsDecodeError extends Error {}
 
-export function decodeManagedFields(entries: ManagedFieldsEntry[] | undefined): Managed {
+/** `stored`: the entries of a live object (see FieldSet.fromFieldsV1). */
+export function decodeManagedFields(entries: ManagedFieldsEntry[] | undefined, stored = false): Managed {
   const managed: Managed = new Map();
   (entries ?? []).forEach((e, i) => {
     if (e.operation !== 'Apply' && e.operation !== 'Update') throw new ManagedFieldsDecodeError('operation must be `Apply` or `Update`');
@@ -37,7 +38,7 @@ export function decodeManagedFields(entries: ManagedFieldsEntry[] | undefined): 
     if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsDecodeError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
     let set: FieldSet;
     try {
-      set = FieldSet.fromFieldsV1(e.fieldsV1 ?? {});
+      set = FieldSet.fromFieldsV1(e.fieldsV1 ?? {}, stored);
     } catch (err) {
       throw new ManagedFieldsDecodeError(`error decoding versioned set: ${(err as Error).message}`);
     }

@@ -141,6 +141,44 @@ describe('managedfields', () => {
     });
   });
 
+  describe('status writes (kept documents)', () => {
+    const podMain = () => new FieldManager({ group: '', version: 'v1', kind: 'Pod', subresource: '', ignored: [[field('status')]] });
+    const podStatus = () => new FieldManager({ group: '', version: 'v1', kind: 'Pod', subresource: 'status', ignored: [[field('spec')]] });
+    const pod = (status: Record<string, unknown>): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', uid: 'u1', resourceVersion: '7' },
+      spec: { nodeName: 'n', containers: [{ name: 'c', image: 'i' }] }, status } as KubeObject);
+    const canonical = (o: KubeObject) => encodeManagedFields(decodeManagedFields(JSON.parse(JSON.stringify(o.metadata.managedFields))));
+
+    it('a heartbeat and a changed status leave each entry as a fresh encoding would, the untouched owner\'s document kept', () => {
+      const created = podMain().update(null, pod({}), 'creator');
+      const first = podStatus().update(created, pod({ phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }] }), 'kubelet');
+      const again = podStatus().update(first, pod({ phase: 'Pending', conditions: [{ type: 'Ready', status: 'True' }] }), 'kubelet');
+      const moved = podStatus().update(again, pod({ phase: 'Running', podIP: '10.0.0.1' }), 'kubelet');
+      for (const o of [first, again, moved]) expect(o.metadata.managedFields).to.deep.equal(canonical(o));
+      expect(fieldsOf(moved)['kubelet/Update']).to.deep.equal({ 'f:status': { 'f:phase': {}, 'f:podIP': {} } });
+      expect(fieldsOf(again)['creator/Update']).to.equal(fieldsOf(first)['creator/Update']);
+    });
+
+    it('a document a client sent is written back in the canonical form, not as sent', () => {
+      const live = persisted(cmManager().update(null, cm({ a: '1' }) as KubeObject, 'm'));
+      const sent = [{ manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': { '.': {} } } } }];
+      const out = cmManager().update(live, cm({ a: '2' }, { managedFields: sent }) as KubeObject, 'other');
+      expect(fieldsOf(out)['m/Update']).to.equal(undefined);
+      const kept = cmManager().update(live, cm({ a: '1', b: '2' }, { managedFields: sent }) as KubeObject, 'other');
+      expect(fieldsOf(kept)['m/Update']).to.deep.equal({ 'f:data': { 'f:a': {} } });
+    });
+
+    it('difference gives the set itself when nothing is taken away, covers and overlaps by member', () => {
+      const a = FieldSet.of([field('a'), field('b')], [field('c')]);
+      expect(a.difference(FieldSet.of([field('a'), field('x')]))).to.equal(a);
+      expect(a.difference(FieldSet.of([field('a')]))).to.equal(a);
+      expect(a.difference(FieldSet.of([field('c')])).toFieldsV1()).to.deep.equal({ 'f:a': { 'f:b': {} } });
+      expect(a.covers(FieldSet.of([field('a'), field('b')]))).to.equal(true);
+      expect(a.covers(FieldSet.of([field('a')]))).to.equal(false);
+      expect(a.overlaps(FieldSet.of([field('a')]))).to.equal(false);
+      expect(a.overlaps(FieldSet.of([field('a'), field('b')]))).to.equal(true);
+    });
+  });
+
   describe('entries', () => {
     it('identifies managers as upstream (no apiVersion for appliers) and prints them in messages', () => {
       expect(managerId({ manager: 'm', operation: 'Update', apiVersion: 'v1', subresource: 'status' })).to.equal('{"manager":"m","operation":"Update","apiVersion":"v1","subresource":"status"}');

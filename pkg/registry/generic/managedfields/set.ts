@@ -8,6 +8,12 @@ interface Child { pe: PathElement; set: FieldSet }
 export class FieldSet {
   private readonly members = new Map<string, PathElement>();
   private readonly children = new Map<string, Child>();
+  /**
+   * The FieldsV1 document this set was read from, while it is unchanged: an owner whose
+   * fields a write does not touch keeps its document instead of having it rebuilt (read
+   * only, like every object the store hands around).
+   */
+  private document?: Record<string, unknown>;
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -16,6 +22,7 @@ export class FieldSet {
   }
 
   insert(path: Path): void {
+    this.document = undefined;
     if (path.length === 0) return;
     const [head, ...rest] = path;
     const k = elementKey(head);
@@ -60,10 +67,12 @@ export class FieldSet {
   }
 
   addMember(pe: PathElement): void {
+    this.document = undefined;
     this.members.set(elementKey(pe), pe);
   }
 
   setChild(pe: PathElement, set: FieldSet): void {
+    this.document = undefined;
     if (set.isEmpty()) this.children.delete(elementKey(pe));
     else this.children.set(elementKey(pe), { pe, set });
   }
@@ -84,8 +93,12 @@ export class FieldSet {
     return out;
   }
 
-  /** Members and children of this set that are not in `o` (node by node, not by prefix). */
+  /**
+   * Members and children of this set that are not in `o` (node by node, not by prefix).
+   * When `o` takes nothing away, the answer is this set itself.
+   */
   difference(o: FieldSet): FieldSet {
+    if (!this.overlaps(o)) return this;
     const out = new FieldSet();
     for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
     for (const [k, c] of this.children) {
@@ -93,6 +106,26 @@ export class FieldSet {
       out.setChild(c.pe, oc ? c.set.difference(oc.set) : c.set.clone());
     }
     return out;
+  }
+
+  /** Whether every member of `o` is a member of this set. */
+  covers(o: FieldSet): boolean {
+    for (const k of o.members.keys()) if (!this.members.has(k)) return false;
+    for (const [k, oc] of o.children) {
+      const c = this.children.get(k);
+      if (!c || !c.set.covers(oc.set)) return false;
+    }
+    return true;
+  }
+
+  /** Whether a member of `o` is a member of this set at the same place. */
+  overlaps(o: FieldSet): boolean {
+    for (const k of o.members.keys()) if (this.members.has(k)) return true;
+    for (const [k, oc] of o.children) {
+      const c = this.children.get(k);
+      if (c && c.set.overlaps(oc.set)) return true;
+    }
+    return false;
   }
 
   intersection(o: FieldSet): FieldSet {
@@ -141,6 +174,7 @@ export class FieldSet {
 
   /** The FieldsV1 document: `.` marks a node that is both a member and has children. */
   toFieldsV1(): Record<string, unknown> {
+    if (this.document) return this.document;
     const out: Record<string, unknown> = {};
     for (const pe of this.sortedElements()) {
       const k = elementKey(pe);
@@ -152,9 +186,14 @@ export class FieldSet {
     return out;
   }
 
-  static fromFieldsV1(doc: unknown): FieldSet {
+  /**
+   * `stored`: the document is one this server wrote (a live object's), so in the form
+   * toFieldsV1 gives; a client's may not be, and is written back as toFieldsV1 puts it.
+   */
+  static fromFieldsV1(doc: unknown, stored = false): FieldSet {
     const s = new FieldSet();
     fill(s, doc);
+    if (stored) s.document = doc as Record<string, unknown>;
     return s;
   }
 }
