@@ -101,6 +101,24 @@ describe('BaseStrategy', () => {
       expect(obj.metadata.uid).to.equal('u');
     });
 
+    it('status endpoint: the spec as the stored one, keys in its order, never an object shared with it', () => {
+      const old = stored({ spec: { size: 1, parts: [{ a: 1, b: 2 }] }, metadata: { ...stored().metadata, managedFields: [{ manager: 'm' }] } });
+      const equal = stored({ spec: { size: 1, parts: [{ a: 1, b: 2 }] } });
+      s.prepareForUpdate(equal, old, { subresource: 'status' });
+      const reordered = stored({ spec: { parts: [{ b: 2, a: 1 }], size: 1 } });
+      s.prepareForUpdate(reordered, old, { subresource: 'status' });
+      const spread = { ...old, status: { ready: false } } as KubeObject;
+      s.prepareForUpdate(spread, old, { subresource: 'status' });
+      for (const obj of [equal, reordered, spread]) {
+        expect(JSON.stringify(obj.spec)).to.equal('{"size":1,"parts":[{"a":1,"b":2}]}');
+        expect(obj.spec).to.not.equal(old.spec);
+        expect((obj.spec as { parts: unknown[] }).parts[0]).to.not.equal((old.spec as { parts: unknown[] }).parts[0]);
+        expect(Object.keys(obj.metadata)).to.deep.equal(Object.keys(old.metadata).filter((k) => obj === spread || k !== 'managedFields'));
+      }
+      expect(spread.metadata).to.not.equal(old.metadata);
+      expect(spread.status).to.deep.equal({ ready: false });
+    });
+
     it('status endpoint may let all metadata through', () => {
       const open = new Widget({ hasStatus: true, statusKeepsMetadata: false });
       const obj = stored({ metadata: { ...stored().metadata, finalizers: ['x/y'] }, spec: { size: 9 } });

@@ -121,16 +121,44 @@ export class BaseStrategy implements Strategy {
 
   private keepAllButStatus(obj: KubeObject, old: KubeObject): void {
     for (const k of new Set([...Object.keys(obj), ...Object.keys(old)])) {
-      if (!nonSpecFields.has(k)) copyField(obj, old, k);
+      if (!nonSpecFields.has(k) && !isEqualCopy(obj[k], old[k])) copyField(obj, old, k);
     }
     if (this.options.statusKeepsMetadata === false) return;
     const { labels, annotations, resourceVersion, managedFields } = obj.metadata;
-    obj.metadata = structuredClone(old.metadata);
+    // The fields set below are not cloned (managedFields are most of a pod's metadata);
+    // each keeps its place among the keys.
+    const meta: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(old.metadata)) meta[k] = replacedMetadata.has(k) ? undefined : structuredClone(v);
+    obj.metadata = meta as KubeObject['metadata'];
     setOrDelete(obj.metadata, 'labels', labels);
     setOrDelete(obj.metadata, 'annotations', annotations);
     setOrDelete(obj.metadata, 'resourceVersion', resourceVersion);
     setOrDelete(obj.metadata, 'managedFields', managedFields);
   }
+}
+
+const replacedMetadata = new Set(['labels', 'annotations', 'resourceVersion', 'managedFields']);
+
+/**
+ * Whether `a` is already what structuredClone(b) would give: equal, keys in the same order,
+ * and sharing no object with `b` (a write built by spreading the old object keeps the clone).
+ */
+function isEqualCopy(a: unknown, b: unknown): boolean {
+  if (a === b) return a === undefined || typeof a !== 'object' || a === null ? a !== undefined : false;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!isEqualCopy(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const ak = Object.keys(a);
+  const bk = Object.keys(b);
+  if (ak.length !== bk.length) return false;
+  for (let i = 0; i < ak.length; i++) {
+    if (ak[i] !== bk[i] || !isEqualCopy((a as Record<string, unknown>)[ak[i]!], (b as Record<string, unknown>)[bk[i]!])) return false;
+  }
+  return true;
 }
 
 /** Fields only the server sets survive an update unchanged (upstream: BeforeUpdate). */
