@@ -67,7 +67,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** How long after ready the controllers and other background loops start (see runServer). */
+/** How long after ready Koa's web globals load and the object counter starts (see runServer). */
 const backgroundStartDelayMs = 100;
 
 /** The post-start hooks, registered before the replica listens: /readyz fails on each until its step is done. */
@@ -251,14 +251,16 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const { url } = listener;
   selfURL = new URL(url);
   await hooked('bootstrap-controller', () => bootstrapController);
-  // Once ready, and a moment later: none of them is a readiness step, and on a fresh etcd
-  // their first round (elections, informers' lists, the first objects they write, Koa's
-  // web globals) is 30-40 ms of CPU that came between the last hook and the answer to the
-  // probe waiting for readiness (its TLS handshake takes several turns of the event loop).
+  // Controllers and apiserver loops start as the last hook ends, in the same turn: their
+  // informers' watch caches count in informer-sync, so started a moment after ready they
+  // turned /readyz from 200 back to 500 until they synced (CI's etcd-tls test read a 500
+  // with "22 informers not started yet" after the harness had seen ready).
+  controllers.start();
+  apiserverLoops.start();
+  // A moment after ready: neither is a readiness step, and their first round came between
+  // the last hook and the answer to the probe waiting for readiness.
   const background = setTimeout(() => {
     loadWebGlobals();
-    controllers.start();
-    apiserverLoops.start();
     // Counted once the bootstrap objects exist (one count-only range per resource).
     objectCounter = startStorageObjectCounter(layer.clientFor, stored, apiserverMetrics().storageObjects, log, o.etcdCountMetricPollPeriodMs);
   }, backgroundStartDelayMs);
