@@ -33,7 +33,15 @@ export interface TestCluster {
 }
 
 const live = new Set<ChildProcess>();
-process.once('exit', () => { for (const c of live) c.kill('SIGKILL'); });
+// A cluster a mocha worker started for the whole run (the shared mutual-TLS etcd) is never
+// stopped: the global teardown runs in mocha's main process, not in the worker. Its dirs
+// are in memory, so they go at exit with the members (unlinked files of a dying etcd are
+// freed when it has gone).
+const liveRoots = new Set<string>();
+process.once('exit', () => {
+  for (const c of live) c.kill('SIGKILL');
+  for (const root of liveRoots) rmSync(root, { recursive: true, force: true });
+});
 
 export interface TestClusterOptions {
   progressNotifyInterval?: string;
@@ -64,6 +72,7 @@ export function memberClient(endpoints: string[], tls: EtcdTLSFiles = {}, deadli
 export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {}): Promise<TestCluster> {
   const binary = findEtcdBinary();
   const root = makeScratchDir('etcd-cluster-');
+  liveRoots.add(root);
   const ports = await freePorts(size * 2);
   const scheme = opts.tls ? 'https' : 'http';
   const probe = opts.tls?.probe ?? {};
@@ -131,6 +140,7 @@ export async function startTestCluster(size: 1 | 3, opts: TestClusterOptions = {
     async stop() {
       await Promise.all(members.map((_, i) => cluster.kill(i)));
       rmSync(root, { recursive: true, force: true });
+      liveRoots.delete(root);
     },
   };
   try {
