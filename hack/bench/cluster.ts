@@ -11,6 +11,9 @@
 //   --lease-period-s (10) --status-period-s (300) --pod-start-ms (1000) --steady-s (0)
 //   --phase-timeout-s (300) --mounts-per-pod (2) --no-scale --external-controllers --no-lb
 //   --deadline-s (none: past it the run stops waiting, skips what is left and reports)
+//   --events (the Events a v1.28 cluster posts per pod: SuccessfulCreate, Scheduled,
+//   Pulled/Created/Started, Killing; put them on their own etcd with CLUSTER_EXTRA_ARGS=
+//   --etcd-servers-overrides=/events#<url>)
 //   --http1 (every simulated component over HTTP/1.1, a connection per watch, instead of
 //   one HTTP/2 connection per component as client-go)
 import { readFileSync } from 'node:fs';
@@ -50,6 +53,7 @@ const options: RunOptions = {
   scalePhase: opt('no-scale') !== 'true',
   deadlineSeconds: num('deadline-s', 0),
   protocol: opt('http1') === 'true' ? 'http/1.1' : 'h2',
+  events: opt('events') === 'true',
 };
 
 async function main(): Promise<void> {

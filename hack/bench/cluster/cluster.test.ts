@@ -54,7 +54,7 @@ describe('cluster load generator (hack/bench/cluster)', function () {
     result = await runClusterLoad(admin, signer, {
       nodes: 3, podsPerNode: 2, podsPerDeployment: 2, namespaces: 1, qps: 20, proxyFraction: 0.34,
       leasePeriodMs: 1000, statusPeriodMs: 3000, podStartMs: 200, externalControllers: false,
-      steadySeconds: 5, phaseTimeoutMs: 60_000, nodePrefix: 'hollow-node-', mountsPerPod: 2, scalePhase: true, deadlineSeconds: 0, protocol: 'h2',
+      steadySeconds: 5, phaseTimeoutMs: 60_000, nodePrefix: 'hollow-node-', mountsPerPod: 2, scalePhase: true, deadlineSeconds: 0, protocol: 'h2', events: true,
     }, { log: () => undefined });
     // The replica writes its last events just after the last responses.
     await new Promise((r) => setTimeout(r, 1000));
@@ -139,6 +139,19 @@ describe('cluster load generator (hack/bench/cluster)', function () {
   it('binds through pods/binding as the scheduler; kube-proxy watches Services, EndpointSlices and Nodes', () => {
     expect(by('system:kube-scheduler', 'create', 'pods', 'binding').length).to.equal(result.bindings);
     for (const r of ['services', 'endpointslices', 'nodes']) expect(by('system:kube-proxy', 'watch', r).length, r).to.be.at.least(1);
+  });
+
+  it('posts the Events of each pod\'s life under the identity of who posts them upstream', () => {
+    const kubelet = by(/^system:node:/, 'create', 'events');
+    // Pulled, Created, Started at start and Killing at deletion, one container per pod.
+    expect(kubelet.length).to.equal(4 * result.bindings);
+    for (const e of kubelet) expect(e.requestURI).to.match(/^\/api\/v1\/namespaces\/load-0\/events/);
+    const scheduled = by('system:kube-scheduler', 'create', 'events');
+    expect(scheduled.length).to.equal(result.bindings);
+    for (const e of scheduled) expect(e.requestURI).to.match(/^\/apis\/events\.k8s\.io\/v1\/namespaces\/load-0\/events/);
+    // SuccessfulCreate per pod the ReplicaSet stand-in made and ScalingReplicaSet per Deployment.
+    expect(by('admin', 'create', 'events').length).to.be.above(result.bindings);
+    expect(by(/./, 'create', 'events').length).to.equal(recorded('events', 'POST'));
   });
 
   it('confirms each graceful deletion with a zero-grace delete preconditioned on the pod UID', () => {

@@ -6,6 +6,7 @@
 // strategic-merge patches of pods/status with the conditions a kubelet writes, and
 // confirms a graceful deletion with a zero-grace delete preconditioned on the pod's UID.
 import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
+import { containerKillEvents, containerStartEvents, emit } from './events.js';
 import type { Recorder } from './recorder.js';
 import type { StartupStages } from './startup.js';
 
@@ -14,6 +15,8 @@ export interface KubeletOptions {
   statusPeriodMs: number;
   /** From seeing a pod to its Running report (image pull and container start stand-in). */
   podStartMs: number;
+  /** Post the Events a kubelet posts for its pods' containers (--events). */
+  events?: boolean;
 }
 
 /** What the driver knows about pods, shared with kubelets to time start-up. */
@@ -145,6 +148,7 @@ export class SimKubelet {
       const s = this.pods.get(key)!;
       if (s.deleting) return;
       s.deleting = true;
+      if (this.opts.events) for (const e of containerKillEvents(involved(p), this.name, (p as PodSpecVolumes).spec?.containers ?? [])) emit(this.api, e);
       // Containers stopped: the kubelet confirms with a zero-grace delete bound to this UID.
       void this.api.call({ resource: 'pods', verb: 'DELETE', scope: 'resource' }, 'DELETE', `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`,
         { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid: s.uid } });
@@ -175,6 +179,7 @@ export class SimKubelet {
     }
     if (res.status === 200) {
       s.running = true;
+      if (this.opts.events) for (const e of containerStartEvents(involved(p), this.name, containers)) emit(this.api, e);
       const now = clock();
       this.ledger.stages.ran(key, now);
       const created = this.ledger.createdAt.get(key);
@@ -202,6 +207,8 @@ export class SimKubelet {
 
   get watchCount(): number { return 1 + this.mounts.size; }
 }
+
+const involved = (p: KubeObj) => ({ namespace: p.metadata.namespace ?? '', name: p.metadata.name, uid: p.metadata.uid ?? '', resourceVersion: p.metadata.resourceVersion });
 
 /** A Lease renewal as a kubelet PUTs it: the Lease it last got back, with a new renewTime. */
 export function renewedLease(lease: KubeObj, now: string): KubeObj {

@@ -36,6 +36,11 @@ export interface RunOptions {
   deadlineSeconds: number;
   /** h2: one connection per simulated component, as client-go; http/1.1: a connection per watch. */
   protocol: Protocol;
+  /**
+   * Post the Events a v1.28 cluster posts for each pod (hack/bench/cluster/events.ts):
+   * off by default, so runs compare with those made before it existed.
+   */
+  events?: boolean;
 }
 
 export interface RunResult {
@@ -88,7 +93,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     return c;
   };
   const kubelets = nodeNames.map((n, i) => new SimKubelet(n, i, client(`system:node:${n}`, 'kubelet/v1.28.3 (linux/amd64) kubernetes/hollow'), rec, ledger,
-    { leasePeriodMs: o.leasePeriodMs, statusPeriodMs: o.statusPeriodMs, podStartMs: o.podStartMs }));
+    { leasePeriodMs: o.leasePeriodMs, statusPeriodMs: o.statusPeriodMs, podStartMs: o.podStartMs, events: o.events }));
   let peakWatches = 0;
   const ticker = setInterval(() => {
     peakWatches = Math.max(peakWatches, kubelets.reduce((n, k) => n + k.watchCount, 0) + proxies * 3 + 1);
@@ -102,12 +107,12 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     hooks.log(`  ${o.nodes} nodes registered in ${((clock() - t0) / 1000).toFixed(1)} s`);
     hooks.phaseEnded?.('register nodes');
     for (let i = 0; i < proxies; i++) proxyStops.push(startKubeProxy(client('system:kube-proxy', 'kube-proxy/v1.28.3 (linux/amd64) kubernetes/hollow'), rec));
-    scheduler = new SchedulerStandIn(client('system:kube-scheduler', 'kube-scheduler/v1.28.3 (linux/amd64) kubernetes/hollow'), nodeNames, ledger, Math.max(o.qps, 50), 2 * Math.max(o.qps, 50));
+    scheduler = new SchedulerStandIn(client('system:kube-scheduler', 'kube-scheduler/v1.28.3 (linux/amd64) kubernetes/hollow'), nodeNames, ledger, Math.max(o.qps, 50), 2 * Math.max(o.qps, 50), o.events);
     scheduler.start();
     const pods = o.nodes * o.podsPerNode;
     const driver = new LoadDriver(client('admin', 'clusterloader-standin/v1.28.3'), ledger, {
       namespaces: o.namespaces, deployments: Math.ceil(pods / o.podsPerDeployment), podsPerDeployment: o.podsPerDeployment,
-      qps: o.qps, external: o.externalControllers, graceSeconds: 30, mounts: o.mountsPerPod,
+      qps: o.qps, external: o.externalControllers, graceSeconds: 30, mounts: o.mountsPerPod, events: o.events,
     });
     const runDeadline = o.deadlineSeconds > 0 ? t0 + o.deadlineSeconds * 1000 : Infinity;
     const cut: string[] = [];

@@ -7,6 +7,7 @@
 // --kube-api-qps 50, --kube-api-burst 100; client-go's token-bucket rate limiter). A
 // binding that fails goes back to the queue after a second (podInitialBackoffSeconds 1).
 import { clock, type ApiClient, type KubeObj } from './client.js';
+import { emit, scheduledEvent } from './events.js';
 import type { PodLedger } from './kubelet.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -23,7 +24,7 @@ export class SchedulerStandIn {
   private wake?: () => void;
   bindings = 0;
 
-  constructor(private readonly api: ApiClient, nodes: string[], private readonly ledger: PodLedger, qps: number, burst: number) {
+  constructor(private readonly api: ApiClient, nodes: string[], private readonly ledger: PodLedger, qps: number, burst: number, private readonly events = false) {
     for (const n of nodes) this.load.set(n, 0);
     this.limiter = new TokenBucket(qps, burst);
   }
@@ -78,6 +79,7 @@ export class SchedulerStandIn {
     if (res.status !== 201) return;
     this.ledger.stages.mark(key, 'bound', clock());
     this.bindings++;
+    if (this.events) emit(this.api, scheduledEvent({ namespace: p.metadata.namespace ?? '', name: p.metadata.name, uid: p.metadata.uid ?? '', resourceVersion: p.metadata.resourceVersion }, node));
     let b = this.ledger.bound.get(node);
     if (!b) this.ledger.bound.set(node, (b = new Set()));
     b.add(key);

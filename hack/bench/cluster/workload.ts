@@ -5,10 +5,11 @@
 // Deployment, pods with generateName and an owner reference, graceful deletes), or with
 // `external` from a real controller manager, in which case only Deployments are written.
 import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
+import { coreEvent, emit } from './events.js';
 import type { PodLedger } from './kubelet.js';
 import { TokenBucket } from './token-bucket.js';
 
-export interface WorkloadOptions { namespaces: number; deployments: number; podsPerDeployment: number; qps: number; external: boolean; graceSeconds: number; mounts: number }
+export interface WorkloadOptions { namespaces: number; deployments: number; podsPerDeployment: number; qps: number; external: boolean; graceSeconds: number; mounts: number; events?: boolean }
 
 interface Deployment { ns: string; name: string; size: number; rsUid?: string; pods: Set<string> }
 
@@ -89,6 +90,7 @@ export class LoadDriver {
     });
     if (!rs) return;
     d.rsUid = rs.metadata.uid;
+    if (this.o.events) emit(this.api, coreEvent('Deployment', 'apps/v1', { namespace: d.ns, name: d.name, uid: dep.metadata.uid ?? '' }, 'ScalingReplicaSet', `Scaled up replica set ${rs.metadata.name} to ${d.size}`, 'deployment-controller'));
     await this.scalePods(d, d.size);
   }
 
@@ -120,6 +122,7 @@ export class LoadDriver {
         if (res.status === 201) {
           const key = `${d.ns}/${res.body.metadata.name}`;
           d.pods.add(key);
+          if (this.o.events) emit(this.api, coreEvent('ReplicaSet', 'apps/v1', { namespace: d.ns, name: rsName, uid: d.rsUid ?? '' }, 'SuccessfulCreate', `Created pod: ${res.body.metadata.name}`, 'replicaset-controller'));
           this.ledger.stages.mark(key, 'sent', sentAt);
           this.ledger.stages.mark(key, 'answered', clock());
           const ran = this.ledger.ranBeforeAnswer.get(key);
