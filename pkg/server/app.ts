@@ -21,6 +21,7 @@ import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
 import { notFoundResource, resourceHandler, type Registry } from '../endpoints/installer.js';
 import type { RequestInfo } from '../endpoints/request/info.js';
 import type { ConnectDeps } from '../endpoints/handlers/connect.js';
+import { sendBatchedBody } from '../endpoints/handlers/list-encoder.js';
 
 /** A non-resource endpoint: answers and returns true, or returns false to pass. */
 export type PathHandler = (ctx: Koa.Context) => Promise<boolean>;
@@ -72,7 +73,13 @@ export function createApp(cfg: AppConfig): Koa {
   // Every filter that acts when its response is really sent (metrics, APF, audit, logging,
   // shutdown) listens for the response's 'close', and Koa's pipeline for a streamed body
   // adds its own: about a dozen by design, past the leak warning Node gives at 10.
-  app.use(async (ctx, next) => { ctx.res.setMaxListeners(32); await next(); });
+  // Last on the way out, where Koa would send the body: a list's batched body is sent here
+  // without Koa's stream pipeline (sendBatchedBody).
+  app.use(async (ctx, next) => {
+    ctx.res.setMaxListeners(32);
+    await next();
+    sendBatchedBody(ctx);
+  });
   // Before anything reads the path: a '#' is part of the target, as Go's server reads it.
   app.use(requestTargetFilter());
   for (const f of cfg.outerFilters) app.use(f);

@@ -3,7 +3,12 @@ import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
 import { markShared, recordView } from '../../runtime/serializer/shared-encodings.js';
-import { batchBytes, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, joinedBatches, writeBatches, BatchedBody } from './list-encoder.js';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import {
+  batchBytes, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, joinedBatches, writeBatches, BatchedBody, sendBatchedBody,
+} from './list-encoder.js';
 
 function configMapList(n: number, payload = 900): Record<string, unknown> {
   return {
@@ -119,6 +124,58 @@ describe('list-encoder (cooperative encoding of large collections)', () => {
     sink.on('data', (c: Buffer) => got.push(c));
     await pipeline(new BatchedBody(pieces), sink);
     expect(Buffer.concat(got).equals(Buffer.concat(pieces))).to.equal(true);
+  });
+
+  it('sendBatchedBody sends a BatchedBody itself once the middleware has returned (GET), and leaves HEAD and other bodies to Koa', async () => {
+    const pieces = Array.from({ length: 3000 }, (_, i) => Buffer.from(`piece-${i};`.repeat(i % 7 + 1)));
+    const length = pieces.reduce((n, p) => n + p.length, 0);
+    const sentByUs: string[] = [];
+    const app = new Koa();
+    app.use(async (ctx, next) => {
+      await next();
+      sendBatchedBody(ctx);
+      if (ctx.respond === false) sentByUs.push(`${ctx.method} ${ctx.path}`);
+    });
+    app.use(async (ctx, next) => {
+      await next();
+      // A filter on the way out still sets headers: nothing is written before it returns.
+      ctx.set('X-After', 'yes');
+    });
+    app.use((ctx) => {
+      ctx.status = 200;
+      ctx.set('Content-Type', 'application/json');
+      if (ctx.path === '/list') {
+        ctx.body = new BatchedBody(pieces);
+        ctx.length = length;
+      } else {
+        ctx.body = Buffer.from('{}');
+      }
+    });
+    const server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const fetch = (method: string, path: string) => new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method, path }, (res) => {
+        const got: Buffer[] = [];
+        res.on('data', (c: Buffer) => got.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(got) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    try {
+      const list = await fetch('GET', '/list');
+      expect(list.body.equals(Buffer.concat(pieces))).to.equal(true);
+      expect(Number(list.headers['content-length'])).to.equal(length);
+      expect(list.headers['x-after']).to.equal('yes');
+      const head = await fetch('HEAD', '/list');
+      expect(head.body.length).to.equal(0);
+      expect(Number(head.headers['content-length'])).to.equal(length);
+      expect((await fetch('GET', '/one')).body.toString()).to.equal('{}');
+      expect(sentByUs).to.deep.equal(['GET /list']);
+    } finally {
+      server.close();
+    }
   });
 
   it('joinedBatches gives one buffer per write batch, with the same bytes', () => {

@@ -7,6 +7,7 @@
 // clients and tests compare bodies.
 import { randomBytes } from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
+import type { Context } from 'koa';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Writer } from '../../runtime/serializer/protobuf/wire.js';
 import { encodeInto, encodeMessage } from '../../runtime/serializer/protobuf/codec.js';
@@ -189,24 +190,59 @@ export class BatchedBody extends Readable {
 
   override pipe<T extends NodeJS.WritableStream>(dest: T, options?: { end?: boolean }): T {
     const out = dest as unknown as Writable;
-    void (async () => {
-      for (const batch of writeBatches(this.pieces)) {
-        if (out.destroyed || this.destroyed) return;
-        out.cork();
-        let ok = true;
-        for (const piece of batch) ok = out.write(piece);
-        out.uncork();
-        if (!ok) await drained(out);
-        else await nextTurn();
-      }
-      // Ends as a piped stream does: stream.pipeline() (Koa's) ends the response on 'end',
-      // and takes a response finished before its source ended for a premature close.
+    void this.writeBatchesTo(out).then((complete) => {
+      if (!complete) return;
+      // Ends as a piped stream does: stream.pipeline() ends the response on 'end', and
+      // takes a response finished before its source ended for a premature close.
       this.push(null);
       this.resume();
       if (options?.end !== false) out.end();
-    })().catch((err: Error) => this.destroy(err));
+    }).catch((err: Error) => this.destroy(err));
     return dest;
   }
+
+  /**
+   * Writes the body to `out` and ends it, without a stream pipeline around it (see
+   * sendBatchedBody). Resolves early, leaving `out` as it is, when either side is destroyed.
+   */
+  async sendTo(out: Writable): Promise<void> {
+    if (await this.writeBatchesTo(out)) out.end();
+  }
+
+  /** Writes every batch; false when a side was destroyed first. */
+  private async writeBatchesTo(out: Writable): Promise<boolean> {
+    for (const batch of writeBatches(this.pieces)) {
+      if (out.destroyed || this.destroyed) return false;
+      out.cork();
+      let ok = true;
+      for (const piece of batch) ok = out.write(piece);
+      out.uncork();
+      if (!ok) await drained(out);
+      else await nextTurn();
+    }
+    return true;
+  }
+}
+
+/**
+ * Sends a BatchedBody response itself, at the point Koa's respond() would (once every
+ * filter has returned), and tells Koa not to: Koa sends a stream body through
+ * stream.pipeline(), whose set-up and teardown (end-of-stream listeners on both sides, and
+ * an AbortController aborted at the end, building a DOMException with its stack) are paid
+ * by every list of 100 items or more: a paginated list pays them once a page. Anything
+ * Koa would answer otherwise (HEAD, a response already ended) is left to Koa.
+ */
+export function sendBatchedBody(ctx: Context): void {
+  const body = ctx.body as unknown;
+  if (!(body instanceof BatchedBody) || ctx.respond === false || !ctx.writable || ctx.method === 'HEAD'
+    || ctx.status === 204 || ctx.status === 205 || ctx.status === 304) return;
+  ctx.respond = false;
+  const res = ctx.res as unknown as Writable;
+  // As Koa's pipeline would, a failed write ends the response (and the body) there.
+  body.sendTo(res).catch((err: Error) => {
+    body.destroy(err);
+    res.destroy(err);
+  });
 }
 
 function drained(out: Writable): Promise<void> {
