@@ -19,7 +19,8 @@ import {
 } from '../interfaces.js';
 import { deepCopy, type KubeObject } from '../../runtime/object.js';
 import { WatchCache, type WatchCacheOptions } from './watch-cache.js';
-import { probeRange } from './freshness.js';
+import { probeRange, type RangeProbe } from './freshness.js';
+import { sharedQuestion } from './shared-probe.js';
 import { guardEtcd } from '../etcd/boundary.js';
 import { readPageAt } from './paged-read.js';
 import { CompactionChecks } from './compaction-checks.js';
@@ -30,6 +31,8 @@ const consistentReadWaitMs = 250;
 
 export class CachedStorage implements Storage {
   private caches = new Map<string, WatchCache>();
+  /** Per cache, its freshness probe, shared by consistent lists that ask at once. */
+  private probes = new WeakMap<WatchCache, () => Promise<RangeProbe>>();
   private readonly rootOf: (key: string) => string | undefined;
   /** Key prefixes served from a cache, longest first (so `services/specs/` wins over a shorter root). */
   private roots: string[] = [];
@@ -89,7 +92,7 @@ export class CachedStorage implements Storage {
     }
     const consistent = rv === '' && match === '' && !opts.limit && !opts.continue ? this.cacheFor(prefix) : undefined;
     if (consistent) {
-      const state = await consistent.readConsistent(prefix, true, () => probeRange(this.client, consistent.root), consistentReadWaitMs, opts.index);
+      const state = await consistent.readConsistent(prefix, true, this.probeOf(consistent), consistentReadWaitMs, opts.index);
       if (state) {
         const items = opts.predicate ? state.items.filter(opts.predicate) : state.items;
         return { items, resourceVersion: String(state.revision) };
@@ -105,7 +108,7 @@ export class CachedStorage implements Storage {
     const cache = this.cacheFor(prefix);
     if (!cache) return undefined;
     const keyPrefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
-    const probe = () => probeRange(this.client, cache.root);
+    const probe = this.probeOf(cache);
     let at: number | undefined;
     let start = keyPrefix;
     let confirmed: Promise<void> | undefined;
@@ -215,6 +218,15 @@ export class CachedStorage implements Storage {
   /** The cache of `key`'s resource if one was made; unlike cacheFor, makes none. */
   private existingCache(key: string): WatchCache | undefined {
     return this.caches.get(this.rootOf(key) ?? '');
+  }
+
+  private probeOf(cache: WatchCache): () => Promise<RangeProbe> {
+    let probe = this.probes.get(cache);
+    if (!probe) {
+      probe = sharedQuestion(() => probeRange(this.client, cache.root));
+      this.probes.set(cache, probe);
+    }
+    return probe;
   }
 
   private cacheFor(key: string): WatchCache | undefined {
