@@ -16,7 +16,7 @@ import { applyConnectionLimits, connectionOptions, idleTimeoutMs, maxHeaderBytes
 import { trackSessions, uploadBufferPerStream } from './http2-sessions.js';
 import type { ServerOptions } from './options.js';
 import type { ServingCerts } from './serving-certs.js';
-import { sniCallback } from './tls-options.js';
+import { sessionTicketOptions, sniCallback } from './tls-options.js';
 
 export interface Listener {
   server: Http2SecureServer;
@@ -53,7 +53,7 @@ export async function listen(o: ServerOptions, certs: ServingCerts, health: Path
   let upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void = (_req, socket) => {
     socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n\r\n');
   };
-  const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}) };
+  const tlsBase = { minVersion: o.tls.minVersion, ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}), ...sessionTicketOptions };
   const maxStreams = o.http2MaxStreamsPerConnection;
   const server = createSecureServer({
     ...connectionOptions, ...tlsBase, cert: certs.cert, key: certs.key, requestCert: true, rejectUnauthorized: false,

@@ -67,6 +67,20 @@ describe('TLS serving flags', function () {
     other.destroy();
   });
 
+  it('offers no session to resume: a TLS 1.3 client presenting its ticket gets a full handshake', async () => {
+    const u = new URL(cluster.urls[0]!);
+    const opts = { host: u.hostname, port: Number(u.port), rejectUnauthorized: false, minVersion: 'TLSv1.3' as const, ...cluster.credentialsFor('alice') };
+    // Tickets arrive after the handshake; listen from the start so none is missed.
+    const ticket = await new Promise<Buffer>((resolve, reject) => {
+      const s = connect(opts);
+      s.once('session', (t: Buffer) => { resolve(t); s.destroy(); });
+      s.once('error', reject);
+    });
+    const again = await handshake(cluster.urls[0]!, { ...opts, session: ticket });
+    expect(again.isSessionReused()).to.equal(false);
+    again.destroy();
+  });
+
   it('refuses unknown versions and suites at start-up with upstream words', () => {
     expect(() => parseOptions(['--tls-min-version=VersionTLS14'])).to.throw('unknown tls version "VersionTLS14"');
     expect(() => parseOptions(['--tls-cipher-suites=TLS_NOPE'])).to.throw("Cipher suite TLS_NOPE not supported or doesn't exist");
