@@ -22,7 +22,7 @@
 // read around each slice (grpc_server_handled_total by method, and the gRPC bytes etcd
 // received and sent): our etcd_requests_total leaves out reads inside a write, and the
 // bytes include the watch events a replica's caches receive for its own writes.
-// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers] [--against=ENTRY] [--etcd-calls]`.
+// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers] [--against=ENTRY] [--etcd-calls] [--verbs=create,get,...]`.
 import { writeFileSync } from 'node:fs';
 import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, swapEntry, withBenchCluster, type Row } from './common.js';
 
@@ -33,8 +33,17 @@ const idleSeconds = arg('idle', 5);
 const sliceSeconds = 1;
 const windowsFile = process.argv.find((x) => x.startsWith('--windows='))?.split('=')[1];
 const against = process.argv.find((x) => x.startsWith('--against='))?.slice('--against='.length);
-const verbs = ['create', 'get', 'update', 'patch', 'delete'] as const;
-type Verb = typeof verbs[number];
+const allVerbs = ['create', 'get', 'update', 'patch', 'delete'] as const;
+type Verb = typeof allVerbs[number];
+// --verbs=create,get: only these phases (in the usual order); the others need the objects a create phase makes.
+const verbs = ((): readonly Verb[] => {
+  const asked = process.argv.find((x) => x.startsWith('--verbs='))?.slice('--verbs='.length).split(',');
+  if (!asked) return allVerbs;
+  const unknown = asked.filter((v) => !(allVerbs as readonly string[]).includes(v));
+  if (unknown.length > 0) throw new Error(`unknown verbs: ${unknown.join(', ')}`);
+  if (!asked.includes('create')) throw new Error('--verbs must include create: the other verbs act on the objects it makes');
+  return allVerbs.filter((v) => asked.includes(v));
+})();
 const micros = (): number => Number(process.hrtime.bigint() / 1000n);
 const countEtcdCalls = flag('etcd-calls');
 
@@ -65,7 +74,8 @@ function target(base: string, creds: Parameters<typeof httpsClient>[1], ns: stri
   };
   const step: Record<Verb, (loop: number, k: number) => Promise<boolean>> = {
     async create(loop, k) {
-      const name = `c-${loop}-${k}`;
+      // The phase's number keeps names apart when no delete phase ran in between (--verbs).
+      const name = `c-${round}-${loop}-${k}`;
       objects[loop]!.push({ name, rv: rvOf(await c.call('POST', path, configMap(name, ns, 1024)), 201) });
       return true;
     },
@@ -103,10 +113,12 @@ function target(base: string, creds: Parameters<typeof httpsClient>[1], ns: stri
   };
   // Each loop's position in the current verb's sequence, kept across slices.
   let cursor: number[] = [];
+  let round = 0;
   let acc = { ops: 0, errors: 0, cpuUs: 0, wallUs: 0, start: 0, stop: 0, etcd: new Map<string, number>() };
   /** Starts a verb's phase: counters and positions from zero. */
   const begin = (): void => {
     cursor = new Array(concurrency).fill(0);
+    round++;
     acc = { ops: 0, errors: 0, cpuUs: 0, wallUs: 0, start: micros(), stop: 0, etcd: new Map() };
   };
   /** Sends only `verb` from every loop for `sliceSeconds` (deletes: at most until each object is gone); true while deletes remain. */
