@@ -25,6 +25,12 @@ export interface ControllerManagerOptions {
   lease?: LeaseLock;
   /** What the log calls the loops this manager runs (default "controllers"). */
   subject?: string;
+  /**
+   * The controllers' own informers: they list and watch from when this replica first
+   * leads, as upstream's controller manager starts its informers once elected, so a
+   * replica that does not lead never holds their caches.
+   */
+  informers?: { start(): void };
 }
 
 /** Upstream's --leader-elect-renew-deadline: a holder that cannot renew this long stops. */
@@ -123,6 +129,7 @@ export class ControllerManager {
   }
 
   private async startControllers(): Promise<void> {
+    this.o.informers?.start();
     for (const c of this.controllers) {
       try {
         this.stops.push(await c.start());

@@ -67,7 +67,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** How long after ready Koa's web globals load and the object counter starts (see runServer). */
+/** How long after ready the controllers, the apiserver loops, Koa's web globals and the object counter start (see runServer). */
 const backgroundStartDelayMs = 100;
 
 /** The post-start hooks, registered before the replica listens: /readyz fails on each until its step is done. */
@@ -163,14 +163,17 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   };
   const kubeControllerManagerClient = (name: string) =>
     loopbackClient(loopback, { user: kubeControllerManagerUser, userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${name}` });
+  // kube-controller-manager's informers: not the apiserver's, so not in informer-sync.
+  const controllerInformers = informers.controllerView();
   const controllers = new ControllerManager({
     client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity, log,
     lease: new LeaseLock(kubeControllerManagerClient('leader-election').resource('coordination.k8s.io', 'leases', 'v1'), identity),
+    informers: controllerInformers,
   });
   registerControllers(controllers, {
     client: (sa) => loopbackClient(loopback, { user: controllerUser(sa), userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${sa}` }),
     rootClient: kubeControllerManagerClient,
-    informers, scheme, log, o, rootCA: () => rootCA(deps), authorizer,
+    informers: controllerInformers, scheme, log, o, rootCA: () => rootCA(deps), authorizer,
   });
   // kube-apiserver's own loops (upstream runs them in every apiserver): elected among the
   // replicas, but never gated by the kube-controller-manager Lease, so they keep running
@@ -251,15 +254,15 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   const { url } = listener;
   selfURL = new URL(url);
   await hooked('bootstrap-controller', () => bootstrapController);
-  // Controllers and apiserver loops start as the last hook ends, in the same turn: their
-  // informers' watch caches count in informer-sync, so started a moment after ready they
-  // turned /readyz from 200 back to 500 until they synced (CI's etcd-tls test read a 500
-  // with "22 informers not started yet" after the harness had seen ready).
-  controllers.start();
-  apiserverLoops.start();
-  // A moment after ready: neither is a readiness step, and their first round came between
-  // the last hook and the answer to the probe waiting for readiness.
+  // A moment after ready: none of them is a readiness step, and on a fresh etcd their
+  // first round (elections, the controllers' informers' lists, the first objects they
+  // write, Koa's web globals) came between the last hook and the answer to the probe
+  // waiting for readiness. /readyz stays 200 meanwhile: the controllers' informers are not
+  // in informer-sync and list only once this replica leads (the apiserver loops' are the
+  // apiserver's own, synced before ready).
   const background = setTimeout(() => {
+    controllers.start();
+    apiserverLoops.start();
     loadWebGlobals();
     // Counted once the bootstrap objects exist (one count-only range per resource).
     objectCounter = startStorageObjectCounter(layer.clientFor, stored, apiserverMetrics().storageObjects, log, o.etcdCountMetricPollPeriodMs);
