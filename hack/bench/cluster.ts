@@ -16,6 +16,8 @@
 //   --etcd-servers-overrides=/events#<url>)
 //   --http1 (every simulated component over HTTP/1.1, a connection per watch, instead of
 //   one HTTP/2 connection per component as client-go)
+//   --kubelet-threads (one per 250 nodes, at most 4: worker threads the kubelets are split
+//   over, so one event loop's delay is not in every latency; kube-proxies get one more)
 import { readFileSync } from 'node:fs';
 import { Etcd3 } from 'etcd3';
 import { procStats, runMain } from './common.js';
@@ -54,6 +56,7 @@ const options: RunOptions = {
   deadlineSeconds: num('deadline-s', 0),
   protocol: opt('http1') === 'true' ? 'http/1.1' : 'h2',
   events: opt('events') === 'true',
+  ...(opt('kubelet-threads') ? { kubeletThreads: num('kubelet-threads', 1) } : {}),
 };
 
 async function main(): Promise<void> {

@@ -37,6 +37,37 @@ export interface PodLedger {
   stages: StartupStages;
 }
 
+/**
+ * What a kubelet tells the run about its pods: on the run's thread straight into the
+ * ledger (ledgerSink), from a kubelet thread in batches (kubelet-threads.ts).
+ */
+export interface PodSink {
+  /** `node`'s kubelet saw pod `key` (ns/name). */
+  seen(node: string, key: string): void;
+  mark(key: string, mark: 'kubeletSaw' | 'creating', at: number): void;
+  /** The pod is gone before it ran. */
+  drop(key: string): void;
+  /** Its Running report was answered at `at`. */
+  ran(key: string, at: number): void;
+}
+
+export function ledgerSink(ledger: PodLedger): PodSink {
+  return {
+    seen(node, key) {
+      let seen = ledger.seen.get(node);
+      if (!seen) ledger.seen.set(node, (seen = new Set()));
+      seen.add(key);
+    },
+    mark: (key, mark, at) => ledger.stages.mark(key, mark, at),
+    drop: (key) => ledger.stages.drop(key),
+    ran(key, at) {
+      ledger.stages.ran(key, at);
+      const created = ledger.createdAt.get(key);
+      if (created !== undefined) { ledger.startup.push(at - created); ledger.createdAt.delete(key); } else ledger.ranBeforeAnswer.set(key, at);
+    },
+  };
+}
+
 interface PodSpecVolumes { spec?: { volumes?: Array<{ configMap?: { name: string }; secret?: { secretName: string } }>; containers?: Array<{ name: string; image: string }> } }
 
 export class SimKubelet {
@@ -49,7 +80,7 @@ export class SimKubelet {
   private nodeUid = '';
 
   constructor(readonly name: string, private readonly index: number, private readonly api: ApiClient,
-    private readonly rec: Recorder, private readonly ledger: PodLedger, private readonly opts: KubeletOptions) {}
+    private readonly rec: Pick<Recorder, 'saw'>, private readonly report: PodSink, private readonly opts: KubeletOptions) {}
 
   private get ip(): string { return `10.64.${(this.index >> 8) & 255}.${this.index & 255}`; }
 
@@ -125,12 +156,10 @@ export class SimKubelet {
 
   private onPod(type: string, p: KubeObj, at: number): void {
     const key = `${p.metadata.namespace}/${p.metadata.name}`;
-    let seen = this.ledger.seen.get(this.name);
-    if (!seen) this.ledger.seen.set(this.name, (seen = new Set()));
-    seen.add(key);
+    this.report.seen(this.name, key);
     const known = this.pods.get(key);
     if (type === 'DELETED') {
-      this.ledger.stages.drop(key);
+      this.report.drop(key);
       if (known) { this.pods.delete(key); for (const m of known.mounts) this.unmount(m); }
       return;
     }
@@ -140,7 +169,7 @@ export class SimKubelet {
       const mounts = ((p as PodSpecVolumes).spec?.volumes ?? []).flatMap((v) => (v.configMap ? [`configmaps/${p.metadata.namespace}/${v.configMap.name}`] : v.secret ? [`secrets/${p.metadata.namespace}/${v.secret.secretName}`] : []));
       const s = { uid: p.metadata.uid ?? '', mounts, running: ((p.status as { phase?: string } | undefined)?.phase === 'Running'), deleting: false };
       this.pods.set(key, s);
-      if (!s.running) this.ledger.stages.mark(key, 'kubeletSaw', at);
+      if (!s.running) this.report.mark(key, 'kubeletSaw', at);
       for (const m of mounts) this.mount(m);
       if (!s.running && !p.metadata.deletionTimestamp) void this.runPod(key, p);
     }
@@ -164,7 +193,7 @@ export class SimKubelet {
     const smp = 'application/strategic-merge-patch+json';
     const label = { resource: 'pods', verb: 'PATCH', scope: 'resource' as const };
     await this.api.call(label, 'PATCH', path, podCreatingPatch(p.metadata.uid ?? '', containers, this.ip, startTime), smp);
-    this.ledger.stages.mark(key, 'creating', clock());
+    this.report.mark(key, 'creating', clock());
     await sleep(this.opts.podStartMs);
     const s = this.pods.get(key);
     if (!s || s.deleting || s.uid !== p.metadata.uid) return;
@@ -180,10 +209,7 @@ export class SimKubelet {
     if (res.status === 200) {
       s.running = true;
       if (this.opts.events) for (const e of containerStartEvents(involved(p), this.name, containers)) emit(this.api, e);
-      const now = clock();
-      this.ledger.stages.ran(key, now);
-      const created = this.ledger.createdAt.get(key);
-      if (created !== undefined) { this.ledger.startup.push(now - created); this.ledger.createdAt.delete(key); } else this.ledger.ranBeforeAnswer.set(key, now);
+      this.report.ran(key, clock());
     }
   }
 

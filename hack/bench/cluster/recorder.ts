@@ -12,8 +12,26 @@ export function sloSeconds(verb: string, scope: Scope): number {
   return scope === 'cluster' ? 30 : 5;
 }
 
+/** What a Recorder on another thread measured, as it crosses to the main one (structured clone). */
+export interface RecorderSnapshot {
+  calls: Array<[string, number[]]>;
+  own: Array<[string, number[]]>;
+  errors: Array<[string, number]>;
+  errorMessages: Array<[string, string]>;
+  watchErrors: Array<[string, number]>;
+  retries: Array<[string, number]>;
+  retryWaitSeconds: number;
+}
+
 export class Recorder {
   private readonly calls = new Map<string, number[]>();
+  /**
+   * Per call, the part of its latency spent in the generator after its answer's headers
+   * reached JavaScript (body read, JSON parse, promise chain). The time the answer waited
+   * on the socket for a busy or descheduled loop is not seen per call: that is the phase's
+   * loop delay (phases.ts).
+   */
+  private readonly own = new Map<string, number[]>();
   readonly errors = new Map<string, number>();
   /** The first Status message of each error kind (code, resource, verb): what the server said. */
   readonly errorMessages = new Map<string, string>();
@@ -29,11 +47,16 @@ export class Recorder {
   private readonly seenEarly = new Map<string, number>();
   watchEvents = 0;
 
-  call(resource: string, verb: string, scope: Scope, ms: number, status: number, message?: string): void {
+  call(resource: string, verb: string, scope: Scope, ms: number, status: number, message?: string, ownMs?: number): void {
     const key = `${resource}|${verb}|${scope}`;
     let xs = this.calls.get(key);
     if (!xs) this.calls.set(key, (xs = []));
     xs.push(ms);
+    if (ownMs !== undefined) {
+      let ys = this.own.get(key);
+      if (!ys) this.own.set(key, (ys = []));
+      ys.push(ownMs);
+    }
     if (status >= 400 || status === 0) {
       const ek = `${status} ${resource} ${verb}`;
       this.errors.set(ek, (this.errors.get(ek) ?? 0) + 1);
@@ -71,11 +94,30 @@ export class Recorder {
     if (this.seenEarly.size < 100_000) this.seenEarly.set(key, at);
   }
 
-  rows(): Array<{ resource: string; verb: string; scope: Scope; s: Stats; slo: number }> {
+  rows(): Array<{ resource: string; verb: string; scope: Scope; s: Stats; own: Stats; slo: number }> {
     return [...this.calls].map(([k, xs]) => {
       const [resource, verb, scope] = k.split('|') as [string, string, Scope];
-      return { resource, verb, scope, s: stats(xs), slo: sloSeconds(verb, scope) };
+      return { resource, verb, scope, s: stats(xs), own: stats(this.own.get(k) ?? []), slo: sloSeconds(verb, scope) };
     }).sort((a, b) => `${a.resource}${a.verb}${a.scope}`.localeCompare(`${b.resource}${b.verb}${b.scope}`));
+  }
+
+  snapshot(): RecorderSnapshot {
+    return { calls: [...this.calls], own: [...this.own], errors: [...this.errors], errorMessages: [...this.errorMessages], watchErrors: [...this.watchErrors], retries: [...this.retries], retryWaitSeconds: this.retryWaitSeconds };
+  }
+
+  /** Adds what another thread's Recorder measured (its watch events come through saw()). */
+  merge(o: RecorderSnapshot): void {
+    const append = (into: Map<string, number[]>, from: Array<[string, number[]]>) => {
+      for (const [k, xs] of from) { const mine = into.get(k); if (mine) for (const x of xs) mine.push(x); else into.set(k, xs); }
+    };
+    append(this.calls, o.calls);
+    append(this.own, o.own);
+    const add = (into: Map<string, number>, from: Array<[string, number]>) => { for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v); };
+    add(this.errors, o.errors);
+    add(this.watchErrors, o.watchErrors);
+    add(this.retries, o.retries);
+    for (const [k, m] of o.errorMessages) if (!this.errorMessages.has(k)) this.errorMessages.set(k, m);
+    this.retryWaitSeconds += o.retryWaitSeconds;
   }
 
   get requestCount(): number {

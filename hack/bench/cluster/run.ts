@@ -4,8 +4,9 @@
 // nodes, the scheduler stand-in, then the workload's phases, sampled and summarised.
 import { issueCertificate, type CertKeyPair } from '../../../pkg/util/cert/index.js';
 import { ApiClient, clock, sleep, type Identity, type Protocol } from './client.js';
-import { SimKubelet, type PodLedger } from './kubelet.js';
-import { startKubeProxy } from './proxy.js';
+import { ledgerSink, type PodLedger } from './kubelet.js';
+import { KubeletThreads } from './kubelet-threads.js';
+import { startKubeProxies } from './proxy.js';
 import { Recorder } from './recorder.js';
 import { SchedulerStandIn } from './scheduler.js';
 import { StartupStages } from './startup.js';
@@ -41,6 +42,8 @@ export interface RunOptions {
    * off by default, so runs compare with those made before it existed.
    */
   events?: boolean;
+  /** Worker threads the kubelets are split over (default: one per 250 nodes, at most 4). */
+  kubeletThreads?: number;
 }
 
 export interface RunResult {
@@ -85,6 +88,11 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
   const ids = await identities(admin, signer, [...nodeNames.map((n) => `system:node:${n}`), 'system:kube-proxy', 'system:kube-scheduler'],
     (n) => (n.startsWith('system:node:') ? ['system:nodes'] : []));
   hooks.phaseEnded?.('client certificates');
+  const threads = o.kubeletThreads ?? Math.min(4, Math.ceil(o.nodes / 250));
+  const kubelets = new KubeletThreads(admin.server, nodeNames.map((name, index) => ({ name, index, id: ids.get(`system:node:${name}`)! })), threads,
+    { leasePeriodMs: o.leasePeriodMs, statusPeriodMs: o.statusPeriodMs, podStartMs: o.podStartMs, events: o.events }, 'kubelet/v1.28.3 (linux/amd64) kubernetes/hollow', o.protocol,
+    rec, ledgerSink(ledger));
+  await kubelets.loaded();
   const t0 = clock();
   const clients: ApiClient[] = [];
   const client = (who: string, ua: string): ApiClient => {
@@ -92,21 +100,20 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     clients.push(c);
     return c;
   };
-  const kubelets = nodeNames.map((n, i) => new SimKubelet(n, i, client(`system:node:${n}`, 'kubelet/v1.28.3 (linux/amd64) kubernetes/hollow'), rec, ledger,
-    { leasePeriodMs: o.leasePeriodMs, statusPeriodMs: o.statusPeriodMs, podStartMs: o.podStartMs, events: o.events }));
   let peakWatches = 0;
   const ticker = setInterval(() => {
-    peakWatches = Math.max(peakWatches, kubelets.reduce((n, k) => n + k.watchCount, 0) + proxies * 3 + 1);
+    peakWatches = Math.max(peakWatches, kubelets.watchCount + proxies * 3 + 1);
     hooks.tick?.();
   }, 1000);
-  const proxyStops: Array<() => void> = [];
+  let stopProxies: (() => Promise<void>) | undefined;
   let scheduler: SchedulerStandIn | undefined;
   try {
     // Kubelets register in waves, as a cluster's nodes come up.
-    for (let i = 0; i < kubelets.length; i += 50) await Promise.all(kubelets.slice(i, i + 50).map((k) => k.start()));
-    hooks.log(`  ${o.nodes} nodes registered in ${((clock() - t0) / 1000).toFixed(1)} s`);
+    await kubelets.start();
+    hooks.log(`  ${o.nodes} nodes registered in ${((clock() - t0) / 1000).toFixed(1)} s (kubelets on ${threads} thread${threads === 1 ? '' : 's'})`);
     hooks.phaseEnded?.('register nodes');
-    for (let i = 0; i < proxies; i++) proxyStops.push(startKubeProxy(client('system:kube-proxy', 'kube-proxy/v1.28.3 (linux/amd64) kubernetes/hollow'), rec));
+    const proxyId = ids.get('system:kube-proxy') ?? { ca: admin.ca, cert: admin.cert, key: admin.key, token: admin.token };
+    if (proxies > 0) stopProxies = startKubeProxies(admin.server, proxyId, proxies, 'kube-proxy/v1.28.3 (linux/amd64) kubernetes/hollow', o.protocol, rec);
     scheduler = new SchedulerStandIn(client('system:kube-scheduler', 'kube-scheduler/v1.28.3 (linux/amd64) kubernetes/hollow'), nodeNames, ledger, Math.max(o.qps, 50), 2 * Math.max(o.qps, 50), o.events);
     scheduler.start();
     const pods = o.nodes * o.podsPerNode;
@@ -138,6 +145,8 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     const unstartedPods = driver.pending();
     await phase('delete', () => driver.delete(), async () => (await driver.remainingPods()) === 0);
     const leftoverPods = await driver.remainingPods();
+    // The kubelets' last notes (pods seen) are in once their threads stop.
+    await kubelets.stop();
     let missed = 0;
     for (const [node, keys] of ledger.bound) {
       const seen = ledger.seen.get(node) ?? new Set();
@@ -150,8 +159,8 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
   } finally {
     clearInterval(ticker);
     scheduler?.stop();
-    for (const s of proxyStops) s();
-    for (const k of kubelets) k.stop();
+    await stopProxies?.();
+    await kubelets.stop();
     for (const c of clients) c.close();
   }
 }
