@@ -2,6 +2,7 @@
 // build wrote beside it (a rejected cache would only make every start slower, silently).
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { isAscii } from 'node:buffer';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,8 @@ const { script, bundle } = loadBundle(readFileSync(codeCacheFile));
 console.log(JSON.stringify({ rejected: script.cachedDataRejected, exports: Object.keys(bundle).sort() }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe]);
     expect(JSON.parse(stdout)).to.deep.equal({ rejected: false, exports: ['command', 'loadServer'] });
+    // launch.ts decodes an ASCII bundle as latin1, a quarter of UTF-8's time.
+    expect(isAscii(readFileSync(bundleFile)), 'a non-ASCII character in the bundle').to.equal(true);
   });
 
   it('the bundle names its build, and a trained cache by it, so a rebuilt bundle never takes an old one', () => {

@@ -8,6 +8,7 @@
 // one a second after it serves, which also holds what a start runs (requests, bootstrap
 // writes): a tenth of a second less CPU at each later start. It sits beside the bundle,
 // named by the bundle's build id.
+import { isAscii } from 'node:buffer';
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -22,8 +23,14 @@ export interface Bundle {
   loadServer(): Promise<unknown>;
 }
 
+/** The bundle's source. The build writes it in ASCII, which decodes as latin1 in a quarter of UTF-8's time (3 vs 12 ms). */
+export function readBundleSource(): string {
+  const bytes = readFileSync(bundleFile);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
 /** Compiles and evaluates the bundle as Node's CommonJS loader would, with the code cache when given. */
-export function loadBundle(cachedData?: Buffer, source = readFileSync(bundleFile, 'utf8')): { bundle: Bundle; script: Script } {
+export function loadBundle(cachedData?: Buffer, source = readBundleSource()): { bundle: Bundle; script: Script } {
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundleFile, cachedData });
   const module = { exports: {} as Bundle };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
@@ -60,7 +67,7 @@ export async function launch(): Promise<void> {
     await import('./apiserver.js');
     return;
   }
-  const source = readFileSync(bundleFile, 'utf8');
+  const source = readBundleSource();
   const trainedFile = trainedCacheFile(source);
   const trained = trainedFile ? readIfPresent(trainedFile) : undefined;
   const { bundle, script } = loadBundle(trained ?? readIfPresent(codeCacheFile), source);
