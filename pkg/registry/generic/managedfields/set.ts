@@ -78,10 +78,21 @@ export class FieldSet {
   }
 
   clone(): FieldSet {
-    return this.union(new FieldSet());
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) out.members.set(k, pe);
+    for (const [k, c] of this.children) out.children.set(k, { pe: c.pe, set: c.set.clone() });
+    return out;
   }
 
+  /**
+   * Members and children of either set. With one side empty the answer is the other set
+   * itself, as difference() answers this set when nothing is taken away: a write's
+   * changed fields are mostly added (a create) or mostly modified (an update), and the
+   * result was a copy of the other side's whole trie.
+   */
   union(o: FieldSet): FieldSet {
+    if (o.isEmpty()) return this;
+    if (this.isEmpty()) return o;
     const out = new FieldSet();
     for (const [k, pe] of this.members) out.members.set(k, pe);
     for (const [k, pe] of o.members) out.members.set(k, pe);

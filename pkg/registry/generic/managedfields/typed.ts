@@ -79,6 +79,8 @@ function collect(v: unknown, schema: PatchSchema | undefined, path: Path, set: F
 
 // ---- comparison ----
 
+const hasOwn = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
 /** Absent, null, or an empty list or object: smd compares two such values as leaves. */
 function isEmptyOrAbsent(v: unknown): boolean {
   return v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
@@ -106,15 +108,15 @@ function indexItems(sh: Extract<Shape, { k: 'list' }>, list: unknown[], path: Pa
 
 function compareAt(l: unknown, r: unknown, schema: PatchSchema | undefined, path: Path, out: Comparison): void {
   const sh = shapeOf(schema, r !== undefined ? r : l);
-  const leaf = (): void => {
-    if (l === undefined) out.added.insert(path);
-    else if (r === undefined) out.removed.insert(path);
-    else if (!deepEqual(l, r)) out.modified.insert(path);
-  };
   // A null container (a nil slice or map of the Go zero value) compares as an empty one.
   const lOk = l === undefined || l === null || isContainerFor(sh, l);
   const rOk = r === undefined || r === null || isContainerFor(sh, r);
-  if (!isGranular(sh) || !lOk || !rOk || (isEmptyOrAbsent(l) && isEmptyOrAbsent(r))) { leaf(); return; }
+  if (!isGranular(sh) || !lOk || !rOk || (isEmptyOrAbsent(l) && isEmptyOrAbsent(r))) {
+    if (l === undefined) out.added.insert(path);
+    else if (r === undefined) out.removed.insert(path);
+    else if (!deepEqual(l, r)) out.modified.insert(path);
+    return;
+  }
   if (sh.k === 'list') {
     const li = indexItems(sh, (l as unknown[] | null | undefined) ?? [], path);
     const ri = indexItems(sh, (r as unknown[] | null | undefined) ?? [], path);
@@ -124,12 +126,16 @@ function compareAt(l: unknown, r: unknown, schema: PatchSchema | undefined, path
       compareAt(li.get(k)?.item, ri.get(k)?.item, sh.item, [...path, pe], out);
     }
   } else {
+    // Every write compares its whole object (a create with the kind's zero value): the
+    // keys of both sides are walked without building their union, left's first.
     const lo = (l as Obj | null | undefined) ?? {};
     const ro = (r as Obj | null | undefined) ?? {};
-    for (const k of new Set([...Object.keys(lo), ...Object.keys(ro)])) {
-      const lv = Object.prototype.hasOwnProperty.call(lo, k) ? lo[k] : undefined;
-      const rv = Object.prototype.hasOwnProperty.call(ro, k) ? ro[k] : undefined;
-      compareAt(lv, rv, childSchema(sh, k), [...path, field(k)], out);
+    for (const k of Object.keys(lo)) {
+      const rv = hasOwn(ro, k) ? ro[k] : undefined;
+      compareAt(lo[k], rv, childSchema(sh, k), [...path, field(k)], out);
+    }
+    for (const k of Object.keys(ro)) {
+      if (!hasOwn(lo, k)) compareAt(undefined, ro[k], childSchema(sh, k), [...path, field(k)], out);
     }
   }
   if (path.length === 0) return;
