@@ -143,6 +143,8 @@ describe('cluster load generator (hack/bench/cluster)', function () {
       // The kube-proxies run on a thread of their own: their calls reach the run's record.
       expect(recorded(r, 'LIST'), r).to.equal(by('system:kube-proxy', 'list', r).length).and.be.at.least(1);
     }
+    // Each worker thread (the kubelets' one, the kube-proxies') reports its loop delay when stopped.
+    expect(result.rec.threadLoops.map((t) => t.thread).sort()).to.deep.equal(['2 kube-proxies', 'kubelets hollow-node-0..']);
   });
 
   it('posts the Events of each pod\'s life under the identity of who posts them upstream', () => {

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ApiClient } from './client.js';
 import { SimKubelet, type PodSink } from './kubelet.js';
 import { flushMs, type FromKubeletThread, type KubeletNote, type KubeletThreadData } from './kubelet-threads.js';
-import { Recorder } from './recorder.js';
+import { Recorder, threadLoop } from './recorder.js';
 
 let notes: KubeletNote[] = [];
 
@@ -38,12 +38,13 @@ async function run(d: KubeletThreadData): Promise<void> {
   };
   const timer = setInterval(flush, flushMs);
   await new Promise<void>((r) => { port.once('message', () => r()); port.postMessage({ ready: true } satisfies FromKubeletThread); });
+  const loop = threadLoop(`kubelets ${d.nodes[0]?.name ?? ''}..`);
   port.once('message', () => {
     for (const k of kubelets) k.stop();
     for (const c of clients) c.close();
     clearInterval(timer);
     flush();
-    port.postMessage({ done: rec.snapshot() } satisfies FromKubeletThread);
+    port.postMessage({ done: { ...rec.snapshot(), loop: loop() } } satisfies FromKubeletThread);
   });
   try {
     for (let i = 0; i < kubelets.length; i += d.wave) await Promise.all(kubelets.slice(i, i + d.wave).map((k) => k.start()));

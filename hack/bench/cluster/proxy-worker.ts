@@ -4,10 +4,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ApiClient } from './client.js';
 import { flushMs, startKubeProxy, type FromWorker, type ProxyData, type Saw, type SawBatch } from './proxy.js';
-import { Recorder } from './recorder.js';
+import { Recorder, threadLoop } from './recorder.js';
 
 function runWorker(d: ProxyData): void {
   const rec = new Recorder();
+  const loop = threadLoop(`${d.count} kube-proxies`);
   let batch: SawBatch = [];
   const flush = (): void => { if (batch.length) { parentPort!.postMessage({ saw: batch } satisfies FromWorker); batch = []; } };
   const timer = setInterval(flush, flushMs);
@@ -19,7 +20,7 @@ function runWorker(d: ProxyData): void {
     for (const c of clients) c.close();
     clearInterval(timer);
     flush();
-    parentPort!.postMessage({ done: rec.snapshot() } satisfies FromWorker);
+    parentPort!.postMessage({ done: { ...rec.snapshot(), loop: loop() } } satisfies FromWorker);
   });
 }
 

@@ -2,6 +2,7 @@
 // (resource, verb, scope) seen from the client, pod start-up latency (create sent to the
 // simulated kubelet's Running status acknowledged), watch delivery lag (a write's send to
 // its event at a watcher), and errors by HTTP code.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { stats, type Stats } from '../common.js';
 
 export type Scope = 'resource' | 'namespace' | 'cluster';
@@ -21,6 +22,19 @@ export interface RecorderSnapshot {
   watchErrors: Array<[string, number]>;
   retries: Array<[string, number]>;
   retryWaitSeconds: number;
+  /** The event-loop delay of the thread that made these calls, over its life. */
+  loop?: ThreadLoop;
+}
+
+/** A generator thread's event-loop delay, ms over the timer's 10 ms interval: its own queueing, in every latency it timed. */
+export interface ThreadLoop { thread: string; p50: number; p99: number; max: number }
+
+/** Starts measuring this thread's event-loop delay; the returned function reads it. */
+export function threadLoop(thread: string): () => ThreadLoop {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  const ms = (ns: number): number => Math.max(0, ns / 1e6 - 10);
+  return () => ({ thread, p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) });
 }
 
 export class Recorder {
@@ -40,6 +54,8 @@ export class Recorder {
   /** Answers sent again after their Retry-After (client-go's retry), by `<code> <resource> <verb>`: not errors. */
   readonly retries = new Map<string, number>();
   retryWaitSeconds = 0;
+  /** The worker threads' event-loop delay (kubelets, kube-proxies), as each reported it when stopped. */
+  readonly threadLoops: ThreadLoop[] = [];
   readonly startup: number[] = [];
   readonly watchLag: number[] = [];
   /** Writes awaiting their watch event, and events that came before their write's reply. */
@@ -118,6 +134,7 @@ export class Recorder {
     add(this.retries, o.retries);
     for (const [k, m] of o.errorMessages) if (!this.errorMessages.has(k)) this.errorMessages.set(k, m);
     this.retryWaitSeconds += o.retryWaitSeconds;
+    if (o.loop) this.threadLoops.push(o.loop);
   }
 
   get requestCount(): number {

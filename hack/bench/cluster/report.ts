@@ -144,8 +144,12 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources, s
   if (res.etcd) out(`etcd: CPU ${res.etcd.cpuSeconds.toFixed(1)} s (${(res.etcd.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${res.etcd.maxRssMiB.toFixed(0)} MiB`);
   for (const o of res.others) out(`${o.name} pid ${o.pid}: CPU ${o.cpuSeconds.toFixed(1)} s (${(o.cpuSeconds / res.seconds).toFixed(2)} cores), peak RSS ${o.maxRssMiB.toFixed(0)} MiB${fds(o.maxFds)}`);
   if (res.phases.length > 0) {
-    out('per phase: the generator\'s event-loop delay (its own queueing, in every latency above); for it and each process, cores run / seconds per second runnable but waiting for a core (main thread; etcd and HAProxy: all threads); the machine\'s busy share:');
+    out('per phase: the generator\'s main-thread event-loop delay (the driver\'s and the scheduler\'s queueing, in their latencies; kubelets and kube-proxies run on threads of their own, below); for it and each process, cores run / seconds per second runnable but waiting for a core (main thread; etcd and HAProxy: all threads); the machine\'s busy share:');
     for (const l of phaseLines(res.phases)) out(`  ${l}`);
+  }
+  if (r.rec.threadLoops.length > 0) {
+    out(`the generator's worker threads' event-loop delay over the run (their own queueing, in the latencies of the calls they made), p50/p99/max ms: ${
+      r.rec.threadLoops.map((t) => `${t.thread} ${t.p50.toFixed(0)}/${t.p99.toFixed(0)}/${t.max.toFixed(0)}`).join('; ')}`);
   }
   out(`machine: ${(res.load.machineBusy * 100).toFixed(0)}% of all cores busy; load average (1 min) ${res.load.min.toFixed(1)}-${res.load.max.toFixed(1)}`);
   if (res.etcdDbBytes) out(`etcd db size: ${(res.etcdDbBytes.before / 2 ** 20).toFixed(1)} MiB -> ${(res.etcdDbBytes.after / 2 ** 20).toFixed(1)} MiB`);
