@@ -3,10 +3,11 @@
 import type { Authorizer } from '../../../authorization/interfaces.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
 import { signerNameOf } from '../../../apis/certificates/csr.js';
-import { authorizedForSigner, forbidden, isCSR } from './signers.js';
+import { authorizedForSigner, csrGroup, csrResource, forbidden, isCSR } from './signers.js';
 
 export class CertificateApproval implements AdmissionPlugin {
   readonly name = 'CertificateApproval';
+  readonly resources = new Set([`${csrGroup}/${csrResource}`]);
   constructor(private readonly authz: Authorizer) {}
 
   handles(op: Operation): boolean {

@@ -9,6 +9,7 @@ import { authorizedForSigner, csrGroup, forbidden } from './signers.js';
 
 export class ClusterTrustBundleAttest implements AdmissionPlugin {
   readonly name = 'ClusterTrustBundleAttest';
+  readonly resources = new Set([`${csrGroup}/clustertrustbundles`]);
   constructor(private readonly authz: Authorizer, private readonly enabled: boolean) {}
 
   handles(op: Operation): boolean {

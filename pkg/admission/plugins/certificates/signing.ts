@@ -4,10 +4,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Authorizer } from '../../../authorization/interfaces.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
 import { conditionsOf, signerNameOf, statusOf } from '../../../apis/certificates/csr.js';
-import { authorizedForSigner, forbidden, isCSR } from './signers.js';
+import { authorizedForSigner, csrGroup, csrResource, forbidden, isCSR } from './signers.js';
 
 export class CertificateSigning implements AdmissionPlugin {
   readonly name = 'CertificateSigning';
+  readonly resources = new Set([`${csrGroup}/${csrResource}`]);
   constructor(private readonly authz: Authorizer) {}
 
   handles(op: Operation): boolean {

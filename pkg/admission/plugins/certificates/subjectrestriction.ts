@@ -3,10 +3,11 @@
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../interfaces.js';
 import { parseRequest, signerNameOf } from '../../../apis/certificates/csr.js';
 import { kubeAPIServerClientSignerName } from '../../../apis/certificates/signers.js';
-import { forbidden, isCSR } from './signers.js';
+import { csrGroup, csrResource, forbidden, isCSR } from './signers.js';
 
 export class CertificateSubjectRestriction implements AdmissionPlugin {
   readonly name = 'CertificateSubjectRestriction';
+  readonly resources = new Set([`${csrGroup}/${csrResource}`]);
 
   handles(op: Operation): boolean {
     return op === 'CREATE';

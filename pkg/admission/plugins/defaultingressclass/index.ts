@@ -10,6 +10,7 @@ export const isDefaultClassAnnotation = 'ingressclass.kubernetes.io/is-default-c
 
 export class DefaultIngressClass implements AdmissionPlugin {
   readonly name = 'DefaultIngressClass';
+  readonly resources = new Set(['networking.k8s.io/ingresses']);
   constructor(private readonly ingressClasses: Lister) {}
 
   handles(op: Operation): boolean {

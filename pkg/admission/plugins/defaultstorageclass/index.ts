@@ -20,6 +20,7 @@ export function claimHasClass(pvc: KubeObject): boolean {
 
 export class DefaultStorageClass implements AdmissionPlugin {
   readonly name = 'DefaultStorageClass';
+  readonly resources = new Set(['/persistentvolumeclaims']);
   constructor(private readonly storageClasses: Lister) {}
 
   handles(op: Operation): boolean {

@@ -15,6 +15,7 @@ export interface DefaultTolerationSecondsOptions {
 
 export class DefaultTolerationSeconds implements AdmissionPlugin {
   readonly name = pluginName;
+  readonly resources = new Set(['/pods']);
 
   constructor(private readonly opts: DefaultTolerationSecondsOptions = { notReadySeconds: 300, unreachableSeconds: 300 }) {}
 

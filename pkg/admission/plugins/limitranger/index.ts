@@ -19,6 +19,7 @@ type ResourceList = Record<string, unknown>;
 
 export class LimitRanger implements AdmissionPlugin {
   readonly name = pluginName;
+  readonly resources = new Set(['/pods', '/persistentvolumeclaims']);
   private readonly liveEmpty = new Map<string, number>();
 
   constructor(private readonly limitRanges: ObjectSource, private readonly now: () => number = Date.now) {}

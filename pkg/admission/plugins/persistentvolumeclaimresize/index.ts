@@ -24,6 +24,7 @@ function claimClass(pvc: KubeObject): string {
 
 export class PersistentVolumeClaimResize implements AdmissionPlugin {
   readonly name = 'PersistentVolumeClaimResize';
+  readonly resources = new Set(['/persistentvolumeclaims']);
   constructor(private readonly storageClasses: Lister) {}
 
   handles(op: Operation): boolean {

@@ -15,6 +15,7 @@ const defaultPreemptionPolicy = 'PreemptLowerPriority';
 
 export class Priority implements AdmissionPlugin {
   readonly name = pluginName;
+  readonly resources = new Set(['/pods', 'scheduling.k8s.io/priorityclasses']);
 
   constructor(private readonly classes: ObjectSource) {}
 

@@ -15,6 +15,7 @@ const overheadMismatch = "pod rejected: Pod's Overhead doesn't match RuntimeClas
 
 export class RuntimeClass implements AdmissionPlugin {
   readonly name = pluginName;
+  readonly resources = new Set(['/pods']);
 
   constructor(private readonly classes: ObjectSource) {}
 

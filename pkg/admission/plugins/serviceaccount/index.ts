@@ -29,6 +29,7 @@ export interface ServiceAccountOptions {
 
 export class ServiceAccount implements AdmissionPlugin {
   readonly name = pluginName;
+  readonly resources = new Set(['/pods']);
   private readonly retryIntervalMs: number;
   private readonly generateName: (base: string) => string;
 

@@ -12,6 +12,7 @@ const finalizerFor: Record<string, string> = {
 
 export class StorageObjectInUseProtection implements AdmissionPlugin {
   readonly name = 'StorageObjectInUseProtection';
+  readonly resources = new Set(Object.keys(finalizerFor).map((r) => `/${r}`));
 
   handles(op: Operation): boolean {
     return op === 'CREATE';

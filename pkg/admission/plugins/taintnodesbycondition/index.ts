@@ -8,6 +8,7 @@ const notReadyTaint = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule
 
 export class TaintNodesByCondition implements AdmissionPlugin {
   readonly name = pluginName;
+  readonly resources = new Set(['/nodes']);
 
   handles(op: Operation): boolean { return op === 'CREATE'; }
 
