@@ -11,8 +11,17 @@ export interface AuthRequest {
    * headers stay separate here, while `headers` joins them with ", ".
    */
   rawHeaders?: string[];
-  /** The client's certificate chain as presented in the TLS handshake (unverified). */
+  /**
+   * The client's certificate as presented in the TLS handshake (unverified): the leaf,
+   * or the whole chain along `issuerCertificate` where no `peerChain` is given.
+   */
   peerCertificate?: PeerCertificate;
+  /**
+   * Every certificate the client presented, leaf first along `issuerCertificate`, read on
+   * demand: reading them copies and decodes each again, which a leaf issued by a CA of
+   * the bundle itself does not need.
+   */
+  peerChain?: () => PeerCertificate | undefined;
   /**
    * Audiences a presented token must be good for. Undefined: the server's API
    * audiences (TokenReview passes the ones its caller asked about).

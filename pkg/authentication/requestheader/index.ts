@@ -5,7 +5,7 @@
 import type { X509Certificate } from 'node:crypto';
 import { headerNames, headerValues, type AuthRequest, type AuthResult, type Authenticator } from '../interfaces.js';
 import type { UserInfo } from '../user.js';
-import { presentedChain, subjectField, verifyChainCached } from '../x509/index.js';
+import { judgePresented, subjectField } from '../x509/index.js';
 
 export interface RequestHeaderOptions {
   usernameHeaders: string[];
@@ -22,9 +22,8 @@ export class RequestHeaderAuthenticator implements Authenticator {
   constructor(private readonly o: RequestHeaderOptions) {}
 
   async authenticate(req: AuthRequest): Promise<AuthResult> {
-    const chain = presentedChain(req.peerCertificate);
+    const { chain, problem } = judgePresented(req, this.o.roots);
     if (chain.length === 0) return { decision: 'noOpinion' };
-    const problem = verifyChainCached(chain, this.o.roots);
     if (problem) return { decision: 'error', message: problem };
     const cn = subjectField(chain[0]!, 'CN')[0] ?? '';
     if (this.o.allowedNames.length > 0 && !this.o.allowedNames.includes(cn)) {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate } from 'node:tls';
 import { generateCA, issueCertificate } from '../../util/cert/index.js';
-import { parseCABundle, presentedChain, verifyChainCached } from './index.js';
+import type { AuthRequest } from '../interfaces.js';
+import { parseCABundle, presentedChain, verifyChainCached, X509Authenticator } from './index.js';
 
 /** What a TLS socket's getPeerCertificate(true) hands over: one object per connection. */
 function presented(...pems: string[]): DetailedPeerCertificate {
@@ -32,5 +33,23 @@ describe('authentication/x509', () => {
     const later = new Date(new Date(first[0]!.validTo).getTime() + 1000);
     expect(verifyChainCached(first, roots, later)).to.match(/^x509: certificate has expired or is not yet valid/);
     expect(verifyChainCached(first, parseCABundle((await generateCA('another-ca')).cert))).to.equal('x509: certificate signed by unknown authority');
+  });
+
+  it('judges a leaf issued by a CA of the bundle without reading the other certificates presented, and reads them otherwise', async () => {
+    const ca = await generateCA('x509-judge-ca');
+    const other = await generateCA('x509-other-ca');
+    const alice = await issueCertificate(ca, { cn: 'alice', organizations: ['devs'], usage: 'client' });
+    const stranger = await issueCertificate(other, { cn: 'stranger', usage: 'client' });
+    let reads = 0;
+    const req = (leaf: string, ...rest: string[]): AuthRequest => ({
+      headers: {}, peerCertificate: presented(leaf), peerChain: () => { reads++; return presented(leaf, ...rest); },
+    });
+    const authn = new X509Authenticator(parseCABundle(ca.cert));
+    expect(await authn.authenticate(req(alice.cert, ca.cert))).to.deep.equal({ decision: 'authenticated', user: { name: 'alice', groups: ['devs'] } });
+    expect(reads).to.equal(0);
+    const refused = await authn.authenticate(req(stranger.cert, other.cert));
+    expect(refused.decision).to.equal('error');
+    expect((refused as { message: string }).message).to.match(/^verifying certificate SN=\d+, subject=CN=stranger failed: x509: certificate signed by unknown authority$/);
+    expect(reads).to.equal(1);
   });
 });

@@ -109,6 +109,21 @@ export function subjectField(cert: X509Certificate, key: string): string[] {
   return cert.subject.split('\n').filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1));
 }
 
+/**
+ * The presented chain judged against `roots`, and why it fails if it does. The leaf alone
+ * first: when it is issued by one of the roots a chain exists whatever else was presented
+ * (Go's verifier takes the other certificates as a pool to build from), and those need
+ * not be read. Otherwise the whole presented chain decides, as before.
+ */
+export function judgePresented(req: AuthRequest, roots: X509Certificate[]): { chain: X509Certificate[]; problem?: string } {
+  const first = presentedChain(req.peerCertificate);
+  if (first.length === 0) return { chain: first };
+  const problem = verifyChainCached(first, roots);
+  if (!problem || !req.peerChain) return { chain: first, problem };
+  const chain = presentedChain(req.peerChain());
+  return { chain, problem: verifyChainCached(chain, roots) };
+}
+
 /** How upstream names a certificate in its verification errors. */
 export function describeCertificate(cert: X509Certificate): string {
   return `SN=${BigInt(`0x${cert.serialNumber}`).toString()}, subject=${cert.subject.replace(/\n/g, ',')}`;
@@ -119,9 +134,8 @@ export class X509Authenticator implements Authenticator {
   constructor(private readonly roots: X509Certificate[]) {}
 
   async authenticate(req: AuthRequest): Promise<AuthResult> {
-    const chain = presentedChain(req.peerCertificate);
+    const { chain, problem } = judgePresented(req, this.roots);
     if (chain.length === 0) return { decision: 'noOpinion' };
-    const problem = verifyChainCached(chain, this.roots);
     if (problem) return { decision: 'error', message: `verifying certificate ${describeCertificate(chain[0]!)} failed: ${problem}` };
     const [cn] = subjectField(chain[0]!, 'CN');
     // Upstream's CommonNameUserConversion: a certificate without a CN names nobody.
