@@ -11,7 +11,7 @@ import { onLines } from '../lines.js';
 import { newTransport, type Identity, type Protocol, type Transport } from './transport.js';
 
 export type { Identity, Protocol };
-export interface Reply<T = Record<string, unknown>> { status: number; body: T; retryAfter?: string; /** When the answer's headers reached JavaScript. */ arrivedAt?: number }
+export interface Reply<T = Record<string, unknown>> { status: number; body: T; retryAfter?: string; /** When the answer's headers, and its end (the last of the body), reached JavaScript. */ headersAt?: number; endAt?: number }
 export interface CallLabel { resource: string; verb: string; scope: Scope }
 
 export interface KubeObj { metadata: { name: string; namespace?: string; resourceVersion?: string; uid?: string; deletionTimestamp?: string; [k: string]: unknown }; [k: string]: unknown }
@@ -58,7 +58,8 @@ export class ApiClient {
         this.rec.wrote(`${label.resource.split('/')[0]}/${meta.namespace ?? ''}/${meta.name}`, meta.resourceVersion, t0);
       }
       const now = clock();
-      this.rec.call(label.resource, label.verb, label.scope, now - t0, status, message, res.arrivedAt === undefined ? undefined : now - res.arrivedAt);
+      const parts = res.headersAt !== undefined && res.endAt !== undefined ? { tail: res.endAt - res.headersAt, own: now - res.endAt } : undefined;
+      this.rec.call(label.resource, label.verb, label.scope, now - t0, status, message, parts);
       return res as Reply<T>;
     }
   }
@@ -77,14 +78,15 @@ export class ApiClient {
     const headers = { ...this.headers(), ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}) };
     return new Promise<Reply>((resolve) => {
       this.transport.send(method, path, headers, payload, 60_000, (status, res, retryAfter) => {
-        const arrivedAt = clock();
+        const headersAt = clock();
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
+          const endAt = clock();
           const text = Buffer.concat(chunks).toString('utf8');
           let parsed: Record<string, unknown> = {};
           try { parsed = text ? JSON.parse(text) as Record<string, unknown> : {}; } catch { parsed = { text }; }
-          resolve({ status, body: parsed, retryAfter, arrivedAt });
+          resolve({ status, body: parsed, retryAfter, headersAt, endAt });
         });
         res.on('error', () => resolve({ status: 0, body: {} }));
         // Cut before its end (a reset stream ends without 'end' or 'error'); after 'end' this changes nothing.

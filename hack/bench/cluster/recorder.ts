@@ -16,6 +16,7 @@ export function sloSeconds(verb: string, scope: Scope): number {
 /** What a Recorder on another thread measured, as it crosses to the main one (structured clone). */
 export interface RecorderSnapshot {
   calls: Array<[string, number[]]>;
+  tail: Array<[string, number[]]>;
   own: Array<[string, number[]]>;
   errors: Array<[string, number]>;
   errorMessages: Array<[string, string]>;
@@ -40,11 +41,14 @@ export function threadLoop(thread: string): () => ThreadLoop {
 export class Recorder {
   private readonly calls = new Map<string, number[]>();
   /**
-   * Per call, the part of its latency spent in the generator after its answer's headers
-   * reached JavaScript (body read, JSON parse, promise chain). The time the answer waited
-   * on the socket for a busy or descheduled loop is not seen per call: that is the phase's
-   * loop delay (phases.ts).
+   * Two parts of each call's latency: `tail`, from its answer's headers reaching
+   * JavaScript to its end (the rest of the body and the stream's end: the server's
+   * writes after the headers, or the generator's loop reading them late); `own`, from
+   * its end to the record (JSON parse, the promise chain): the generator's alone. The
+   * time an answer waited on the socket for a busy or descheduled loop is not seen per
+   * call: that is the loop delay (phases.ts, threadLoop).
    */
+  private readonly tail = new Map<string, number[]>();
   private readonly own = new Map<string, number[]>();
   readonly errors = new Map<string, number>();
   /** The first Status message of each error kind (code, resource, verb): what the server said. */
@@ -63,15 +67,17 @@ export class Recorder {
   private readonly seenEarly = new Map<string, number>();
   watchEvents = 0;
 
-  call(resource: string, verb: string, scope: Scope, ms: number, status: number, message?: string, ownMs?: number): void {
+  call(resource: string, verb: string, scope: Scope, ms: number, status: number, message?: string, parts?: { tail: number; own: number }): void {
     const key = `${resource}|${verb}|${scope}`;
     let xs = this.calls.get(key);
     if (!xs) this.calls.set(key, (xs = []));
     xs.push(ms);
-    if (ownMs !== undefined) {
-      let ys = this.own.get(key);
-      if (!ys) this.own.set(key, (ys = []));
-      ys.push(ownMs);
+    if (parts) {
+      for (const [m, v] of [[this.tail, parts.tail], [this.own, parts.own]] as const) {
+        let ys = m.get(key);
+        if (!ys) m.set(key, (ys = []));
+        ys.push(v);
+      }
     }
     if (status >= 400 || status === 0) {
       const ek = `${status} ${resource} ${verb}`;
@@ -110,15 +116,15 @@ export class Recorder {
     if (this.seenEarly.size < 100_000) this.seenEarly.set(key, at);
   }
 
-  rows(): Array<{ resource: string; verb: string; scope: Scope; s: Stats; own: Stats; slo: number }> {
+  rows(): Array<{ resource: string; verb: string; scope: Scope; s: Stats; tail: Stats; own: Stats; slo: number }> {
     return [...this.calls].map(([k, xs]) => {
       const [resource, verb, scope] = k.split('|') as [string, string, Scope];
-      return { resource, verb, scope, s: stats(xs), own: stats(this.own.get(k) ?? []), slo: sloSeconds(verb, scope) };
+      return { resource, verb, scope, s: stats(xs), tail: stats(this.tail.get(k) ?? []), own: stats(this.own.get(k) ?? []), slo: sloSeconds(verb, scope) };
     }).sort((a, b) => `${a.resource}${a.verb}${a.scope}`.localeCompare(`${b.resource}${b.verb}${b.scope}`));
   }
 
   snapshot(): RecorderSnapshot {
-    return { calls: [...this.calls], own: [...this.own], errors: [...this.errors], errorMessages: [...this.errorMessages], watchErrors: [...this.watchErrors], retries: [...this.retries], retryWaitSeconds: this.retryWaitSeconds };
+    return { calls: [...this.calls], tail: [...this.tail], own: [...this.own], errors: [...this.errors], errorMessages: [...this.errorMessages], watchErrors: [...this.watchErrors], retries: [...this.retries], retryWaitSeconds: this.retryWaitSeconds };
   }
 
   /** Adds what another thread's Recorder measured (its watch events come through saw()). */
@@ -127,6 +133,7 @@ export class Recorder {
       for (const [k, xs] of from) { const mine = into.get(k); if (mine) for (const x of xs) mine.push(x); else into.set(k, xs); }
     };
     append(this.calls, o.calls);
+    append(this.tail, o.tail);
     append(this.own, o.own);
     const add = (into: Map<string, number>, from: Array<[string, number]>) => { for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v); };
     add(this.errors, o.errors);
