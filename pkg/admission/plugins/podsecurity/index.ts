@@ -15,7 +15,7 @@ import {
 import { parseConfiguration, type PodSecurityConfig } from './config.js';
 import { Evaluator, forbiddenDetail, forbiddenReason, type Aggregate } from './evaluator.js';
 import { noMetrics, type Recorder } from './metrics.js';
-import { extractTemplate, hasPodTemplate, isSignificantPodUpdate, podView, type PodView } from './podspec.js';
+import { extractTemplate, hasPodTemplate, isSignificantPodUpdate, podTemplateResources, podView, type PodView } from './podspec.js';
 
 export const pluginName = 'PodSecurity';
 
@@ -43,6 +43,7 @@ interface Verdict {
 
 export class PodSecurity implements AdmissionPlugin {
   readonly name = pluginName;
+  readonly resources = new Set(['/namespaces', '/pods', ...podTemplateResources]);
   private readonly config: PodSecurityConfig;
   private readonly evaluator = new Evaluator();
   private readonly metrics: Recorder;

@@ -21,6 +21,9 @@ const templates: Record<string, Extract> = {
   'batch/cronjobs': (o) => obj(obj(obj(o.spec).jobTemplate).spec).template,
 };
 
+/** The pod controllers' resources, 'group/resource'. */
+export const podTemplateResources: readonly string[] = Object.keys(templates);
+
 export function hasPodTemplate(group: string, resource: string): boolean {
   return `${group}/${resource}` in templates;
 }
