@@ -156,5 +156,5 @@ export async function printReport(r: RunResult, o: RunOptions, res: Resources, s
   if (r.cut.length > 0) out(`cut short by --deadline-s: ${r.cut.join(', ')}`);
   out(`SLOs: ${allMet && startupMet ? 'all met' : 'NOT all met'}`);
   mkdirSync(join('_output', 'bench'), { recursive: true });
-  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, stages: undefined, calls: r.rec.rows(), startup: st, startupStages: stageRows, watchLag: lag, errors: Object.fromEntries(r.rec.errors), retries: Object.fromEntries(r.rec.retries), watchErrors: Object.fromEntries(r.rec.watchErrors) }, resources: res, serverLatency: server, summary: lines }, null, 2)}\n`);
+  writeFileSync(join('_output', 'bench', 'cluster.json'), `${JSON.stringify({ at: new Date().toISOString(), options: o, result: { ...r, rec: undefined, stages: undefined, calls: r.rec.rows(), startup: st, startupStages: stageRows, watchLag: lag, errors: Object.fromEntries(r.rec.errors), retries: Object.fromEntries(r.rec.retries), watchErrors: Object.fromEntries(r.rec.watchErrors), threadLoops: r.rec.threadLoops }, resources: res, serverLatency: server, summary: lines }, null, 2)}\n`);
 }
