@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate } from 'node:tls';
 import { generateCA, issueCertificate } from '../../util/cert/index.js';
+import { generateKeys, importSigningKey, privateKeyToPem, signingAlgorithm } from '../../util/cert/keys.js';
+import type { CertKeyPair } from '../../util/cert/types.js';
+import { x509 } from '../../util/cert/x509.js';
 import type { AuthRequest } from '../interfaces.js';
 import { parseCABundle, presentedChain, verifyChainCached, X509Authenticator } from './index.js';
 
@@ -10,6 +13,25 @@ function presented(...pems: string[]): DetailedPeerCertificate {
   const objs = pems.map((p) => new X509Certificate(p).toLegacyObject() as DetailedPeerCertificate);
   objs.forEach((o, i) => { o.issuerCertificate = objs[i + 1] ?? o; });
   return objs[0]!;
+}
+
+/** A CA signed by `root`, for client certificates one step below it. */
+async function intermediateOf(root: CertKeyPair, cn: string): Promise<CertKeyPair> {
+  const rootCert = new (x509().X509Certificate)(root.cert);
+  const signer = await importSigningKey(root.key);
+  const keys = await generateKeys('ECDSA');
+  const cert = await x509().X509CertificateGenerator.create({
+    serialNumber: '01', subject: `CN=${cn}`, issuer: rootCert.subject,
+    notBefore: new Date(Date.now() - 3_600_000), notAfter: new Date(Date.now() + 86_400_000),
+    signingAlgorithm: signingAlgorithm(signer.alg), publicKey: keys.publicKey, signingKey: signer.key,
+    extensions: [
+      new (x509().BasicConstraintsExtension)(true, undefined, true),
+      new (x509().KeyUsagesExtension)(x509().KeyUsageFlags.keyCertSign, true),
+      await x509().SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509().AuthorityKeyIdentifierExtension.create(rootCert.publicKey),
+    ],
+  });
+  return { cert: `${cert.toString('pem')}\n`, key: await privateKeyToPem(keys.privateKey) };
 }
 
 describe('authentication/x509', () => {
@@ -51,5 +73,20 @@ describe('authentication/x509', () => {
     expect(refused.decision).to.equal('error');
     expect((refused as { message: string }).message).to.match(/^verifying certificate SN=\d+, subject=CN=stranger failed: x509: certificate signed by unknown authority$/);
     expect(reads).to.equal(1);
+  });
+
+  it('authenticates a leaf issued by an intermediate CA only with the intermediate presented', async () => {
+    const root = await generateCA('x509-root-ca');
+    const middle = await intermediateOf(root, 'x509-intermediate-ca');
+    const carol = await issueCertificate(middle, { cn: 'carol', usage: 'client' });
+    let reads = 0;
+    const req = (...rest: string[]): AuthRequest => ({
+      headers: {}, peerCertificate: presented(carol.cert), peerChain: () => { reads++; return presented(carol.cert, ...rest); },
+    });
+    const authn = new X509Authenticator(parseCABundle(root.cert));
+    expect(await authn.authenticate(req(middle.cert))).to.deep.equal({ decision: 'authenticated', user: { name: 'carol', groups: [] } });
+    expect(reads).to.equal(1);
+    const alone = await authn.authenticate(req());
+    expect((alone as { message?: string }).message).to.match(/x509: certificate signed by unknown authority$/);
   });
 });
