@@ -282,9 +282,12 @@ describe('storage: watch cache', function () {
     const on = (node: string) => ({ field: 'spec.nodeName', value: node, extract: nodeOf });
     const names = (l: { items: KubeObject[] }) => l.items.map((o) => o.metadata.name);
     for (let i = 0; i < 30; i++) await s.create(`${root}ns/p${String(i).padStart(2, '0')}`, pod(`p${String(i).padStart(2, '0')}`, `n${i % 3}`));
-    const start = (await s.create(`${root}other/q`, pod('q', 'n1'))).metadata.resourceVersion!;
-    // Initial state from the index: only n1's pods under the prefix, in key order.
+    // Initial state from the index: only n1's pods under the prefix, in key order. This
+    // first watch starts the cache; `start` is written after it, so the watches from `start`
+    // are the cache's to serve (one from before its first list would go to etcd, which knows
+    // no triggers, and the other mocha worker's writes to the shared etcd can come between).
     const n1 = collect(await s.watch(`${root}ns`, { recursive: true, sendInitialEvents: true, trigger: on('n1') }));
+    const start = (await s.create(`${root}other/q`, pod('q', 'n1'))).metadata.resourceVersion!;
     const all = collect(await s.watch(`${root}ns`, { recursive: true, resourceVersion: start }));
     const byName = collect(await s.watch(root, { recursive: true, resourceVersion: start, trigger: { field: 'metadata.name', value: 'p04' } }));
     await until(() => n1.changes().length === 10);
