@@ -11,7 +11,7 @@ import { onLines } from '../lines.js';
 import { newTransport, type Identity, type Protocol, type Transport } from './transport.js';
 
 export type { Identity, Protocol };
-export interface Reply<T = Record<string, unknown>> { status: number; body: T; retryAfter?: string; /** When the answer's headers, and its end (the last of the body), reached JavaScript. */ headersAt?: number; endAt?: number }
+export interface Reply<T = Record<string, unknown>> { status: number; body: T; retryAfter?: string; /** When the answer's headers, its last body bytes and its end reached JavaScript. */ headersAt?: number; lastDataAt?: number; endAt?: number }
 export interface CallLabel { resource: string; verb: string; scope: Scope }
 
 export interface KubeObj { metadata: { name: string; namespace?: string; resourceVersion?: string; uid?: string; deletionTimestamp?: string; [k: string]: unknown }; [k: string]: unknown }
@@ -58,7 +58,9 @@ export class ApiClient {
         this.rec.wrote(`${label.resource.split('/')[0]}/${meta.namespace ?? ''}/${meta.name}`, meta.resourceVersion, t0);
       }
       const now = clock();
-      const parts = res.headersAt !== undefined && res.endAt !== undefined ? { tail: res.endAt - res.headersAt, own: now - res.endAt } : undefined;
+      const { headersAt, lastDataAt, endAt } = res;
+      const parts = headersAt !== undefined && endAt !== undefined
+        ? { tail: endAt - headersAt, end: endAt - (lastDataAt ?? headersAt), own: now - endAt } : undefined;
       this.rec.call(label.resource, label.verb, label.scope, now - t0, status, message, parts);
       return res as Reply<T>;
     }
@@ -80,13 +82,14 @@ export class ApiClient {
       this.transport.send(method, path, headers, payload, 60_000, (status, res, retryAfter) => {
         const headersAt = clock();
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let lastDataAt: number | undefined;
+        res.on('data', (c: Buffer) => { chunks.push(c); lastDataAt = clock(); });
         res.on('end', () => {
           const endAt = clock();
           const text = Buffer.concat(chunks).toString('utf8');
           let parsed: Record<string, unknown> = {};
           try { parsed = text ? JSON.parse(text) as Record<string, unknown> : {}; } catch { parsed = { text }; }
-          resolve({ status, body: parsed, retryAfter, headersAt, endAt });
+          resolve({ status, body: parsed, retryAfter, headersAt, lastDataAt, endAt });
         });
         res.on('error', () => resolve({ status: 0, body: {} }));
         // Cut before its end (a reset stream ends without 'end' or 'error'); after 'end' this changes nothing.

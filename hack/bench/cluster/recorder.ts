@@ -17,6 +17,7 @@ export function sloSeconds(verb: string, scope: Scope): number {
 export interface RecorderSnapshot {
   calls: Array<[string, number[]]>;
   tail: Array<[string, number[]]>;
+  end: Array<[string, number[]]>;
   own: Array<[string, number[]]>;
   errors: Array<[string, number]>;
   errorMessages: Array<[string, string]>;
@@ -41,14 +42,16 @@ export function threadLoop(thread: string): () => ThreadLoop {
 export class Recorder {
   private readonly calls = new Map<string, number[]>();
   /**
-   * Two parts of each call's latency: `tail`, from its answer's headers reaching
+   * Parts of each call's latency: `tail`, from its answer's headers reaching
    * JavaScript to its end (the rest of the body and the stream's end: the server's
-   * writes after the headers, or the generator's loop reading them late); `own`, from
+   * writes after the headers, or the generator's loop reading them late), and `end`,
+   * the part of it from the last body bytes to the end (the stream's END_STREAM alone); `own`, from
    * its end to the record (JSON parse, the promise chain): the generator's alone. The
    * time an answer waited on the socket for a busy or descheduled loop is not seen per
    * call: that is the loop delay (phases.ts, threadLoop).
    */
   private readonly tail = new Map<string, number[]>();
+  private readonly end = new Map<string, number[]>();
   private readonly own = new Map<string, number[]>();
   readonly errors = new Map<string, number>();
   /** The first Status message of each error kind (code, resource, verb): what the server said. */
@@ -67,13 +70,13 @@ export class Recorder {
   private readonly seenEarly = new Map<string, number>();
   watchEvents = 0;
 
-  call(resource: string, verb: string, scope: Scope, ms: number, status: number, message?: string, parts?: { tail: number; own: number }): void {
+  call(resource: string, verb: string, scope: Scope, ms: number, status: number, message?: string, parts?: { tail: number; end: number; own: number }): void {
     const key = `${resource}|${verb}|${scope}`;
     let xs = this.calls.get(key);
     if (!xs) this.calls.set(key, (xs = []));
     xs.push(ms);
     if (parts) {
-      for (const [m, v] of [[this.tail, parts.tail], [this.own, parts.own]] as const) {
+      for (const [m, v] of [[this.tail, parts.tail], [this.end, parts.end], [this.own, parts.own]] as const) {
         let ys = m.get(key);
         if (!ys) m.set(key, (ys = []));
         ys.push(v);
@@ -116,15 +119,15 @@ export class Recorder {
     if (this.seenEarly.size < 100_000) this.seenEarly.set(key, at);
   }
 
-  rows(): Array<{ resource: string; verb: string; scope: Scope; s: Stats; tail: Stats; own: Stats; slo: number }> {
+  rows(): Array<{ resource: string; verb: string; scope: Scope; s: Stats; tail: Stats; end: Stats; own: Stats; slo: number }> {
     return [...this.calls].map(([k, xs]) => {
       const [resource, verb, scope] = k.split('|') as [string, string, Scope];
-      return { resource, verb, scope, s: stats(xs), tail: stats(this.tail.get(k) ?? []), own: stats(this.own.get(k) ?? []), slo: sloSeconds(verb, scope) };
+      return { resource, verb, scope, s: stats(xs), tail: stats(this.tail.get(k) ?? []), end: stats(this.end.get(k) ?? []), own: stats(this.own.get(k) ?? []), slo: sloSeconds(verb, scope) };
     }).sort((a, b) => `${a.resource}${a.verb}${a.scope}`.localeCompare(`${b.resource}${b.verb}${b.scope}`));
   }
 
   snapshot(): RecorderSnapshot {
-    return { calls: [...this.calls], tail: [...this.tail], own: [...this.own], errors: [...this.errors], errorMessages: [...this.errorMessages], watchErrors: [...this.watchErrors], retries: [...this.retries], retryWaitSeconds: this.retryWaitSeconds };
+    return { calls: [...this.calls], tail: [...this.tail], end: [...this.end], own: [...this.own], errors: [...this.errors], errorMessages: [...this.errorMessages], watchErrors: [...this.watchErrors], retries: [...this.retries], retryWaitSeconds: this.retryWaitSeconds };
   }
 
   /** Adds what another thread's Recorder measured (its watch events come through saw()). */
@@ -134,6 +137,7 @@ export class Recorder {
     };
     append(this.calls, o.calls);
     append(this.tail, o.tail);
+    append(this.end, o.end);
     append(this.own, o.own);
     const add = (into: Map<string, number>, from: Array<[string, number]>) => { for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v); };
     add(this.errors, o.errors);
