@@ -22,6 +22,7 @@ import { notFoundResource, resourceHandler, type Registry } from '../endpoints/i
 import type { RequestInfo } from '../endpoints/request/info.js';
 import type { ConnectDeps } from '../endpoints/handlers/connect.js';
 import { sendBatchedBody } from '../endpoints/handlers/list-encoder.js';
+import { sendHttp2Body } from '../endpoints/handlers/http2-body.js';
 
 /** A non-resource endpoint: answers and returns true, or returns false to pass. */
 export type PathHandler = (ctx: Koa.Context) => Promise<boolean>;
@@ -74,11 +75,13 @@ export function createApp(cfg: AppConfig): Koa {
   // shutdown) listens for the response's 'close', and Koa's pipeline for a streamed body
   // adds its own: about a dozen by design, past the leak warning Node gives at 10.
   // Last on the way out, where Koa would send the body: a list's batched body is sent here
-  // without Koa's stream pipeline (sendBatchedBody).
+  // without Koa's stream pipeline (sendBatchedBody), and a whole body over HTTP/2 with
+  // END_STREAM on its last frame (sendHttp2Body).
   app.use(async (ctx, next) => {
     ctx.res.setMaxListeners(32);
     await next();
     sendBatchedBody(ctx);
+    sendHttp2Body(ctx);
   });
   // Before anything reads the path: a '#' is part of the target, as Go's server reads it.
   app.use(requestTargetFilter());
