@@ -3,6 +3,7 @@ import { connect, createServer, type IncomingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { sendHttp2Body } from './http2-body.js';
+import { BatchedBody, sendBatchedBody } from './list-encoder.js';
 
 describe('endpoints/handlers/http2-body', () => {
   it('ends an HTTP/2 stream with its body\'s last frame even when the event loop is busy right after, with Koa\'s headers and res events', async function () {
@@ -20,13 +21,22 @@ describe('endpoints/handlers/http2-body', () => {
         return r;
       };
       await next();
+      sendBatchedBody(ctx);
       sendHttp2Body(ctx);
     });
     app.use(async (ctx, next) => {
       await next();
       ctx.set('X-After', 'yes');
     });
+    const pieces = Array.from({ length: 3000 }, (_, i) => Buffer.from(`piece-${i};`));
     app.use((ctx) => {
+      if (ctx.path === '/list') {
+        ctx.status = 200;
+        ctx.type = 'application/json';
+        ctx.body = new BatchedBody(pieces);
+        ctx.length = pieces.reduce((n, p) => n + p.length, 0);
+        return;
+      }
       ctx.status = ctx.path === '/text' ? 201 : 200;
       ctx.body = ctx.path === '/text' ? 'créé' : Buffer.from('{"kind":"Lease"}');
       if (ctx.path !== '/text') ctx.type = 'application/json';
@@ -62,6 +72,14 @@ describe('endpoints/handlers/http2-body', () => {
       expect(ours.filter((ms) => ms > 75), ours.map((ms) => ms.toFixed(1)).join(' ')).to.deep.equal([]);
       const text = await fetch('POST', '/text');
       expect([text.headers[':status'], text.body, text.headers['content-length'], text.headers['content-type']]).to.deep.equal([201, 'créé', '6', 'text/plain; charset=utf-8']);
+      // A list's batched body too: its last batch's frame ends the stream.
+      for (let i = 0; i < 5; i++) {
+        const list = await fetch('GET', '/list');
+        expect(list.body).to.equal(Buffer.concat(pieces).toString());
+        expect([list.headers['content-length'], list.headers['x-after']]).to.deep.equal([String(Buffer.concat(pieces).length), 'yes']);
+        expect(list.tailMs, `list ${i}`).to.be.below(75);
+        await new Promise((res) => setTimeout(res, 200));
+      }
       const head = await fetch('HEAD', '/lease');
       expect([head.body, head.headers['content-length']]).to.deep.equal(['', '16']);
       await new Promise((res) => setTimeout(res, 200));

@@ -15,6 +15,19 @@ function http2Stream(ctx: Context): ServerHttp2Stream | undefined {
 }
 
 /**
+ * For an HTTP/2 request whose answer has not started: sends ctx's status and headers on the
+ * stream itself (Koa's body setter has set Content-Type and Content-Length already) and
+ * returns the stream to write the body to. Undefined otherwise (HTTP/1.1, a stream already
+ * answered or closed): the caller writes through the response.
+ */
+export function respondOnHttp2Stream(ctx: Context): ServerHttp2Stream | undefined {
+  const stream = http2Stream(ctx);
+  if (!stream || stream.headersSent || stream.destroyed || stream.closed) return undefined;
+  stream.respond({ ...ctx.res.getHeaders(), ':status': ctx.status });
+  return stream;
+}
+
+/**
  * Sends ctx.body itself when it is a Buffer or a string on an HTTP/2 request that Koa would
  * answer with it, and tells Koa not to; anything else (HTTP/1.1, HEAD, a stream body, no
  * body, a response already started or closed) is left to Koa.
@@ -23,10 +36,8 @@ export function sendHttp2Body(ctx: Context): void {
   const body = ctx.body as unknown;
   if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
   if (ctx.respond === false || !ctx.writable || ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 205 || ctx.status === 304) return;
-  const stream = http2Stream(ctx);
-  if (!stream || stream.headersSent || stream.destroyed || stream.closed) return;
+  const stream = respondOnHttp2Stream(ctx);
+  if (!stream) return;
   ctx.respond = false;
-  // Koa's body setter has set Content-Type and Content-Length already.
-  stream.respond({ ...ctx.res.getHeaders(), ':status': ctx.status });
   stream.end(body);
 }

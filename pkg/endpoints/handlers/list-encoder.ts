@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
 import type { Context } from 'koa';
+import { respondOnHttp2Stream } from './http2-body.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Writer } from '../../runtime/serializer/protobuf/wire.js';
 import { encodeInto, encodeMessage } from '../../runtime/serializer/protobuf/codec.js';
@@ -211,12 +212,17 @@ export class BatchedBody extends Readable {
 
   /** Writes every batch; false when a side was destroyed first. */
   private async writeBatchesTo(out: Writable): Promise<boolean> {
-    for (const batch of writeBatches(this.pieces)) {
+    const batches = writeBatches(this.pieces);
+    for (let next = batches.next(); !next.done;) {
       if (out.destroyed || this.destroyed) return false;
       out.cork();
       let ok = true;
-      for (const piece of batch) ok = out.write(piece);
+      for (const piece of next.value) ok = out.write(piece);
       out.uncork();
+      next = batches.next();
+      // No turn after the last batch: the caller ends `out` in this one, so that over
+      // HTTP/2 the last frame carries END_STREAM instead of one sent turns later.
+      if (next.done) break;
       if (!ok) await drained(out);
       else await nextTurn();
     }
@@ -237,7 +243,8 @@ export function sendBatchedBody(ctx: Context): void {
   if (!(body instanceof BatchedBody) || ctx.respond === false || !ctx.writable || ctx.method === 'HEAD'
     || ctx.status === 204 || ctx.status === 205 || ctx.status === 304) return;
   ctx.respond = false;
-  const res = ctx.res as unknown as Writable;
+  // Over HTTP/2 on the stream itself, so the last batch's frame ends it (http2-body.ts).
+  const res: Writable = respondOnHttp2Stream(ctx) ?? (ctx.res as unknown as Writable);
   // As Koa's pipeline would, a failed write ends the response (and the body) there.
   body.sendTo(res).catch((err: Error) => {
     body.destroy(err);
