@@ -66,12 +66,14 @@ function quantile(h: Histogram, q: number): number {
 export async function serverLatency(urls: string[], creds: Credentials, minCount = 100): Promise<Record<string, ServerLatencyRow[]>> {
   const merged = new Map<string, Map<string, Histogram>>();
   const lags: ServerLatencyRow[] = [];
+  const gcs: ServerLatencyRow[] = [];
   for (const [i, url] of urls.entries()) {
     let text: string;
     try { text = await get(url, creds); } catch { continue; }
     // prom-client's default metrics, when served: each replica's event-loop delay since the last scrape (here: since it started).
     const lag = (q: string): number => Number(new RegExp(`^nodejs_eventloop_lag_${q}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
     if (!Number.isNaN(lag('p99'))) lags.push({ key: `replica-${i} (max ${lag('max').toFixed(0)} ms)`, count: 1, p50: lag('p50'), p99: lag('p99') });
+    gcs.push(...gcRows(text, `replica-${i}`));
     for (const line of text.split('\n')) {
       const m = /^(\w+)_bucket\{(.*)\} (\S+)$/.exec(line);
       const keyOf = m ? serverHistograms[m[1]!] : undefined;
@@ -90,6 +92,7 @@ export async function serverLatency(urls: string[], creds: Credentials, minCount
   }
   const out: Record<string, ServerLatencyRow[]> = {};
   if (lags.length > 0) out['event-loop delay (nodejs_eventloop_lag_*, since start)'] = lags;
+  if (gcs.length > 0) out['garbage collection pauses (nodejs_gc_duration_seconds, since start; buckets 1 ms .. 5 s)'] = gcs;
   for (const [metric, byKey] of merged) {
     out[metric] = [...byKey].filter(([, h]) => h.count >= minCount)
       .map(([key, h]) => ({ key, count: h.count, p50: quantile(h, 0.5) * 1000, p99: quantile(h, 0.99) * 1000 }))
@@ -97,3 +100,32 @@ export async function serverLatency(urls: string[], creds: Credentials, minCount
   }
   return out;
 }
+
+/**
+ * A replica's GC pauses by kind (prom-client's default metrics): how many, their total, and
+ * how many took 100 ms or more and 1 s or more, the pauses a request arriving then waits out.
+ */
+function gcRows(text: string, replica: string): ServerLatencyRow[] {
+  const byKind = new Map<string, Histogram & { sum: number }>();
+  const kindOf = (labels: string) => /kind="([^"]+)"/.exec(labels)?.[1] ?? '';
+  for (const line of text.split('\n')) {
+    const m = /^nodejs_gc_duration_seconds_(bucket|sum)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!m) continue;
+    const kind = kindOf(m[2]!);
+    let h = byKind.get(kind);
+    if (!h) byKind.set(kind, (h = { count: 0, sum: 0, buckets: new Map() }));
+    if (m[1] === 'sum') { h.sum = Number(m[3]); continue; }
+    const le = /le="([^"]+)"/.exec(m[2]!)?.[1] ?? '';
+    const at = le === '+Inf' ? Infinity : Number(le);
+    h.buckets.set(at, Number(m[3]));
+    if (at === Infinity) h.count = Number(m[3]);
+  }
+  return [...byKind].filter(([, h]) => h.count > 0).map(([kind, h]) => {
+    const atMost = (le: number) => h.buckets.get(le) ?? 0;
+    return {
+      key: `${replica} ${kind} (total ${h.sum.toFixed(1)} s; >= 100 ms: ${h.count - atMost(0.1)}, >= 1 s: ${h.count - atMost(1)})`,
+      count: h.count, p50: quantile(h, 0.5) * 1000, p99: quantile(h, 0.99) * 1000,
+    };
+  });
+}
+
