@@ -28,6 +28,14 @@ export function respondOnHttp2Stream(ctx: Context): ServerHttp2Stream | undefine
 }
 
 /**
+ * Whether Koa's respond() would still write ctx's body: the response is Koa's to send, open,
+ * and neither HEAD nor a status without a body. Whoever sends a body in Koa's place asks this.
+ */
+export function koaWouldSendBody(ctx: Context): boolean {
+  return ctx.respond !== false && ctx.writable && ctx.method !== 'HEAD' && ctx.status !== 204 && ctx.status !== 205 && ctx.status !== 304;
+}
+
+/**
  * Sends ctx.body itself when it is a Buffer or a string on an HTTP/2 request that Koa would
  * answer with it, and tells Koa not to; anything else (HTTP/1.1, HEAD, a stream body, no
  * body, a response already started or closed) is left to Koa.
@@ -35,7 +43,7 @@ export function respondOnHttp2Stream(ctx: Context): ServerHttp2Stream | undefine
 export function sendHttp2Body(ctx: Context): void {
   const body = ctx.body as unknown;
   if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
-  if (ctx.respond === false || !ctx.writable || ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 205 || ctx.status === 304) return;
+  if (!koaWouldSendBody(ctx)) return;
   const stream = respondOnHttp2Stream(ctx);
   if (!stream) return;
   ctx.respond = false;

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
 import type { Context } from 'koa';
-import { respondOnHttp2Stream } from './http2-body.js';
+import { koaWouldSendBody, respondOnHttp2Stream } from './http2-body.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Writer } from '../../runtime/serializer/protobuf/wire.js';
 import { encodeInto, encodeMessage } from '../../runtime/serializer/protobuf/codec.js';
@@ -240,8 +240,7 @@ export class BatchedBody extends Readable {
  */
 export function sendBatchedBody(ctx: Context): void {
   const body = ctx.body as unknown;
-  if (!(body instanceof BatchedBody) || ctx.respond === false || !ctx.writable || ctx.method === 'HEAD'
-    || ctx.status === 204 || ctx.status === 205 || ctx.status === 304) return;
+  if (!(body instanceof BatchedBody) || !koaWouldSendBody(ctx)) return;
   ctx.respond = false;
   // Over HTTP/2 on the stream itself, so the last batch's frame ends it (http2-body.ts).
   const res: Writable = respondOnHttp2Stream(ctx) ?? (ctx.res as unknown as Writable);
