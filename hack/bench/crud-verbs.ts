@@ -22,13 +22,23 @@
 // read around each slice (grpc_server_handled_total by method, and the gRPC bytes etcd
 // received and sent): our etcd_requests_total leaves out reads inside a write, and the
 // bytes include the watch events a replica's caches receive for its own writes.
-// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=2] [--idle=5] [--windows=FILE] [--no-controllers] [--against=ENTRY] [--etcd-calls] [--verbs=create,get,...]`.
-import { writeFileSync } from 'node:fs';
+// --perf=DIR records both servers with `perf record` over the measured phases and prints,
+// per verb, each one's CPU per operation by kind of work (perf-split.ts); start the
+// replica and the floor with BENCH_NODE_ARGS / FLOOR_NODE_ARGS=--perf-basic-prof-only-functions
+// to have JavaScript named by package.
+// Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=10] [--idle=5] [--windows=FILE] [--no-controllers] [--against=ENTRY] [--etcd-calls] [--verbs=create,get,...] [--perf=DIR]`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { perfKinds, perfTable, recordPerf } from './perf-split.js';
 import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, swapEntry, withBenchCluster, type Row } from './common.js';
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 5);
-const warmup = arg('warmup', 2);
+// Each verb runs this long, on both servers by turns as in the measured phases, before
+// anything is measured. 2 s (a few hundred creates on a loaded machine) left much of the
+// replica's path to V8's interpreter and baseline code, its optimizing compiler still
+// working through it during the measured phase; the floor's path is a few functions.
+const warmup = arg('warmup', 10);
 const idleSeconds = arg('idle', 5);
 const sliceSeconds = 1;
 const windowsFile = process.argv.find((x) => x.startsWith('--windows='))?.split('=')[1];
@@ -46,6 +56,7 @@ const verbs = ((): readonly Verb[] => {
 })();
 const micros = (): number => Number(process.hrtime.bigint() / 1000n);
 const countEtcdCalls = flag('etcd-calls');
+const perfDir = process.argv.find((x) => x.startsWith('--perf='))?.slice('--perf='.length);
 
 /** etcd's counters that matter here: calls served by gRPC method, and gRPC bytes in and out. */
 type EtcdCounters = Map<string, number>;
@@ -200,8 +211,15 @@ async function main(): Promise<void> {
       const side = against ? 'other build' : 'floor';
       const rows: Row[] = [];
       const windows: Record<string, [number, number]> = {};
+      const pids = [cluster.replicas[0]!.pid!, floor ? floor.pid : cluster.replicas[1]!.pid!];
+      if (perfDir) mkdirSync(perfDir, { recursive: true });
+      const perfFiles = perfDir ? pids.map((pid) => join(perfDir, `${pid}.perf.data`)) : [];
+      const recorders = perfFiles.map((file, i) => recordPerf(pids[i]!, file));
+      const perfLines: string[] = [];
+      const phases: Array<[Verb, Phase, Phase]> = [];
       for (const verb of verbs) {
         const [o, f] = await phase(verb, seconds);
+        phases.push([verb, o, f]);
         windows[verb] = o.window;
         rows.push({ measure: `${verb} CPU per operation (replica | ${side})`, unit: 'us', ours: o.busyUs, etcd: f.busyUs });
         rows.push({ measure: `${verb} same, idle CPU not taken out`, unit: 'us', ours: o.cpuUs, etcd: f.cpuUs });
@@ -210,11 +228,17 @@ async function main(): Promise<void> {
           rows.push({ measure: `${verb} etcd ${name} per operation`, unit: name.startsWith('bytes') ? 'B' : 'calls', ours: o.etcd.get(name) ?? 0, etcd: f.etcd.get(name) ?? 0 });
         }
       }
+      for (const r of recorders) await r.stop();
+      for (const [verb, o, f] of perfFiles.length > 0 ? phases : []) {
+        perfLines.push(`${verb}: us of CPU per operation by kind (perf)     replica ${side}`,
+          ...perfTable(perfKinds(perfFiles[0]!, o.window), o.ops, perfKinds(perfFiles[1]!, f.window), f.ops));
+      }
       rows.push({ measure: `idle CPU (replica | ${side})`, unit: 'ms/s', ours: oursIdle * 1000, etcd: floorIdle * 1000 });
       ours.close();
       bare.close();
       const other = against ? `a replica of ${against}` : 'the floor server';
       report('crud-verbs', `CRUD of 1 KB ConfigMaps one verb at a time, concurrency ${concurrency}, ${seconds} s each: one replica | ${other}`, rows, { concurrency, seconds });
+      if (perfLines.length > 0) console.log(`\n${perfLines.join('\n')}`);
       if (windowsFile) writeFileSync(windowsFile, `${JSON.stringify(windows)}\n`);
     } finally {
       floor?.stop();
