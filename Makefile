@@ -34,12 +34,13 @@ deps: $(DEPS_STAMP)
 # From scratch, so tests deleted from the source do not linger in dist/. npm run build also
 # writes the single-file build the executable starts from (dist/bundle, hack/bundle.ts).
 # Puts the `kube-apiserver` executable in _output/bin (a launcher for this checkout's
-# build; envtest finds it with KUBEBUILDER_ASSETS=$(PWD)/_output/bin).
+# build, bin/kube-apiserver, with this node first on PATH; envtest finds it with
+# KUBEBUILDER_ASSETS=$(PWD)/_output/bin).
 build: deps
 	rm -rf dist
 	npm run build --silent
 	@mkdir -p _output/bin
-	@printf '#!/bin/sh\nexec "%s" "%s/bin/kube-apiserver.js" "$$@"\n' "$$(command -v node)" "$(CURDIR)" > _output/bin/kube-apiserver
+	@printf '#!/bin/sh\nPATH="%s:$$PATH" exec "%s/bin/kube-apiserver" "$$@"\n' "$$(dirname "$$(command -v node)")" "$(CURDIR)" > _output/bin/kube-apiserver
 	@chmod +x _output/bin/kube-apiserver
 
 etcd:

@@ -7,10 +7,13 @@
 // what evaluating the modules compiles; a server that started from it writes a second
 // one a second after it serves, which also holds what a start runs (requests, bootstrap
 // writes): a tenth of a second less CPU at each later start. It sits beside the bundle,
-// named by the bundle's build id.
+// named by the bundle's build id. Started by bin/kube-apiserver, that server then also
+// has the startup snapshot built from it (cmd/snapshot.ts), which later starts take.
 import { isAscii } from 'node:buffer';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -71,19 +74,41 @@ export async function launch(): Promise<void> {
   const trainedFile = trainedCacheFile(source);
   const trained = trainedFile ? readIfPresent(trainedFile) : undefined;
   const { bundle, script } = loadBundle(trained ?? readIfPresent(codeCacheFile), source);
+  // bin/kube-apiserver asks for its startup snapshot when it found none that fits.
+  const wantsSnapshot = process.env['KUBE_APISERVER_BUILD_SNAPSHOT'] === '1';
+  delete process.env['KUBE_APISERVER_BUILD_SNAPSHOT'];
   const { serving } = await bundle.command();
-  if (!trainedFile || (trained && !script.cachedDataRejected)) return;
+  if (!trainedFile) return;
+  const cacheFits = trained !== undefined && !script.cachedDataRejected;
+  if (cacheFits && !wantsSnapshot) return;
   void serving.then(() => {
     setTimeout(() => {
-      // Through a temporary file, as servers starting together may write at once; an
-      // install this user cannot write to only goes without.
-      const tmp = `${trainedFile}.${process.pid}.tmp`;
-      try {
-        writeFileSync(tmp, script.createCachedData());
-        renameSync(tmp, trainedFile);
-      } catch {
-        rmSync(tmp, { force: true }); // unwritable: the build's cache serves
-      }
+      if (!cacheFits && !writeTrainedCache(script, trainedFile)) return;
+      if (wantsSnapshot) buildSnapshotInBackground(trainedFile);
     }, 1000).unref();
   });
+}
+
+/** Through a temporary file, as servers starting together may write at once; an install this user cannot write to only goes without (the build's cache serves). */
+function writeTrainedCache(script: Script, trainedFile: string): boolean {
+  const tmp = `${trainedFile}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, trainedFile);
+    return true;
+  } catch {
+    rmSync(tmp, { force: true });
+    return false;
+  }
+}
+
+/** cmd/snapshot.ts, detached and at the lowest priority: it outlives this server if it must. */
+function buildSnapshotInBackground(trainedFile: string): void {
+  try {
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./snapshot.js', import.meta.url)), trainedFile], { detached: true, stdio: 'ignore' });
+    if (child.pid) setPriority(child.pid, 19);
+    child.unref();
+  } catch {
+    // no snapshot: starts stay on the bundle
+  }
 }

@@ -72,6 +72,15 @@ const grpcLoading: Plugin = {
       contents: `${patched(args.path, await readFile(args.path, 'utf8'), typeSetupEdits)}\n${prebuiltCodecsSource(definition)}`,
       loader: 'js',
     }));
+    // prom-client reads the process's start time as it loads, which the startup snapshot
+    // (cmd/snapshot.ts) would fix at build time: read when first collected.
+    b.onLoad({ filter: /[\\/]prom-client[\\/]lib[\\/]metrics[\\/]processStartTime\.js$/ }, async (args) => ({
+      contents: patched(args.path, await readFile(args.path, 'utf8'), [
+        ['const startInSeconds = Math.round(Date.now() / 1000 - process.uptime());', 'let startInSeconds;'],
+        ['this.set(labels, startInSeconds);', 'this.set(labels, startInSeconds ??= Math.round(Date.now() / 1000 - process.uptime()));'],
+      ]),
+      loader: 'js',
+    }));
     b.onLoad({ filter: /[\\/]@grpc[\\/]proto-loader[\\/]build[\\/]src[\\/]index\.js$/ }, async (args) => ({
       contents: patched(args.path, await readFile(args.path, 'utf8'), lazyDescriptors),
       loader: 'js',
@@ -112,11 +121,11 @@ async function main(): Promise<void> {
     logLevel: 'warning',
   });
   // The build id names the caches servers train from this bundle (cmd/launch.ts); those
-  // of earlier builds go.
+  // of earlier builds go, and so does the startup snapshot trained from them (cmd/snapshot.ts).
   const code = asciiOnly(readFileSync(bundleFile, 'utf8'));
   writeFileSync(bundleFile, buildIdLine(createHash('sha256').update(code).digest('hex').slice(0, 32)) + code);
   for (const f of readdirSync(dirname(bundleFile))) {
-    if (f.endsWith('.trained-cache') || f.endsWith('.tmp')) rmSync(join(dirname(bundleFile), f));
+    if (/\.(trained-cache|tmp|blob|blob\.node|lock)$/.test(f)) rmSync(join(dirname(bundleFile), f));
   }
   const { bundle, script } = loadBundle();
   await bundle.loadServer();

@@ -11,7 +11,7 @@
 // --against=DIR interleaves starts of another build's executable (a copy of a checkout's
 // bin/ and dist/, e.g. main's, beside a node_modules) for a before/after under one load.
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" gives the servers node flags.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
@@ -70,13 +70,17 @@ async function main(): Promise<void> {
   const launcher = (name: string, script: string): string => {
     const file = join(launcherDir, name, 'kube-apiserver');
     mkdirSync(dirname(file));
-    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" ${nodeArgs} "${script}" "$@"\n`);
+    // A build's own launcher (bin/kube-apiserver: the startup snapshot when there is one)
+    // is started as envtest starts it; node flags then go in NODE_OPTIONS.
+    const exec = script.endsWith('.js') ? `exec "${process.execPath}" ${nodeArgs} "${script}"` : `NODE_OPTIONS='${nodeArgs.replaceAll('"', '')}' exec "${script}"`;
+    writeFileSync(file, `#!/bin/sh\n${exec} "$@"\n`);
     chmodSync(file, 0o755);
     return file;
   };
-  const binary = launcher('executable', join(repoRoot(), 'bin', 'kube-apiserver.js'));
+  const executableOf = (dir: string) => (existsSync(join(dir, 'bin', 'kube-apiserver')) ? join(dir, 'bin', 'kube-apiserver') : join(dir, 'bin', 'kube-apiserver.js'));
+  const binary = launcher('executable', executableOf(repoRoot()));
   const perFile = launcher('per-file', join(repoRoot(), 'dist', 'cmd', 'apiserver.js'));
-  const againstBinary = against ? launcher('against', join(against, 'bin', 'kube-apiserver.js')) : '';
+  const againstBinary = against ? launcher('against', executableOf(against)) : '';
   const loadBefore = load();
   try {
     for (let i = 0; i < starts; i++) {

@@ -58,12 +58,14 @@ export function nowMicro(): string {
 
 /** A process.hrtime.bigint() reading as metav1.MicroTime (taken early, formatted when needed). */
 export function microTimeAt(hrtime: bigint): string {
-  const ns = hrtime - hrtimeOrigin + wallOriginNs;
+  clockOrigin ??= { hrtime: process.hrtime.bigint(), wallNs: BigInt(Date.now()) * 1_000_000n };
+  const ns = hrtime - clockOrigin.hrtime + clockOrigin.wallNs;
   const ms = Number(ns / 1_000_000n);
   return microTime(ms, Number((ns / 1000n) % 1000n));
 }
-const hrtimeOrigin = process.hrtime.bigint();
-const wallOriginNs = BigInt(Date.now()) * 1_000_000n;
+// Read at first use, not as the module loads: the startup snapshot (hack/bundle-snapshot.ts)
+// evaluates modules at build time.
+let clockOrigin: { hrtime: bigint; wallNs: bigint } | undefined;
 
 export function jsonLine(ev: AuditEvent): string {
   return `${JSON.stringify(ev)}\n`;

@@ -5,13 +5,15 @@
 // custom object through that user's kubeconfig, and its SIGTERM stop.
 import { expect } from 'chai';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { startEnvtestAPIServer, type EnvtestAPIServer } from '../harness/envtest.js';
 import { kubectl, startTestEtcd, type TestEtcd } from '../harness/index.js';
 import { repoRoot } from '../harness/repo.js';
+import { codeCacheFile, readBundleSource, trainedCacheFile } from '../../cmd/launch.js';
+import { buildSnapshot, snapshotBlob } from '../../cmd/snapshot.js';
 
 const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -53,12 +55,20 @@ describe('e2e: envtest starts kube-apiserver as controller-runtime does', functi
   let assets: string;
   let server: EnvtestAPIServer | undefined;
   let stopped: number | null | undefined;
+  let untrainedSnapshot = false;
 
   before(async () => {
     // envtest runs its own etcd per control plane, and finds kube-apiserver in KUBEBUILDER_ASSETS.
     etcd = await startTestEtcd();
     assets = mkdtempSync(join(tmpdir(), 'kubebuilder-assets-'));
-    symlinkSync(join(repoRoot(), 'bin', 'kube-apiserver.js'), join(assets, 'kube-apiserver'));
+    // The executable starts from its startup snapshot (cmd/snapshot.ts), which a start of
+    // the bundle builds in the background from its trained cache; built here now, from
+    // the build's cache when no start trained one yet (and then removed afterwards, so
+    // that a later start builds the trained one).
+    const trained = trainedCacheFile(readBundleSource());
+    untrainedSnapshot = !(trained && existsSync(trained));
+    expect(buildSnapshot(untrainedSnapshot ? codeCacheFile : trained!), 'the startup snapshot').to.equal(true);
+    symlinkSync(join(repoRoot(), 'bin', 'kube-apiserver'), join(assets, 'kube-apiserver'));
     server = await startEnvtestAPIServer({ binary: join(assets, 'kube-apiserver'), etcdURL: etcd.endpoint });
   });
 
@@ -66,10 +76,12 @@ describe('e2e: envtest starts kube-apiserver as controller-runtime does', functi
     if (server && stopped === undefined) await server.stop().catch(() => undefined);
     await etcd?.stop();
     if (assets) rmSync(assets, { recursive: true, force: true });
+    if (untrainedSnapshot) for (const f of [snapshotBlob, `${snapshotBlob}.node`]) rmSync(f, { force: true });
   });
 
   it('probes --help (no --insecure-port: not passed) and starts with exactly envtest\'s flags', () => {
     const s = server!;
+    expect(readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').split('\0')).to.include('--snapshot-blob');
     expect(s.insecurePortFlag).to.equal(false);
     expect(s.args).to.deep.equal([
       '--allow-privileged=true',
