@@ -125,7 +125,12 @@ export function buildSnapshot(trainedCache: string): boolean {
   const entry = `${tmp}.cjs`;
   try {
     writeFileSync(entry, snapshotEntry(trainedCache));
-    execFileSync(process.execPath, ['--snapshot-blob', tmp, '--build-snapshot', entry], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // V8 takes a snapshot only with the flags it was built with (else node exits 14,
+    // "built ... with different V8 configurations"): none, as bin/kube-apiserver uses it
+    // only when NODE_OPTIONS is empty.
+    const env = { ...process.env };
+    delete env['NODE_OPTIONS'];
+    execFileSync(process.execPath, ['--snapshot-blob', tmp, '--build-snapshot', entry], { stdio: ['ignore', 'ignore', 'pipe'], env });
     renameSync(tmp, snapshotBlob);
     writeFileSync(`${snapshotBlob}.node`, `${process.execPath}\n`);
     return true;

@@ -71,7 +71,8 @@ async function main(): Promise<void> {
     const file = join(launcherDir, name, 'kube-apiserver');
     mkdirSync(dirname(file));
     // A build's own launcher (bin/kube-apiserver: the startup snapshot when there is one)
-    // is started as envtest starts it; node flags then go in NODE_OPTIONS.
+    // is started as envtest starts it; node flags then go in NODE_OPTIONS (and the
+    // launcher leaves the snapshot aside: V8 takes it only under its builder's flags).
     const exec = script.endsWith('.js') ? `exec "${process.execPath}" ${nodeArgs} "${script}"` : `NODE_OPTIONS='${nodeArgs.replaceAll('"', '')}' exec "${script}"`;
     writeFileSync(file, `#!/bin/sh\n${exec} "$@"\n`);
     chmodSync(file, 0o755);
