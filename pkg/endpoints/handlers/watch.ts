@@ -19,7 +19,8 @@ import { selectionFor } from './selectors.js';
 import { partialObjectMetadata, toTable } from './table.js';
 import { errors, isStatusError, type FieldError } from '../../runtime/errors.js';
 import { isHTTP2, unsentBytes } from '../../util/net/connection.js';
-import { chunkOf, chunkSocket } from '../responsewriters/chunked.js';
+import { chunkOf } from '../responsewriters/chunked.js';
+import { WatchFrameWriter } from '../responsewriters/watch-frames.js';
 
 /** Upstream's --min-request-timeout default: watches end after 1x to 2x this. */
 let minRequestTimeoutSeconds = 1800;
@@ -146,20 +147,20 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     else setTimeout(stillStalled, unresponsiveWatcherMs).unref();
   };
   const http1 = !isHTTP2(h.ctx.req);
-  /** `chunk`: `f` framed as an HTTP/1.1 chunk already (shared by every watcher of the event). */
-  const write = (f: string | Buffer, chunk?: Buffer) => {
-    // Ended by anything but finish() (its 'close' comes later): writing now would throw.
-    if (out.writableEnded || out.destroyed) { finishNow(); return; }
-    metrics.watchEvents.inc(watchLabels);
-    metrics.watchEventSizes.observe(watchLabels, typeof f === 'string' ? Buffer.byteLength(f) : f.length);
-    const socket = http1 ? chunkSocket(out) : undefined;
-    if (socket) socket.write(chunk ?? chunkOf(f));
-    else out.write(f);
+  const writer = new WatchFrameWriter(out, http1, (n) => {
+    metrics.watchEvents.inc(watchLabels, n);
     if (unread() <= maxUnreadWatchBytes) overSince = undefined;
     else if (overSince === undefined) {
       overSince = Date.now();
       setTimeout(stillStalled, unresponsiveWatcherMs).unref();
     } else if (Date.now() - overSince >= unresponsiveWatcherMs) cutOff();
+  }, () => finishNow());
+  /** `chunk`: `f` framed as an HTTP/1.1 chunk already (shared by every watcher of the event). */
+  const write = (f: string | Buffer, chunk?: Buffer) => {
+    // Ended by anything but finish() (its 'close' comes later): writing now would throw.
+    if (out.writableEnded || out.destroyed) { finishNow(); return; }
+    metrics.watchEventSizes.observe(watchLabels, typeof f === 'string' ? Buffer.byteLength(f) : f.length);
+    writer.add(f, chunk);
   };
   const frame = (type: string, object: unknown): string | Buffer => (media.format === 'protobuf'
     ? encodeWatchFrame(type, object as Record<string, unknown>)
@@ -247,6 +248,8 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
       stream.stop();
       clearTimeout(timer);
       clearInterval(ticker);
+      // What this burst queued goes before the end (the last bookmark, an ERROR).
+      writer.flush();
       body.end(out);
     };
     // A replica shutting down ends the stream as its timeout would: cleanly, after a bookmark.

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createServer, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { chunkOf, chunkSocket } from './chunked.js';
+import { WatchFrameWriter } from './watch-frames.js';
 
 /** The raw bytes of one response from a server whose handler is `handle`, read over a plain socket. */
 async function rawResponse(handle: (res: ServerResponse) => Promise<void>): Promise<string> {
@@ -70,5 +71,61 @@ describe('pre-framed HTTP/1.1 chunks (watch fan-out)', () => {
       expect(chunkSocket(res)).to.equal(undefined);
       res.end('ok');
     });
+  });
+});
+
+describe('watch frames queued in a burst (watch fan-out)', () => {
+  const frames = ['{"type":"ADDED"}\n', Buffer.from('{"type":"MODIFIED","object":{"data":"é"}}\n'), 'x'.repeat(5000)];
+  const failed = (err: unknown): void => { throw err; };
+
+  it('writes the frames of one turn to the socket in one write, in order, and what is left before the end', async () => {
+    const viaResponse = await rawResponse(async (res) => {
+      res.writeHead(200, { 'Transfer-Encoding': 'chunked' });
+      res.flushHeaders();
+      for (const f of [...frames, 'last\n']) res.write(f);
+      res.end();
+    });
+    const socketWrites: number[] = [];
+    const written: number[] = [];
+    const batched = await rawResponse(async (res) => {
+      res.writeHead(200, { 'Transfer-Encoding': 'chunked' });
+      res.flushHeaders();
+      await tick();
+      const socket = res.socket!;
+      const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+      // Node's own writes pass a callback (the end's 'finish' waits for it): keep every argument.
+      socket.write = ((...args: unknown[]) => { socketWrites.push((args[0] as Buffer).length); return write(...args); }) as typeof socket.write;
+      const writer = new WatchFrameWriter(res, true, (n) => written.push(n), failed);
+      // The middle frame comes pre-framed, as a shared event's chunk does.
+      writer.add(frames[0]!);
+      writer.add(frames[1]!, chunkOf(frames[1]!));
+      writer.add(frames[2]!);
+      expect(socketWrites).to.deep.equal([]);
+      await tick();
+      expect(written).to.deep.equal([3]);
+      expect(socketWrites).to.have.length(1);
+      // Ending: what is queued goes first, then the last chunk.
+      writer.add('last\n');
+      writer.flush();
+      res.end();
+    });
+    expect(written).to.deep.equal([3, 1]);
+    expect(bodyOf(batched)).to.equal(bodyOf(viaResponse));
+  });
+
+  it('joins the same frames once for every watcher that queued them', async () => {
+    const outs = [0, 1, 2].map(() => ({ writableEnded: false, destroyed: false, got: [] as Array<string | Buffer>,
+      write(this: { got: Array<string | Buffer> }, b: string | Buffer) { this.got.push(b); return true; } }));
+    const shared = [Buffer.from('a\n'), Buffer.from('b\n')];
+    const writers = outs.map((o) => new WatchFrameWriter(o as unknown as ServerResponse, false, () => undefined, failed));
+    for (const w of writers.slice(0, 2)) for (const f of shared) w.add(f);
+    // Another selection: other frames, its own copy.
+    writers[2]!.add(shared[0]!);
+    writers[2]!.add('c\n');
+    await tick();
+    expect(outs[0]!.got).to.have.length(1);
+    expect(outs[0]!.got[0]!.toString()).to.equal('a\nb\n');
+    expect(outs[1]!.got[0]).to.equal(outs[0]!.got[0]);
+    expect(outs[2]!.got[0]!.toString()).to.equal('a\nc\n');
   });
 });
