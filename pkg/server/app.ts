@@ -23,6 +23,7 @@ import type { RequestInfo } from '../endpoints/request/info.js';
 import type { ConnectDeps } from '../endpoints/handlers/connect.js';
 import { sendBatchedBody } from '../endpoints/handlers/list-encoder.js';
 import { sendHttp2Body } from '../endpoints/handlers/http2-body.js';
+import { askEarly } from '../endpoints/handlers/list-ahead.js';
 
 /** A non-resource endpoint: answers and returns true, or returns false to pass. */
 export type PathHandler = (ctx: Koa.Context) => Promise<boolean>;
@@ -76,9 +77,11 @@ export function createApp(cfg: AppConfig): Koa {
   // adds its own: about a dozen by design, past the leak warning Node gives at 10.
   // Last on the way out, where Koa would send the body: a list's batched body is sent here
   // without Koa's stream pipeline (sendBatchedBody), and a whole body over HTTP/2 with
-  // END_STREAM on its last frame (sendHttp2Body).
+  // END_STREAM on its last frame (sendHttp2Body). First on the way in, a continue page
+  // read ahead has etcd asked about it (askEarly).
   app.use(async (ctx, next) => {
     ctx.res.setMaxListeners(32);
+    askEarly(ctx);
     await next();
     sendBatchedBody(ctx);
     sendHttp2Body(ctx);

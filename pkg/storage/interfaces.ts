@@ -57,6 +57,11 @@ export interface ListResult {
   confirmed?: Promise<void>;
 }
 
+export interface PageAhead extends ListResult {
+  /** Asks etcd whether it would still answer this page (not compacted): call it once the page is asked for. */
+  confirm(): Promise<void>;
+}
+
 export interface GetOptions {
   resourceVersion?: string;
   /**
@@ -122,6 +127,12 @@ export interface Storage {
   create(key: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;
   get(key: string, opts?: GetOptions): Promise<KubeObject>;
   list(prefix: string, opts: ListOptions): Promise<ListResult>;
+  /**
+   * The page a continue token names, read from memory while the client still reads the
+   * page before (undefined where memory cannot answer: nothing is asked of etcd). Once the
+   * client asks for it, `confirm()` settles as ListResult.confirmed would have.
+   */
+  pageAhead?(prefix: string, opts: ListOptions): Promise<PageAhead | undefined>;
   /**
    * Reads the current object, hands it to tryUpdate and writes the result only if the
    * object did not change in between; retries on a race. `tryUpdate` returning null

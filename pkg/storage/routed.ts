@@ -2,7 +2,7 @@
 // key goes to the storage whose key prefixes hold it, or else to the main one, so the
 // registry above sees one storage as before.
 import type { KubeObject } from '../runtime/object.js';
-import type { GetOptions, ListOptions, ListResult, Preconditions, Storage, TryUpdate, WatchOptions, WatchStream, WriteOptions } from './interfaces.js';
+import type { GetOptions, ListOptions, ListResult, PageAhead, Preconditions, Storage, TryUpdate, WatchOptions, WatchStream, WriteOptions } from './interfaces.js';
 
 export interface StorageRoute {
   /** Key prefixes of the resources stored there, each ending in `/`. */
@@ -22,6 +22,7 @@ export class RoutedStorage implements Storage {
   create(key: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject> { return this.storageFor(key).create(key, obj, opts); }
   get(key: string, opts?: GetOptions): Promise<KubeObject> { return this.storageFor(key).get(key, opts); }
   list(prefix: string, opts: ListOptions): Promise<ListResult> { return this.storageFor(prefix).list(prefix, opts); }
+  async pageAhead(prefix: string, opts: ListOptions): Promise<PageAhead | undefined> { return this.storageFor(prefix).pageAhead?.(prefix, opts); }
   guaranteedUpdate(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate, ignoreNotFound?: boolean, opts?: WriteOptions) {
     return this.storageFor(key).guaranteedUpdate(key, preconditions, tryUpdate, ignoreNotFound, opts);
   }

@@ -4,7 +4,10 @@
 // with upstream's codes and messages, and applies the chunking feature gates.
 import { errors, type FieldError } from '../../runtime/errors.js';
 import { parseListQuery, type ListQuery } from './query.js';
-import { writeList } from './response.js';
+import { sendList, writeList } from './response.js';
+import { readAhead, takeAhead } from './list-ahead.js';
+import type { KubeList } from '../../runtime/object.js';
+import type { ListParams } from '../../registry/generic/store-interfaces.js';
 import type { HandlerScope } from './scope.js';
 import { selectionFor } from './selectors.js';
 import { featureGates } from '../../features/gates.js';
@@ -64,11 +67,30 @@ export async function listHandler(h: HandlerScope): Promise<void> {
     q.continue = undefined;
   }
   validateListConsistency(q);
-  const selection = selectionFor(h.def, q);
-  const { list, confirmed } = await h.store.listPending(h.info.namespace, {
-    ...selection, limit: q.limit, continue: q.continue,
+  const params: ListParams = {
+    ...selectionFor(h.def, q), limit: q.limit, continue: q.continue,
     resourceVersion: q.resourceVersion, resourceVersionMatch: q.resourceVersionMatch,
-  });
-  if (!gates.enabled('RemainingItemCount')) delete list.metadata.remainingItemCount;
-  await writeList(h, 200, list, confirmed);
+  };
+  const adjust = (list: KubeList): void => {
+    if (!gates.enabled('RemainingItemCount')) delete list.metadata.remainingItemCount;
+  };
+  const ahead = q.continue ? takeAhead(h, q.continue) : undefined;
+  const listed = await ahead?.listed;
+  let list: KubeList;
+  if (listed) {
+    // Read and encoded while the client read the page before; etcd is asked now.
+    const confirmed = ahead!.confirmed ?? listed.confirm();
+    confirmed.catch(() => undefined);
+    const encoded = await ahead!.encoded;
+    await confirmed;
+    list = listed.list;
+    if (encoded) sendList(h, 200, encoded);
+    else await writeList(h, 200, list);
+  } else {
+    const pending = await h.store.listPending(h.info.namespace, params);
+    list = pending.list;
+    adjust(list);
+    await writeList(h, 200, list, pending.confirmed);
+  }
+  if (q.limit && list.metadata.continue) readAhead(h, params, list.metadata.continue, adjust);
 }

@@ -95,6 +95,24 @@ function asBytes(encoded: string | Buffer): Buffer {
  * resolves, its error instead when it rejects.
  */
 export async function writeList(h: HandlerScope, code: number, body: KubeList, confirmed?: Promise<void>): Promise<void> {
+  const encoded = await encodeList(h, body);
+  // Encoded while etcd was asked about the list; nothing is answered before it says yes.
+  await confirmed;
+  sendList(h, code, encoded);
+}
+
+/** A collection response encoded for one negotiated representation, not yet sent. */
+export interface EncodedList {
+  media: MediaChoice;
+  /** The body as transformed (what the audit log records). */
+  out: unknown;
+  field?: 'items' | 'rows';
+  /** The body's bytes, when it was encoded a batch at a time. */
+  chunks?: Buffer[];
+}
+
+/** writeList's first half: the body transformed and, when large, encoded a batch at a time. */
+export async function encodeList(h: HandlerScope, body: KubeList): Promise<EncodedList> {
   const media = chooseMedia(h);
   const out = transform(h, media, body);
   const field = collectionField(out);
@@ -104,11 +122,15 @@ export async function writeList(h: HandlerScope, code: number, body: KubeList, c
   } else if (field === 'items' && media.format === 'protobuf') {
     chunks = await encodeProtobufCooperatively(out as Record<string, unknown>);
   }
-  // Encoded while etcd was asked about the list; nothing is answered before it says yes.
-  await confirmed;
+  return { media, out, field, chunks };
+}
+
+/** writeList's second half: answers the request with an encoded body. */
+export function sendList(h: HandlerScope, code: number, { media, out, field, chunks: encoded }: EncodedList): void {
   h.ctx.status = code;
   h.ctx.set('Content-Type', media.contentType);
   recordResponseObject(h.ctx, out);
+  let chunks = encoded;
   if (!chunks) {
     const whole = serialize(media, out);
     if (!field) {

@@ -5,7 +5,7 @@
 // fields is recorded on every write, and dry run runs everything but the storage write.
 import type { KubeList, KubeObject } from '../../runtime/object.js';
 import { apiVersionOf, storageSegment } from '../../runtime/scheme.js';
-import type { ListOptions, Preconditions, Storage, WriteOptions, WatchStream } from '../../storage/interfaces.js';
+import type { ListOptions, ListResult, Preconditions, Storage, WriteOptions, WatchStream } from '../../storage/interfaces.js';
 import type { DeleteOptions } from './deletion.js';
 import { indexedFieldFor, isFiltering, matcherFor, objectFields, type SelectionPredicate } from './predicate.js';
 import { toStatusError } from './storage-errors.js';
@@ -100,30 +100,52 @@ export class GenericStore implements StoreCore {
    * must await `confirmed` before answering with it, answering its error instead.
    */
   async listPending(namespace: string, params: ListParams): Promise<{ list: KubeList; confirmed?: Promise<void> }> {
-    const opts: ListOptions = {
-      limit: params.limit, continue: params.continue, resourceVersion: params.resourceVersion,
-      resourceVersionMatch: params.resourceVersionMatch, filtered: isFiltering(params),
-      index: this.indexedField(params), deferConfirmation: true,
-    };
-    const matches = matcherFor(this.def, params);
-    opts.predicate = (obj) => matches(this.fromStorage(obj));
+    const opts = this.listOptions(params);
     try {
       const res = await this.storage.list(this.collectionKey(namespace), opts);
-      const list: KubeList = {
-        apiVersion: apiVersionOf(this.def.group, this.def.version),
-        kind: this.def.listKind ?? `${this.def.kind}List`,
-        metadata: { resourceVersion: res.resourceVersion },
-        items: res.items.map((o) => this.decorate(o)),
-      };
-      if (res.continue) list.metadata.continue = res.continue;
-      if (res.remainingItemCount !== undefined) list.metadata.remainingItemCount = res.remainingItemCount;
       const confirmed = res.confirmed?.catch((err: unknown) => { throw this.mapError(err, ''); });
       // Handled here too: a caller that fails before awaiting it leaves no unhandled rejection.
       confirmed?.catch(() => undefined);
-      return { list, confirmed };
+      return { list: this.toList(res), confirmed };
     } catch (err) {
       throw this.mapError(err, '');
     }
+  }
+
+  /**
+   * The page `params.continue` names, read ahead from memory while the client reads the
+   * page before (Storage.pageAhead), or undefined. `confirm()`, once the client asks for
+   * it, settles as listPending's `confirmed` would.
+   */
+  async listAhead(namespace: string, params: ListParams): Promise<{ list: KubeList; confirm: () => Promise<void> } | undefined> {
+    const res = await this.storage.pageAhead?.(this.collectionKey(namespace), this.listOptions(params));
+    if (!res) return undefined;
+    return {
+      list: this.toList(res),
+      confirm: () => res.confirm().catch((err: unknown) => { throw this.mapError(err, ''); }),
+    };
+  }
+
+  private listOptions(params: ListParams): ListOptions {
+    const matches = matcherFor(this.def, params);
+    return {
+      limit: params.limit, continue: params.continue, resourceVersion: params.resourceVersion,
+      resourceVersionMatch: params.resourceVersionMatch, filtered: isFiltering(params),
+      index: this.indexedField(params), deferConfirmation: true,
+      predicate: (obj) => matches(this.fromStorage(obj)),
+    };
+  }
+
+  private toList(res: ListResult): KubeList {
+    const list: KubeList = {
+      apiVersion: apiVersionOf(this.def.group, this.def.version),
+      kind: this.def.listKind ?? `${this.def.kind}List`,
+      metadata: { resourceVersion: res.resourceVersion },
+      items: res.items.map((o) => this.decorate(o)),
+    };
+    if (res.continue) list.metadata.continue = res.continue;
+    if (res.remainingItemCount !== undefined) list.metadata.remainingItemCount = res.remainingItemCount;
+    return list;
   }
 
   /**

@@ -14,7 +14,7 @@
 import type { Etcd3 } from 'etcd3';
 import {
   StorageError,
-  type GetOptions, type ListOptions, type ListResult, type Preconditions, type Storage, type TryUpdate,
+  type GetOptions, type ListOptions, type ListResult, type PageAhead, type Preconditions, type Storage, type TryUpdate,
   type WatchOptions, type WatchStream, type WriteOptions,
 } from '../interfaces.js';
 import { deepCopy, type KubeObject } from '../../runtime/object.js';
@@ -127,6 +127,30 @@ export class CachedStorage implements Storage {
       at = await cache.catchUp(probe, consistentReadWaitMs);
       if (at === undefined) return undefined;
     }
+    const result = this.pageAt(cache, keyPrefix, at, start, limit, opts);
+    if (result && confirmed && opts.deferConfirmation) result.confirmed = confirmed;
+    return result;
+  }
+
+  /**
+   * A continue page read ahead (Storage.pageAhead): from the cache's memory only, and
+   * only when it needs nothing from etcd first. Its objects at the token's revision never
+   * change; whether etcd would still answer (compaction) is asked once the client asks.
+   */
+  async pageAhead(prefix: string, opts: ListOptions): Promise<PageAhead | undefined> {
+    const cache = this.existingCache(prefix);
+    if (!cache || !opts.continue || !opts.limit || opts.limit <= 0) return undefined;
+    let token;
+    try { token = decodeContinue(opts.continue, prefix); } catch { return undefined; }
+    const { rv: at, start } = token;
+    if (at <= 0 || (await cache.revision()) < at) return undefined;
+    const keyPrefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
+    const page = this.pageAt(cache, keyPrefix, at, keyPrefix + start, opts.limit, opts);
+    return page && { ...page, confirm: () => this.notCompacted(at, start) };
+  }
+
+  /** Up to `limit` objects from key `start` at revision `at`, or undefined when the ring no longer reaches back. */
+  private pageAt(cache: WatchCache, keyPrefix: string, at: number, start: string, limit: number, opts: ListOptions): ListResult | undefined {
     const view = cache.historyView(at);
     if (!view) return undefined;
     const page = readPageAt(view, keyPrefix, start, limit, opts.predicate);
@@ -135,7 +159,6 @@ export class CachedStorage implements Storage {
       result.continue = encodeContinue(at, `${page.lastKey.slice(keyPrefix.length)}\0`);
       if (!opts.filtered) result.remainingItemCount = page.remaining;
     }
-    if (confirmed && opts.deferConfirmation) result.confirmed = confirmed;
     return result;
   }
 

@@ -1,0 +1,97 @@
+// The next page of a paginated list, read and encoded while the client is still reading
+// this one. A continue token names its page exactly (a revision and a first key), and at
+// that revision the page's objects never change, so the bytes made ahead are the bytes the
+// request would get. What cannot be known ahead, whether etcd has compacted that revision
+// by the time the client asks, is asked once it does, as for every continue page. Without
+// this a page's reading and encoding (about 1 ms at 500 objects) waited for the client's
+// request, and the client waited for it: twenty times for a list of 10,000.
+// Bounded: at most maxPages pages wait, each dropped once taken or after keepMs; only pages
+// the watch cache holds are read ahead (never etcd), and no Table (its ages follow the clock).
+import type { Context } from 'koa';
+import type { KubeList } from '../../runtime/object.js';
+import type { ListParams } from '../../registry/generic/store.js';
+import type { HandlerScope } from './scope.js';
+import { chooseMedia, encodeList, type EncodedList } from './response.js';
+
+const maxPages = 32;
+const keepMs = 10_000;
+
+interface Listed { list: KubeList; confirm: () => Promise<void> }
+
+/** A page read ahead: its objects first, its encoding later (a request may come between). */
+export interface PageAhead {
+  listed: Promise<Listed | undefined>;
+  encoded: Promise<EncodedList | undefined>;
+  /** etcd's word on the page, asked as its request arrived (askEarly). */
+  confirmed?: Promise<void>;
+  /** Starts reading now if the response before has not been seen out yet (its request is here). */
+  start(): void;
+}
+
+const pages = new Map<string, PageAhead>();
+
+/** Everything the response's bytes depend on: the path, the query but its token, the token, the media asked for. */
+function keyOf(ctx: Context, query: URLSearchParams, token: string): string {
+  return JSON.stringify([ctx.path, [...query].filter(([k]) => k !== 'continue'), token, ctx.get('accept')]);
+}
+
+/** The page read ahead for a request with continue token `token`, taken (each answers one request), or undefined. */
+export function takeAhead(h: HandlerScope, token: string): PageAhead | undefined {
+  const key = keyOf(h.ctx, h.query, token);
+  const ahead = pages.get(key);
+  pages.delete(key);
+  ahead?.start();
+  return ahead;
+}
+
+/**
+ * As a request arrives, before the filters run: when its page was read ahead, asks etcd
+ * about it now, so the round trip overlaps authentication, authorization and the rest
+ * (the question is still sent after the page was asked for). The handler decides, as
+ * for any request, whether the page is answered at all.
+ */
+export function askEarly(ctx: Context): void {
+  if (pages.size === 0 || ctx.method !== 'GET' || !ctx.querystring.includes('continue=')) return;
+  const query = new URLSearchParams(ctx.querystring);
+  const token = query.get('continue');
+  const ahead = token ? pages.get(keyOf(ctx, query, token)) : undefined;
+  if (!ahead || ahead.confirmed) return;
+  ahead.start();
+  ahead.confirmed = ahead.listed.then((l) => l?.confirm());
+  ahead.confirmed.catch(() => undefined);
+}
+
+/**
+ * Once this response has gone out, reads and encodes the page `token` names, for the
+ * request that will ask for it. `params`: this request's, whose next page it is.
+ * `adjust`: what the handler does to every list before encoding it.
+ */
+export function readAhead(h: HandlerScope, params: ListParams, token: string, adjust: (list: KubeList) => void): void {
+  if (chooseMedia(h).transform !== 'none' || pages.size >= maxPages) return;
+  const key = keyOf(h.ctx, h.query, token);
+  if (pages.has(key)) return;
+  let start!: (sent: boolean) => void;
+  const gate = new Promise<boolean>((resolve) => { start = resolve; });
+  void responseSent(h.ctx).then(start);
+  const listed = gate.then(async (sent) => {
+    const ahead = sent ? await h.store.listAhead(h.info.namespace, { ...params, continue: token }) : undefined;
+    if (ahead) adjust(ahead.list);
+    return ahead;
+  }).catch(() => undefined);
+  const encoded = listed.then((l) => (l ? encodeList(h, l.list) : undefined)).catch(() => undefined);
+  const ahead: PageAhead = { listed, encoded, start: () => start(true) };
+  pages.set(key, ahead);
+  setTimeout(() => { if (pages.get(key) === ahead) pages.delete(key); }, keepMs).unref();
+}
+
+/** True once the response has been handed to the connection; false if it closed first. */
+function responseSent(ctx: Context): Promise<boolean> {
+  const res = ctx.res;
+  if (res.writableFinished) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const finish = (): void => { res.off('close', close); resolve(true); };
+    const close = (): void => { res.off('finish', finish); resolve(false); };
+    res.once('finish', finish);
+    res.once('close', close);
+  });
+}
