@@ -5,10 +5,11 @@
 // stime from /proc) over that phase is divided by the operations it served: a CPU figure,
 // so other load on the machine slows a phase without changing much what it costs. Updates
 // carry the resourceVersion the last write returned; patches are JSON merge patches of
-// one data key; deletes remove every object the create phase made, each once. What a
-// server spends with no request at all (its idle CPU, measured with both servers idle)
-// is taken out of each phase's CPU before dividing, so a phase slowed by other load on
-// the machine is not charged more of the replica's background work (leases, controllers).
+// one data key; every update and patch changes the object (no no-op writes); deletes
+// remove every object the create phase made, each once. What a server spends with no
+// request at all (its idle CPU, measured with both servers idle) is taken out of each
+// phase's CPU before dividing, so a phase slowed by other load on the machine is not
+// charged more of the replica's background work (leases, controllers).
 // With --windows=FILE the phases' start and end (CLOCK_MONOTONIC µs, the clock V8's
 // profiles use) are written there, so cpuprofile.js --window can show one verb's profile
 // (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the replica, FLOOR_NODE_ARGS the floor). --no-controllers
@@ -97,13 +98,16 @@ function target(base: string, creds: Parameters<typeof httpsClient>[1], ns: stri
     },
     async update(loop, k) {
       const o = objects[loop]![k % objects[loop]!.length]!;
-      const obj = configMap(o.name, ns, 1024, { k: String(k) });
+      // The phase's number keeps every update a change: the warm-up phase wrote k = 0, 1...
+      // to the same objects, and an update to what is already stored writes nothing (a
+      // no-op: upstream's and ours answer from a read, where the floor writes regardless).
+      const obj = configMap(o.name, ns, 1024, { k: `${round}-${k}` });
       o.rv = rvOf(await c.call('PUT', `${path}/${o.name}`, { ...obj, metadata: { ...obj.metadata, resourceVersion: o.rv } }), 200);
       return true;
     },
     async patch(loop, k) {
       const o = objects[loop]![k % objects[loop]!.length]!;
-      o.rv = rvOf(await c.call('PATCH', `${path}/${o.name}`, { data: { k: `p${k}` } }, 'application/merge-patch+json'), 200);
+      o.rv = rvOf(await c.call('PATCH', `${path}/${o.name}`, { data: { k: `p${round}-${k}` } }, 'application/merge-patch+json'), 200);
       return true;
     },
     async delete(loop, k) {
