@@ -13,9 +13,11 @@ import { spawn, execFileSync } from 'node:child_process';
 /** Starts `perf record` of `pid` into `file` (CLOCK_MONOTONIC, as the bench's windows); stop() ends it. */
 export function recordPerf(pid: number, file: string, hz = 999): { stop(): Promise<void> } {
   const child = spawn('perf', ['record', '-F', String(hz), '-k', 'CLOCK_MONOTONIC', '-p', String(pid), '-o', file], { stdio: 'ignore' });
+  // No perf on this machine: the bench's figures still come; the report then says why perf's do not.
+  child.once('error', (err) => { console.error(`perf record: ${err.message}`); });
   return {
     stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.pid === undefined) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGINT');
     }),
