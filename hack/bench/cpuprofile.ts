@@ -9,12 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-interface CallFrame { functionName: string; url: string; lineNumber: number }
-interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime?: number }
+export interface CallFrame { functionName: string; url: string; lineNumber: number }
+export interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
+export interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime?: number }
 
-const shortUrl = (url: string): string => url.replace(/^file:\/\/.*?\/node_modules\//, 'nm/').replace(/^file:\/\/.*?\/dist\//, '');
-const label = (f: CallFrame): string => `${f.functionName || '(anon)'} ${shortUrl(f.url)}:${f.lineNumber + 1}`;
+export const shortUrl = (url: string): string => url.replace(/^file:\/\/.*?\/node_modules\//, 'nm/').replace(/^file:\/\/.*?\/dist\//, '');
+export const label = (f: CallFrame): string => `${f.functionName || '(anon)'} ${shortUrl(f.url)}:${f.lineNumber + 1}`;
 
 /** Where a frame's code lives: an npm package, a folder of ours, a Node internal, or V8. */
 function group(f: CallFrame): string {
