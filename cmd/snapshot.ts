@@ -5,7 +5,8 @@
 // instead of reading, compiling and evaluating the bundle. Run as
 // `node dist/cmd/snapshot.js <trained cache>` by a server that served from the bundle
 // (launch.ts), in the background; the blob only fits the node binary that wrote it,
-// whose path goes beside it (kube-apiserver.blob.node, read by bin/kube-apiserver).
+// whose path and the flags a start takes go beside it (kube-apiserver.blob.node, read
+// by bin/kube-apiserver).
 //
 // Node 20 cannot put every built-in module in a snapshot: http and http2 keep their
 // binding data in objects it cannot serialize, and tls loads js_stream, whose functions
@@ -25,6 +26,17 @@ import { fileURLToPath } from 'node:url';
 import { bundleFile } from './launch.js';
 
 export const snapshotBlob = bundleFile.replace(/\.cjs$/, '.blob');
+
+/**
+ * The V8 flags a start from the snapshot runs with (bin/kube-apiserver reads them from
+ * the line after the node path in kube-apiserver.blob.node). A young generation of 8 MB
+ * from the start: two scavenges before ready instead of about ten, and no mark-compact
+ * (--trace-gc); ~35 ms less CPU until ready, 7 MiB more idle RSS. V8 tags a snapshot
+ * with the hash of its builder's flags and refuses it under others, and a code cache
+ * likewise: the builder compiles with the trained cache under the flags it was trained
+ * with (none), then sets these before the heap is written.
+ */
+const startFlags = ['--min-semi-space-size=8'];
 
 /** Built-in modules the snapshot cannot hold (see above). */
 const deferredModules = ['http', 'https', 'http2', 'tls'];
@@ -101,6 +113,7 @@ const module = { exports: {} };
 }
 module.exports.loadServer().then(() => {
   for (const name of polyfilled) delete Array.prototype[name];
+  builtin('v8').setFlagsFromString(${JSON.stringify(startFlags.join(' '))});
   builtin('v8').startupSnapshot.setDeserializeMainFunction(() => {
     building = false;
     void module.exports.command();
@@ -132,7 +145,7 @@ export function buildSnapshot(trainedCache: string): boolean {
     delete env['NODE_OPTIONS'];
     execFileSync(process.execPath, ['--snapshot-blob', tmp, '--build-snapshot', entry], { stdio: ['ignore', 'ignore', 'pipe'], env });
     renameSync(tmp, snapshotBlob);
-    writeFileSync(`${snapshotBlob}.node`, `${process.execPath}\n`);
+    writeFileSync(`${snapshotBlob}.node`, `${process.execPath}\n${startFlags.join(' ')}\n`);
     return true;
   } catch (err) {
     const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
