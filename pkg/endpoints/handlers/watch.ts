@@ -147,6 +147,8 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     else setTimeout(stillStalled, unresponsiveWatcherMs).unref();
   };
   const http1 = !isHTTP2(h.ctx.req);
+  // Per frame and watcher: the series is found once per watch, not on every observation.
+  const observeSize = metrics.watchEventSizes.bound(watchLabels);
   const writer = new WatchFrameWriter(out, http1, (n) => {
     metrics.watchEvents.inc(watchLabels, n);
     if (unread() <= maxUnreadWatchBytes) overSince = undefined;
@@ -159,7 +161,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   const write = (f: string | Buffer, chunk?: Buffer) => {
     // Ended by anything but finish() (its 'close' comes later): writing now would throw.
     if (out.writableEnded || out.destroyed) { finishNow(); return; }
-    metrics.watchEventSizes.observe(watchLabels, typeof f === 'string' ? Buffer.byteLength(f) : f.length);
+    observeSize(typeof f === 'string' ? Buffer.byteLength(f) : f.length);
     writer.add(f, chunk);
   };
   const frame = (type: string, object: unknown): string | Buffer => (media.format === 'protobuf'
@@ -181,7 +183,12 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
     if (!frames) { frames = new Map(); sharedFrames.set(object, frames); }
     const key = (keyOfType[type] ??= `${frameKey}|${type}`);
     let f = frames.get(key);
-    if (f === undefined) { f = frame(type, encodeObject(object)); frames.set(key, f); }
+    if (f === undefined) {
+      // As bytes: each watcher's size observation then reads a length instead of measuring UTF-8.
+      const encoded = frame(type, encodeObject(object));
+      f = typeof encoded === 'string' ? Buffer.from(encoded) : encoded;
+      frames.set(key, f);
+    }
     if (!http1) { write(f); return; }
     const chunkKey = (chunkKeyOfType[type] ??= `${key}|chunk`);
     let chunk = frames.get(chunkKey) as Buffer | undefined;

@@ -99,7 +99,7 @@ export class ApiserverMetrics {
   readonly responseSizes: Histogram<LongRunningLabelName>;
   readonly registeredWatchers: Gauge<'group' | 'version' | 'kind'>;
   readonly watchEvents: Counter<'group' | 'version' | 'kind'>;
-  readonly watchEventSizes: Histogram<'group' | 'version' | 'kind'>;
+  readonly watchEventSizes: FastHistogram<'group' | 'version' | 'kind'>;
   readonly storageObjects: Gauge<'resource'>;
   readonly storageList: Record<'total' | 'fetched' | 'evaluated' | 'returned', Counter<'resource'>>;
   readonly authenticationAttempts: Counter<'result'>;
