@@ -41,8 +41,11 @@ export function collectionField(body: unknown): 'items' | 'rows' | undefined {
 }
 
 // A string no API object holds, standing in for the array while the rest of the body is
-// encoded, so the body's own key order and escaping come from JSON.stringify itself.
-const placeholder = `\u0000list-encoder-${randomBytes(8).toString('hex')}\u0000`;
+// encoded, so the body's own key order and escaping come from JSON.stringify itself. Drawn
+// at first use, not at load: a start from the V8 startup snapshot (cmd/snapshot.ts) would
+// otherwise reuse the build's draw.
+let placeholderDrawn: string | undefined;
+const placeholder = (): string => (placeholderDrawn ??= `\u0000list-encoder-${randomBytes(8).toString('hex')}\u0000`);
 
 /**
  * The JSON body as serialize() writes it (`pretty` = two-space indent), as pieces: text
@@ -51,10 +54,12 @@ const placeholder = `\u0000list-encoder-${randomBytes(8).toString('hex')}\u0000`
  */
 export async function encodeJsonCooperatively(body: Json, field: string, pretty: boolean): Promise<Buffer[]> {
   const items = body[field] as unknown[];
-  const outer = pretty ? JSON.stringify({ ...body, [field]: placeholder }, null, 2) : JSON.stringify({ ...body, [field]: placeholder });
-  const at = outer.indexOf(JSON.stringify(placeholder));
+  const stand = placeholder();
+  const outer = pretty ? JSON.stringify({ ...body, [field]: stand }, null, 2) : JSON.stringify({ ...body, [field]: stand });
+  const quoted = JSON.stringify(stand);
+  const at = outer.indexOf(quoted);
   const head = outer.slice(0, at);
-  const tail = `${outer.slice(at + JSON.stringify(placeholder).length)}\n`;
+  const tail = `${outer.slice(at + quoted.length)}\n`;
   if (items.length === 0) return [Buffer.from(`${head}[]${tail}`)];
   // JSON.stringify puts a top-level member's elements at depth 2: four spaces when pretty.
   const open = pretty ? '[\n    ' : '[';
