@@ -32,9 +32,16 @@ export function readBundleSource(): string {
   return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
+/**
+ * The function CommonJS wraps a module's source in. V8 takes a code cache only for the very
+ * text it was made from, so every compiler of the bundle (this file, cmd/snapshot.ts) wraps
+ * it with these.
+ */
+export const bundleWrapper = { head: '(function (exports, require, module, __filename, __dirname) {', tail: '\n})' };
+
 /** Compiles and evaluates the bundle as Node's CommonJS loader would, with the code cache when given. */
 export function loadBundle(cachedData?: Buffer, source = readBundleSource()): { bundle: Bundle; script: Script } {
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundleFile, cachedData });
+  const script = new Script(bundleWrapper.head + source + bundleWrapper.tail, { filename: bundleFile, cachedData });
   const module = { exports: {} as Bundle };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile));

@@ -23,7 +23,7 @@ import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync } from
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleFile } from './launch.js';
+import { bundleFile, bundleWrapper } from './launch.js';
 
 export const snapshotBlob = bundleFile.replace(/\.cjs$/, '.blob');
 
@@ -104,7 +104,7 @@ const module = { exports: {} };
 {
   const fs = builtin('fs');
   const source = fs.readFileSync(${JSON.stringify(bundleFile)}, 'latin1');
-  const script = new (builtin('vm').Script)(\`(function (exports, require, module, __filename, __dirname) {\${source}\\n})\`, {
+  const script = new (builtin('vm').Script)(${JSON.stringify(bundleWrapper.head)} + source + ${JSON.stringify(bundleWrapper.tail)}, {
     filename: ${JSON.stringify(bundleFile)},
     cachedData: fs.readFileSync(${JSON.stringify(trainedCache)}),
   });
