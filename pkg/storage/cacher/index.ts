@@ -24,7 +24,7 @@ import { sharedQuestion } from './shared-probe.js';
 import { guardEtcd } from '../etcd/boundary.js';
 import { readPageAt } from './paged-read.js';
 import { CompactionChecks } from './compaction-checks.js';
-import { decodeContinue, encodeContinue, ExpiredContinueError } from '../etcd/continue.js';
+import { decodeContinue, encodeContinue, ExpiredContinueError, type ContinueToken } from '../etcd/continue.js';
 
 /** How long a consistent list waits for the cache to catch up before reading etcd. */
 const consistentReadWaitMs = 250;
@@ -113,9 +113,8 @@ export class CachedStorage implements Storage {
     let start = keyPrefix;
     let confirmed: Promise<void> | undefined;
     if (opts.continue) {
-      let token;
-      try { token = decodeContinue(opts.continue, prefix); } catch { return undefined; }
-      if (token.rv <= 0) return undefined;
+      const token = servableToken(opts.continue, prefix);
+      if (!token) return undefined;
       at = token.rv;
       start = keyPrefix + token.start;
       if ((await cache.revision()) < at && ((await cache.catchUp(probe, consistentReadWaitMs)) ?? 0) < at) return undefined;
@@ -140,10 +139,9 @@ export class CachedStorage implements Storage {
   async pageAhead(prefix: string, opts: ListOptions): Promise<PageAhead | undefined> {
     const cache = this.existingCache(prefix);
     if (!cache || !opts.continue || !opts.limit || opts.limit <= 0) return undefined;
-    let token;
-    try { token = decodeContinue(opts.continue, prefix); } catch { return undefined; }
+    const token = servableToken(opts.continue, prefix);
+    if (!token || (await cache.revision()) < token.rv) return undefined;
     const { rv: at, start } = token;
-    if (at <= 0 || (await cache.revision()) < at) return undefined;
     const keyPrefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
     const page = this.pageAt(cache, keyPrefix, at, keyPrefix + start, opts.limit, opts);
     return page && { ...page, confirm: () => this.notCompacted(at, start) };
@@ -270,3 +268,10 @@ export class CachedStorage implements Storage {
 }
 
 export type { WatchCacheOptions };
+
+/** A continue token the cache may serve: well formed and at a revision (else etcd answers, with its own errors). */
+function servableToken(token: string, prefix: string): ContinueToken | undefined {
+  let decoded: ContinueToken;
+  try { decoded = decodeContinue(token, prefix); } catch { return undefined; }
+  return decoded.rv > 0 ? decoded : undefined;
+}
