@@ -4,7 +4,7 @@
 // with upstream's codes and messages, and applies the chunking feature gates.
 import { errors, type FieldError } from '../../runtime/errors.js';
 import { parseListQuery, type ListQuery } from './query.js';
-import { sendList, writeList } from './response.js';
+import { writeList } from './response.js';
 import { readAhead, takeAhead } from './list-ahead.js';
 import type { KubeList } from '../../runtime/object.js';
 import type { ListParams } from '../../registry/generic/store-interfaces.js';
@@ -81,11 +81,8 @@ export async function listHandler(h: HandlerScope): Promise<void> {
     // Read and encoded while the client read the page before; etcd is asked now.
     const confirmed = ahead!.confirmed ?? listed.confirm();
     confirmed.catch(() => undefined);
-    const encoded = await ahead!.encoded;
-    await confirmed;
     list = listed.list;
-    if (encoded) sendList(h, 200, encoded);
-    else await writeList(h, 200, list);
+    await writeList(h, 200, list, confirmed, ahead!.encoded);
   } else {
     const pending = await h.store.listPending(h.info.namespace, params);
     list = pending.list;

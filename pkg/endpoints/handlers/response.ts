@@ -92,10 +92,12 @@ function asBytes(encoded: string | Buffer): Buffer {
  * a time, yielding between batches, and sent as a stream the socket drains at its own pace
  * (Content-Length still declared unless compressed), so other requests run while it is
  * being written. `confirmed` (GenericStore.listPending): nothing is answered before it
- * resolves, its error instead when it rejects.
+ * resolves, its error instead when it rejects. `ready`: `body` encoded already (a page
+ * read ahead), if it could be.
  */
-export async function writeList(h: HandlerScope, code: number, body: KubeList, confirmed?: Promise<void>): Promise<void> {
-  const encoded = await encodeList(h, body);
+export async function writeList(h: HandlerScope, code: number, body: KubeList, confirmed?: Promise<void>,
+  ready?: Promise<EncodedList | undefined>): Promise<void> {
+  const encoded = (await ready) ?? await encodeList(h, body);
   // Encoded while etcd was asked about the list; nothing is answered before it says yes.
   await confirmed;
   sendList(h, code, encoded);
@@ -126,7 +128,7 @@ export async function encodeList(h: HandlerScope, body: KubeList): Promise<Encod
 }
 
 /** writeList's second half: answers the request with an encoded body. */
-export function sendList(h: HandlerScope, code: number, { media, out, field, chunks: encoded }: EncodedList): void {
+function sendList(h: HandlerScope, code: number, { media, out, field, chunks: encoded }: EncodedList): void {
   h.ctx.status = code;
   h.ctx.set('Content-Type', media.contentType);
   recordResponseObject(h.ctx, out);
