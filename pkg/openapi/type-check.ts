@@ -91,11 +91,14 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx): void {
       if (typeof v !== 'object' || Array.isArray(v)) return save(ctx, mismatch(ctx, jsonKind(v), goType(node)));
       const props = c.node.properties ?? {};
       const outer = ctx.struct;
-      for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
+      const inner = c.name ? shortTypeName(c.name) : outer;
+      const obj = v as Record<string, unknown>;
+      // Keys, not entries: a body is walked on every write, and entries are an array each.
+      for (const key of Object.keys(obj)) {
         if (!Object.prototype.hasOwnProperty.call(props, key)) continue;
-        ctx.struct = c.name ? shortTypeName(c.name) : outer;
+        ctx.struct = inner;
         ctx.fields.push(key);
-        walk(props[key], item, ctx);
+        walk(props[key], obj[key], ctx);
         ctx.fields.pop();
       }
       ctx.struct = outer;

@@ -34,4 +34,18 @@ describe('literal decoders', () => {
       .to.equal('parsing time "2023-01-02T03:04:05Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"');
     expect(timeError('2023-01-02T03:04:05Zjunk', false)).to.equal('parsing time "2023-01-02T03:04:05Zjunk": extra text: "junk"');
   });
+
+  it('time: a time of the right shape with a field out of range, or one the shape check refuses, gets the step-by-step message', () => {
+    expect(timeError('2023-01-02T24:00:00Z', false)).to.equal('parsing time "2023-01-02T24:00:00Z": hour out of range');
+    expect(timeError('2023-01-02T03:60:00Z', false)).to.equal('parsing time "2023-01-02T03:60:00Z": minute out of range');
+    expect(timeError('2023-00-02T03:04:05Z', false)).to.equal('parsing time "2023-00-02T03:04:05Z": month out of range');
+    expect(timeError('2023-01-02T03:04:05.1234567Z', true))
+      .to.equal('parsing time "2023-01-02T03:04:05.1234567Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "7Z" as "Z07:00"');
+    expect(timeError('\u0661\u0662\u0663\u0664-01-02T03:04:05Z', false))
+      .to.equal('parsing time "\u0661\u0662\u0663\u0664-01-02T03:04:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse "\u0661\u0662\u0663\u0664-01-02T03:04:05Z" as "2006"');
+    // Accepted as before: the day is checked against 1-31 only, a comma fraction and an offset are fine.
+    expect(timeError('2023-02-31T03:04:05Z', false)).to.equal(undefined);
+    expect(timeError('2023-01-02T03:04:05,5Z', false)).to.equal(undefined);
+    expect(timeError('2023-01-02T03:04:05.123456-07:00', true)).to.equal(undefined);
+  });
 });
