@@ -6,28 +6,49 @@ import { definitionNameForGVK } from './schema.js';
 import { decodeFailure } from './type-check.js';
 import type { SchemaNode } from './types.js';
 
-function join(prefix: string, key: string): string {
-  return prefix ? `${prefix}.${key}` : key;
+/** A field's path, from its keys (map keys and field names) and list indices (numbers). */
+export type Segments = Array<string | number>;
+
+/** Printed as upstream's strict decoder prints it: `spec.foo`, `rules[0].foo`, `data.key.foo`. */
+export function pathOf(segments: Segments): string {
+  let out = '';
+  for (const s of segments) out = typeof s === 'number' ? `${out}[${s}]` : out ? `${out}.${s}` : s;
+  return out;
 }
 
-function walk(node: SchemaNode, v: unknown, path: string, out: string[]): void {
+// The path is kept as segments and printed only for a field reported: a body is walked
+// on every write, and nearly always holds nothing unknown.
+function walk(node: SchemaNode, v: unknown, path: Segments, out: string[]): void {
   if (v === null || typeof v !== 'object') return;
   const c = classify(node);
   switch (c.k) {
     case 'array':
       if (!Array.isArray(v)) return;
-      v.forEach((item, i) => walk(c.items, item, `${path}[${i}]`, out));
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        walk(c.items, v[i], path, out);
+        path.pop();
+      }
       return;
-    case 'map':
+    case 'map': {
       if (Array.isArray(v)) return;
-      for (const [key, item] of Object.entries(v)) walk(c.values, item, join(path, key), out);
+      const obj = v as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        path.push(key);
+        walk(c.values, obj[key], path, out);
+        path.pop();
+      }
       return;
+    }
     case 'struct': {
       if (Array.isArray(v)) return;
       const props = c.node.properties ?? {};
-      for (const [key, item] of Object.entries(v)) {
-        if (!Object.prototype.hasOwnProperty.call(props, key)) out.push(join(path, key));
-        else walk(props[key], item, join(path, key), out);
+      const obj = v as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        path.push(key);
+        if (!Object.prototype.hasOwnProperty.call(props, key)) out.push(pathOf(path));
+        else walk(props[key], obj[key], path, out);
+        path.pop();
       }
       return;
     }
@@ -46,7 +67,7 @@ export function unknownFields(group: string, version: string, kind: string, obj:
 
 export function unknownFieldsOf(definitionName: string, obj: unknown): string[] {
   const out: string[] = [];
-  walk({ $ref: definitionName }, obj, '', out);
+  walk({ $ref: definitionName }, obj, [], out);
   return out;
 }
 

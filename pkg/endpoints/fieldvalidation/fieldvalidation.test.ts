@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { scanJsonKeys } from './json-keys.js';
+import { duplicateJsonKeys, scanJsonKeys } from './json-keys.js';
 import { decodeYamlBody } from './yaml-body.js';
 import {
   dropUnknownFields, goValueString, jsonBodyIssues, jsonDuplicateIssues, jsonPatchOperationIssues, sortedUnknownIssues,
@@ -14,6 +14,18 @@ describe('fieldvalidation', () => {
     const text = '{"a":{"b":1,"b":2},"l":[{"x":1},{"x":2,"x":3}],"s":"{\\"no\\":1}"}';
     expect(scanJsonKeys(text).map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['a', 'a.b', 'a.b!', 'l', 'l[0].x', 'l[1].x', 'l[1].x!', 's']);
     expect(scanJsonKeys('[{"op":"add","path":"/a","path":"/b"}]').map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['[0].op', '[0].path', '[0].path!']);
+  });
+
+  it('finds the repeated keys alone as the full scan does, with the same paths and places', () => {
+    for (const text of [
+      '{"a":{"b":1,"b":2},"l":[{"x":1},{"x":2,"x":3}],"s":"{\\"no\\":1}"}',
+      '[{"op":"add","path":"/a","path":"/b"}]',
+      '{"a":"plain","b":"x\\\\","b":"\\"\\"","c":"after","c":{"d\\\\":"\\\\\\"","d\\\\":"end"}}',
+      '{"metadata":{"name":"a"},"data":{"k":"1"}}',
+    ]) {
+      expect(duplicateJsonKeys(text), text).to.deep.equal(scanJsonKeys(text).filter((o) => o.duplicate));
+    }
+    expect(duplicateJsonKeys('{"a":[{"b":{"c":1,"c":2}}]}')).to.deep.equal([{ path: 'a[0].b.c', duplicate: true, order: 3 }]);
   });
 
   it('decodes escaped keys (a repeat spelled with an escape is a repeat) and steps over whitespace, literals and empty values', () => {

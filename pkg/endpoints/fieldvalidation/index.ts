@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import { errors, type StatusError } from '../../runtime/errors.js';
 import { strictDecodingFailure } from '../../openapi/unknown-fields.js';
-import { scanJsonKeys } from './json-keys.js';
+import { duplicateJsonKeys, scanJsonKeys } from './json-keys.js';
 import { documentUnknownFields, sortedUnknownFields, type TypeRef } from './unknown.js';
 import { addWarnings } from './warnings.js';
 
@@ -47,6 +47,7 @@ const duplicateMsg = (p: string): string => `duplicate field ${JSON.stringify(p)
  * `unknown`: the body's unknown fields, when the caller has found them already.
  */
 export function jsonBodyIssues(t: TypeRef, text: string, body: unknown, unknown = documentUnknownFields(t, body)): string[] {
+  if (unknown.length === 0) return duplicateJsonKeys(text).map((o) => duplicateMsg(o.path));
   const occurrences = scanJsonKeys(text);
   const first = new Map<string, number>();
   for (const o of occurrences) if (!first.has(o.path)) first.set(o.path, o.order);
@@ -60,7 +61,7 @@ export function jsonBodyIssues(t: TypeRef, text: string, body: unknown, unknown 
 
 /** Repeated keys of a JSON document (a patch), with a prefix for JSON patch operations. */
 export function jsonDuplicateIssues(text: string, prefix = ''): string[] {
-  return scanJsonKeys(text).filter((o) => o.duplicate).map((o) => `${prefix}${duplicateMsg(o.path)}`);
+  return duplicateJsonKeys(text).map((o) => `${prefix}${duplicateMsg(o.path)}`);
 }
 
 /** Unknown fields of an object that was re-encoded (YAML bodies, patch results): sorted order. */
