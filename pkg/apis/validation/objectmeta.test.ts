@@ -42,6 +42,9 @@ describe('validateObjectMeta', () => {
     ['unqualified finalizer (generic rule)', { name: 'a', finalizers: ['custom'] }, cluster, []],
     ['managed fields operation', { name: 'a', managedFields: [{ manager: 'm', operation: 'Bad' as 'Apply' }] }, cluster,
       ['metadata.managedFields[0].operation: Invalid value: "Bad": must be `Apply` or `Update`']],
+    ['managed fields manager with a control character', { name: 'a', managedFields: [
+      { manager: 'a\u0007b', operation: 'Update' }, { manager: 'plain ascii ~', operation: 'Update' }, { manager: 'k\u00fcbectl', operation: 'Update' }] }, cluster,
+    ['metadata.managedFields[0].manager: Invalid value: "a\\u0007b": invalid character U+0007 (at position 1)']],
   ];
   for (const [name, meta, opts, want] of cases) {
     it(name, () => expect(render(validateObjectMeta(meta, opts))).to.deep.equal(want));

@@ -200,7 +200,7 @@ export function validateManagedFields(entries: ObjectMeta['managedFields'] | nul
     const manager = e.manager ?? '';
     if (manager) {
       if (byteLength(manager) > FieldManagerMaxLength) errs.push(tooLong(child(p, 'manager'), FieldManagerMaxLength));
-      const bad = [...manager].findIndex((ch) => !isPrintable(ch));
+      const bad = isPrintableAscii(manager) ? -1 : [...manager].findIndex((ch) => !isPrintable(ch));
       if (bad >= 0) {
         const ch = [...manager][bad];
         const pos = byteLength([...manager].slice(0, bad).join(''));
@@ -213,6 +213,15 @@ export function validateManagedFields(entries: ObjectMeta['managedFields'] | nul
     }
   });
   return errs;
+}
+
+/**
+ * Printable ASCII only: text Go's unicode.IsPrint accepts character by character, in one
+ * test (what clients send as manager names and User-Agents; the per-character check is
+ * for the rest).
+ */
+export function isPrintableAscii(s: string): boolean {
+  return /^[\x20-\x7e]*$/.test(s);
 }
 
 function isPrintable(ch: string): boolean {

@@ -31,6 +31,10 @@ describe('write options', () => {
     expect(managerOrUserAgent('', 'kubectl/v1.28.0 (linux/amd64) kubernetes/abc')).to.equal('kubectl');
     expect(managerOrUserAgent('', 'x'.repeat(200))).to.have.length(128);
     expect(managerOrUserAgent('', undefined)).to.equal('unknown');
+    // Beyond printable ASCII, character by character: kept when printable, dropped when not.
+    expect(managerOrUserAgent('', 'k\u00fcbectl/1.0')).to.equal('k\u00fcbectl');
+    expect(managerOrUserAgent('', 'a\tb/1')).to.equal('ab');
+    expect(managerOrUserAgent('', 'x y/2')).to.equal('x y');
   });
 
   it('quotes as Go does', () => {

@@ -1,6 +1,7 @@
 // CreateOptions, UpdateOptions and PatchOptions from the query, validated together as
 // upstream does (one 422 listing every problem), and the field manager a write is
 // recorded under: the one named, else the User-Agent's product name.
+import { isPrintableAscii } from '../../apis/validation/objectmeta.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
 import type { FieldValidation } from '../fieldvalidation/index.js';
 import type { RequestScope } from '../../registry/generic/store.js';
@@ -50,6 +51,7 @@ export function validateFieldManager(fieldManager: string, path = 'fieldManager'
   if (Buffer.byteLength(fieldManager, 'utf8') > fieldManagerMaxLength) {
     errs.push({ type: 'FieldValueTooLong', field: path, detail: `must have at most ${fieldManagerMaxLength} bytes` });
   }
+  if (isPrintableAscii(fieldManager)) return errs;
   let pos = 0;
   for (const ch of fieldManager) {
     if (!isPrintable(ch)) {
@@ -97,8 +99,11 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind
  */
 export function managerOrUserAgent(manager: string, userAgent: string | undefined): string {
   if (manager) return manager;
+  const product = (userAgent ?? '').split('/')[0]!;
+  // One byte a character, all of them kept.
+  if (isPrintableAscii(product)) return product.slice(0, fieldManagerMaxLength) || 'unknown';
   let out = '';
-  for (const ch of (userAgent ?? '').split('/')[0]) {
+  for (const ch of product) {
     if (!isPrintable(ch)) continue;
     if (Buffer.byteLength(out + ch, 'utf8') > fieldManagerMaxLength) break;
     out += ch;
