@@ -9,7 +9,7 @@ import type { ListOptions, ListResult, Preconditions, Storage, WriteOptions, Wat
 import type { DeleteOptions } from './deletion.js';
 import { indexedFieldFor, isFiltering, matcherFor, objectFields, type SelectionPredicate } from './predicate.js';
 import { toStatusError } from './storage-errors.js';
-import { recordView } from '../../runtime/serializer/shared-encodings.js';
+import { isShared, recordView } from '../../runtime/serializer/shared-encodings.js';
 import { FieldManager } from './managedfields/manager.js';
 import { field, type Path } from './managedfields/path.js';
 import type {
@@ -173,12 +173,19 @@ export class GenericStore implements StoreCore {
     // Upstream decodes stored objects through its defaulting functions, so an object
     // written by another server (or an older version) reads with today's defaults.
     // Defaults are idempotent: on an object written here they change nothing. An object
-    // the watch cache shares is defaulted once, not once per watcher and per read.
-    if (!defaulted.has(converted)) {
+    // the watch cache shares is defaulted once, not once per watcher and per read; any
+    // other is this read's or write's own, decorated once.
+    if (!isShared(converted)) this.def.strategy.applyDefaults(converted);
+    else if (!defaulted.has(converted)) {
       this.def.strategy.applyDefaults(converted);
       defaulted.add(converted);
     }
-    const view = { apiVersion: apiVersionOf(this.def.group, this.def.version), kind: this.def.kind, ...withoutTypeMeta(converted) };
+    // One copy: apiVersion and kind keep the first two places, whatever the object's own
+    // (spread in after them) held is overwritten.
+    const apiVersion = apiVersionOf(this.def.group, this.def.version);
+    const view: KubeObject = { apiVersion, kind: this.def.kind, ...converted };
+    view.apiVersion = apiVersion;
+    view.kind = this.def.kind;
     recordView(view, converted);
     return view;
   }
@@ -215,11 +222,6 @@ export class GenericStore implements StoreCore {
   mapError(err: unknown, name: string): Error {
     return toStatusError(err, this.groupResource, name);
   }
-}
-
-function withoutTypeMeta(obj: KubeObject): KubeObject {
-  const { apiVersion: _a, kind: _k, ...rest } = obj;
-  return rest as KubeObject;
 }
 
 export type { Preconditions };

@@ -25,9 +25,14 @@ export function markShared<T extends object>(obj: T): T {
   return obj;
 }
 
+/** Whether markShared marked `obj`: the watch cache's, shared between requests. */
+export function isShared(obj: object): boolean {
+  return (obj as Obj)[encodingsOf] !== undefined;
+}
+
 /** Records that `view` is `{ apiVersion, kind, ...source }` of `source`, if `source` is shared. */
 export function recordView(view: object, source: object): void {
-  if ((source as Obj)[encodingsOf] !== undefined) Object.defineProperty(view, sourceOfView, { value: source, configurable: true });
+  if (isShared(source)) Object.defineProperty(view, sourceOfView, { value: source, configurable: true });
 }
 
 /** The shared object `item` is still exactly a typed view of, if any. */
