@@ -24,6 +24,7 @@ import type { ConnectDeps } from '../endpoints/handlers/connect.js';
 import { sendBatchedBody } from '../endpoints/handlers/list-encoder.js';
 import { sendHttp2Body } from '../endpoints/handlers/http2-body.js';
 import { askEarly } from '../endpoints/handlers/list-ahead.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** A non-resource endpoint: answers and returns true, or returns false to pass. */
 export type PathHandler = (ctx: Koa.Context) => Promise<boolean>;
@@ -81,7 +82,9 @@ export function createApp(cfg: AppConfig): Koa {
   // read ahead has etcd asked about it (askEarly).
   app.use(async (ctx, next) => {
     ctx.res.setMaxListeners(32);
-    askEarly(ctx);
+    // Node's HTTP/2 session sends the question's frames to etcd only once the event loop
+    // turns; without a turn here they waited for every filter to run first.
+    if (askEarly(ctx)) await nextTurn();
     await next();
     sendBatchedBody(ctx);
     sendHttp2Body(ctx);

@@ -55,17 +55,19 @@ export function takeAhead(h: HandlerScope, token: string): PageAhead | undefined
  * As a request arrives, before the filters run: when its page was read ahead, asks etcd
  * about it now, so the round trip overlaps authentication, authorization and the rest
  * (the question is still sent after the page was asked for). The handler decides, as
- * for any request, whether the page is answered at all.
+ * for any request, whether the page is answered at all. True when it asked: the question
+ * leaves once the event loop turns, which the caller lets it do before the filters run.
  */
-export function askEarly(ctx: Context): void {
-  if (pages.size === 0 || ctx.method !== 'GET' || !ctx.querystring.includes('continue=')) return;
+export function askEarly(ctx: Context): boolean {
+  if (pages.size === 0 || ctx.method !== 'GET' || !ctx.querystring.includes('continue=')) return false;
   const query = new URLSearchParams(ctx.querystring);
   const token = query.get('continue');
   const ahead = token ? pages.get(keyOf(ctx, query, token))?.page : undefined;
-  if (!ahead || ahead.confirmed) return;
+  if (!ahead || ahead.confirmed) return false;
   ahead.start();
   ahead.confirmed = ahead.listed.then((l) => l?.confirm());
   ahead.confirmed.catch(() => undefined);
+  return true;
 }
 
 /**
