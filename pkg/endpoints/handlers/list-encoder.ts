@@ -28,6 +28,15 @@ export const cooperativeMinItems = 100;
  */
 export const batchBytes = 16 * 1024;
 
+/**
+ * A body up to this size is handed to the socket in one turn. Batch by batch, each 16 KB
+ * write waited for a turn of its own (a 'drain' or an immediate): a page of 500 objects
+ * (about 225 KB) went out in 14 writes through the event loop and the kernel, its last
+ * byte 0.1-1.2 ms later than written at once. Encrypting 256 KB holds the loop about as
+ * long as one encoded batch does; beyond it, backpressure decides as before.
+ */
+const wholeWriteBytes = 256 * 1024;
+
 type Json = Record<string, unknown>;
 
 /** The array member a collection body streams: a list's items, a Table's rows. */
@@ -217,6 +226,13 @@ export class BatchedBody extends Readable {
 
   /** Writes every batch; false when a side was destroyed first. */
   private async writeBatchesTo(out: Writable): Promise<boolean> {
+    if (this.pieces.reduce((n, p) => n + p.length, 0) <= wholeWriteBytes) {
+      if (out.destroyed || this.destroyed) return false;
+      out.cork();
+      for (const batch of writeBatches(this.pieces)) for (const piece of batch) out.write(piece);
+      out.uncork();
+      return true;
+    }
     const batches = writeBatches(this.pieces);
     for (let next = batches.next(); !next.done;) {
       if (out.destroyed || this.destroyed) return false;
