@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { createLogger } from '../endpoints/filters/logging.js';
+import { installCheapAsyncResourceBind } from '../util/async-resource-bind.js';
 import { setUndecodableLogger } from '../storage/etcd/undecodable.js';
 import { setManagedFieldsFailureLogger } from '../registry/generic/managedfields/failure-log.js';
 import { legacyKeyMoves, migrateKeyPrefixes } from '../storage/etcd/migrate-keys.js';
@@ -85,6 +86,7 @@ function postStartHooks(o: ServerOptions): string[] {
  * the listener closes and the promise rejects with StartupAborted.
  */
 export async function runServer(o: ServerOptions, log: Logger = createLogger(o.logLevel, undefined, o.loggingFormat), signal?: AbortSignal): Promise<RunningServer> {
+  installCheapAsyncResourceBind();
   for (const warning of resetFeatureGates(o.featureGates).settingsToWarnAbout()) log.warn(warning);
   setMinRequestTimeout(o.minRequestTimeoutSeconds);
   apiserverMetrics().showHiddenMetricsFor(o.showHiddenMetricsForVersion);
