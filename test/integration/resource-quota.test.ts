@@ -3,6 +3,7 @@
 // it admits before the write (so two replicas never both take the last unit), leaves
 // dry runs uncharged, and deletions give usage back.
 import { expect } from 'chai';
+import { quietPeriodMs } from '../../pkg/controller/resourcequota/index.js';
 import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
 
 interface Status { code: number; reason: string; message: string; details?: { name?: string; kind?: string } }
@@ -75,6 +76,23 @@ describe('ResourceQuota admission and controller', function () {
     expect((await call('DELETE', `/api/v1/namespaces/${ns}/pods/one?gracePeriodSeconds=0`)).status).to.equal(200);
     expect(await usedOf(ns, 'compute', (u) => u.pods === '0')).to.deep.equal({ 'limits.memory': '0', pods: '0', 'requests.cpu': '0' });
     expect((await call('POST', `/api/v1/namespaces/${ns}/pods`, pod('two', { cpu: '500m', memory: '256Mi' }), 1)).status).to.equal(201);
+  });
+
+  it('gives back a pod\'s usage once it ends (an update that changes its usage), long before the resync', async () => {
+    const ns = `rq-ended-${suffix}`;
+    await makeNamespace(ns);
+    await makeQuota(ns, 'compute', { hard: { pods: '2', 'requests.cpu': '1' } });
+    expect((await call('POST', `/api/v1/namespaces/${ns}/pods`, pod('job', { cpu: '400m' }))).status).to.equal(201);
+    expect(await usedOf(ns, 'compute', (u) => u.pods === '1')).to.deep.equal({ pods: '1', 'requests.cpu': '400m' });
+    // Past the recount the create's charge scheduled: only the update can bring the next one.
+    await new Promise((r) => setTimeout(r, quietPeriodMs + 1500));
+    const done = await request(`${cluster.urls[0]}/api/v1/namespaces/${ns}/pods/job/status`, {
+      ...cluster.credentialsFor(), method: 'PATCH', body: { status: { phase: 'Succeeded' } },
+      headers: { 'Content-Type': 'application/merge-patch+json' }, timeoutMs: 30_000,
+    });
+    expect(done.status, JSON.stringify(done.body)).to.equal(200);
+    // A terminal pod is not charged; the recount follows the update after the quiet period, not the 5-minute resync.
+    expect(await usedOf(ns, 'compute', (u) => u.pods === '0')).to.deep.equal({ pods: '0', 'requests.cpu': '0' });
   });
 
   it('applies scoped quotas only to pods in scope (BestEffort, PriorityClass selector)', async () => {

