@@ -76,18 +76,24 @@ export function timeError(s: string, micro: boolean): string | undefined {
   // Nearly every time a body carries is well formed: one match says so, and only a time
   // that fails it is parsed step by step for Go's message.
   const m = (micro ? wellFormedMicroTime : wellFormedTime).exec(s);
-  if (m && inRange(m[1]!, 1, 12) && inRange(m[2]!, 1, 31) && inRange(m[3]!, 0, 23) && inRange(m[4]!, 0, 59) && inRange(m[5]!, 0, 59)) return undefined;
+  if (m && inRanges(m)) return undefined;
   return timeErrorSteps(s, micro);
 }
 
-/** What dateSteps and the fraction and zone steps below accept, in one expression. */
+/** dateSteps' ranges (month, day, hour, minute, second), in the order the expressions below capture them. */
+const capturedRanges = dateSteps.flatMap((step) => (step.range ? [step.range] : []));
+
+function inRanges(m: RegExpExecArray): boolean {
+  for (let i = 0; i < capturedRanges.length; i++) {
+    const n = Number(m[i + 1]);
+    if (n < capturedRanges[i]![0] || n > capturedRanges[i]![1]) return false;
+  }
+  return true;
+}
+
+/** What dateSteps and the fraction and zone steps below accept, in one expression (the ranged fields captured). */
 const wellFormedTime = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,]\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 const wellFormedMicroTime = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}(?:Z|[+-]\d{2}:\d{2})$/;
-
-function inRange(digits: string, min: number, max: number): boolean {
-  const n = Number(digits);
-  return n >= min && n <= max;
-}
 
 function timeErrorSteps(s: string, micro: boolean): string | undefined {
   const layout = micro ? '2006-01-02T15:04:05.000000Z07:00' : '2006-01-02T15:04:05Z07:00';

@@ -224,8 +224,8 @@ export function isPrintableAscii(s: string): boolean {
   return /^[\x20-\x7e]*$/.test(s);
 }
 
-function isPrintable(ch: string): boolean {
-  // Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and ASCII space.
+/** Go's unicode.IsPrint for one character: letters, marks, numbers, punctuation, symbols and ASCII space. */
+export function isPrintable(ch: string): boolean {
   return ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
 }
 

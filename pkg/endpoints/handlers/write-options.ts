@@ -1,7 +1,7 @@
 // CreateOptions, UpdateOptions and PatchOptions from the query, validated together as
 // upstream does (one 422 listing every problem), and the field manager a write is
 // recorded under: the one named, else the User-Agent's product name.
-import { isPrintableAscii } from '../../apis/validation/objectmeta.js';
+import { isPrintable, isPrintableAscii } from '../../apis/validation/objectmeta.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
 import type { FieldValidation } from '../fieldvalidation/index.js';
 import type { RequestScope } from '../../registry/generic/store.js';
@@ -39,11 +39,6 @@ export function goQuote(s: string): string {
 export function dryRunNotSupported(values: unknown[]): FieldError {
   const shown = `[]string{${values.map((v) => goQuote(String(v))).join(', ')}}`;
   return { type: 'FieldValueNotSupported', field: 'dryRun', detail: `${shown}: supported values: "All"` };
-}
-
-/** Go's unicode.IsPrint, close enough: no control or format characters. */
-function isPrintable(ch: string): boolean {
-  return !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/u.test(ch) && (ch === ' ' || !/\s/u.test(ch));
 }
 
 export function validateFieldManager(fieldManager: string, path = 'fieldManager'): FieldError[] {
