@@ -7,9 +7,39 @@ export class GoLiteral {
   constructor(readonly text: string) {}
 }
 
-/** Go's %q for the strings we print (JSON escaping agrees for printable text). */
+/** Go's unicode.IsPrint over a whole string of printable ASCII, in one test (most text). */
+export function isPrintableAscii(s: string): boolean {
+  return /^[\x20-\x7e]*$/.test(s);
+}
+
+/** Go's unicode.IsPrint for one character: letters, marks, numbers, punctuation, symbols and ASCII space. */
+export function isPrintable(ch: string): boolean {
+  return ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
+}
+
+const goEscapes: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
+
+/**
+ * Go's %q (strconv.Quote): printable characters as they are, the rest escaped. For
+ * printable ASCII JSON's escaping is the same (only `"` and `\`), so that text takes it.
+ */
 export function goQuote(s: string): string {
-  return JSON.stringify(s);
+  if (isPrintableAscii(s)) return JSON.stringify(s);
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (goEscapes[ch]) out += goEscapes[ch];
+    else if (isPrintable(ch)) out += ch;
+    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
+  }
+  return `${out}"`;
+}
+
+/** Go's %q of a []string: ["a" "b"]. */
+export function goQuoteSlice(items: readonly string[]): string {
+  return `[${items.map(goQuote).join(' ')}]`;
 }
 
 /** Go's %#v of a []string; null is a nil slice. */

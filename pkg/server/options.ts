@@ -2,6 +2,7 @@
 // with validated ServerOptions. Each flag is declared once, in its section's file under
 // options/ (upstream's named flag sets, in upstream's order); that table drives parsing,
 // defaults and --help.
+import { goQuoteSlice } from '../runtime/gofmt.js';
 import { FlagValues, parseBoolFlag, parseFlags, type FlagSection, type FlagSpec } from './flags.js';
 import { genericSection, type GenericOptions } from './options/generic.js';
 import { etcdSection, type EtcdOptions } from './options/etcd.js';
@@ -59,7 +60,7 @@ export function parseCommand(argv: string[]): Command {
   if (version === 'raw') return { action: 'version', raw: true };
   // A `v1.2.3` value sets the reported version upstream; not here (warned below).
   if (!version.startsWith('v') && parseBoolFlag('version', version)) return { action: 'version', raw: false };
-  if (parsed.positional.length > 0) throw new Error(`"kube-apiserver" does not take any arguments, got ${goQuoted(parsed.positional)}`);
+  if (parsed.positional.length > 0) throw new Error(`"kube-apiserver" does not take any arguments, got ${goQuoteSlice(parsed.positional)}`);
   const options = Object.assign({}, ...flagSections.map((s) => s.read(values))) as Omit<ServerOptions, 'ignoredFlags'>;
   const given = allFlags.filter((f) => parsed.values.has(f.name));
   const ignoredFlags = given.filter((f) => f.notImplemented || (f.name === 'version' && version.startsWith('v'))).map((f) => f.name);
@@ -74,7 +75,3 @@ export function parseOptions(argv: string[]): ServerOptions {
   return command.options;
 }
 
-/** Go's %q of a []string: ["a" "b"]. */
-function goQuoted(args: string[]): string {
-  return `[${args.map((a) => JSON.stringify(a)).join(' ')}]`;
-}

@@ -2,6 +2,7 @@
 // tree: differing leaves as "-"/"+" records, two equal records of context around each
 // change and "... // N identical fields" for the rest, Go type names on differing
 // composites, and verbosity limits on how much of a value is printed.
+import { goQuote } from '../../runtime/gofmt.js';
 import type { GoType, GoValue } from './gotype.js';
 import { isNamed, typeString } from './gotype.js';
 import { isZero } from './gocmp-value.js';
@@ -313,22 +314,3 @@ function goQuoteOrRaw(s: string): string {
   return q;
 }
 
-/** strconv.Quote: Go escapes, printable Unicode kept as is. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\x07') out += '\\a';
-    else if (ch === '\b') out += '\\b';
-    else if (ch === '\f') out += '\\f';
-    else if (ch === '\v') out += '\\v';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else if (/\p{C}|\p{Z}/u.test(ch) && ch !== ' ') out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}

@@ -44,7 +44,13 @@ describe('validateObjectMeta', () => {
       ['metadata.managedFields[0].operation: Invalid value: "Bad": must be `Apply` or `Update`']],
     ['managed fields manager with a control character', { name: 'a', managedFields: [
       { manager: 'a\u0007b', operation: 'Update' }, { manager: 'plain ascii ~', operation: 'Update' }, { manager: 'k\u00fcbectl', operation: 'Update' }] }, cluster,
-    ['metadata.managedFields[0].manager: Invalid value: "a\\u0007b": invalid character U+0007 (at position 1)']],
+    ['metadata.managedFields[0].manager: Invalid value: "a\\ab": invalid character U+0007 (at position 1)']],
+    // Upstream's ValidateFieldManager: one error per character unicode.IsPrint refuses, at its byte position.
+    ['managed fields manager with several control characters', { name: 'a', managedFields: [
+      { manager: '\u0001é\tx\u00a0', operation: 'Update' }] }, cluster,
+    ['metadata.managedFields[0].manager: Invalid value: "\\x01é\\tx\\u00a0": invalid character U+0001 (at position 0)',
+      'metadata.managedFields[0].manager: Invalid value: "\\x01é\\tx\\u00a0": invalid character U+0009 (at position 3)',
+      'metadata.managedFields[0].manager: Invalid value: "\\x01é\\tx\\u00a0": invalid character U+00A0 (at position 5)']],
   ];
   for (const [name, meta, opts, want] of cases) {
     it(name, () => expect(render(validateObjectMeta(meta, opts))).to.deep.equal(want));

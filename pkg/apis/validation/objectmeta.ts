@@ -5,7 +5,7 @@ import type { ObjectMeta, OwnerReference } from '../../runtime/object.js';
 import { parseApiVersion } from '../../runtime/scheme.js';
 import { byteLength, child, forbidden, index, invalid, required, tooLong } from './field.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameValidator } from './names.js';
-import { goStringSlice } from '../../runtime/gofmt.js';
+import { goStringSlice, isPrintable, isPrintableAscii } from '../../runtime/gofmt.js';
 import { deepEqual } from '../../util/deep-equal.js';
 
 export const FieldImmutableErrorMsg = 'field is immutable';
@@ -184,7 +184,7 @@ export function validateFinalizers(finalizers: string[] | undefined | null, fiel
   return errs;
 }
 
-const FieldManagerMaxLength = 128;
+export const FieldManagerMaxLength = 128;
 const MaxSubresourceNameLength = 256;
 
 export function validateManagedFields(entries: ObjectMeta['managedFields'] | null, fieldPath: string): FieldError[] {
@@ -197,17 +197,7 @@ export function validateManagedFields(entries: ObjectMeta['managedFields'] | nul
     if (e.fieldsType && e.fieldsType !== 'FieldsV1') {
       errs.push(invalid(child(p, 'fieldsType'), e.fieldsType, 'must be `FieldsV1`'));
     }
-    const manager = e.manager ?? '';
-    if (manager) {
-      if (byteLength(manager) > FieldManagerMaxLength) errs.push(tooLong(child(p, 'manager'), FieldManagerMaxLength));
-      const bad = isPrintableAscii(manager) ? -1 : [...manager].findIndex((ch) => !isPrintable(ch));
-      if (bad >= 0) {
-        const ch = [...manager][bad];
-        const pos = byteLength([...manager].slice(0, bad).join(''));
-        errs.push(invalid(child(p, 'manager'), manager,
-          `invalid character ${goUnicodeRepr(ch)} (at position ${pos})`));
-      }
-    }
+    errs.push(...validateFieldManager(e.manager ?? '', child(p, 'manager')));
     if (byteLength(e.subresource ?? '') > MaxSubresourceNameLength) {
       errs.push(tooLong(child(p, 'subresource'), MaxSubresourceNameLength));
     }
@@ -216,22 +206,21 @@ export function validateManagedFields(entries: ObjectMeta['managedFields'] | nul
 }
 
 /**
- * Printable ASCII only: text Go's unicode.IsPrint accepts character by character, in one
- * test (what clients send as manager names and User-Agents; the per-character check is
- * for the rest).
+ * Upstream's ValidateFieldManager, for a write's fieldManager and every managedFields
+ * entry's manager alike: too long, and one error per character Go's unicode.IsPrint refuses
+ * (its %#U, which for such a character is only U+XXXX, at its byte position).
  */
-export function isPrintableAscii(s: string): boolean {
-  return /^[\x20-\x7e]*$/.test(s);
-}
-
-/** Go's unicode.IsPrint for one character: letters, marks, numbers, punctuation, symbols and ASCII space. */
-export function isPrintable(ch: string): boolean {
-  return ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
-}
-
-/** Go's %#U: U+0009 or U+0041 'A'. */
-function goUnicodeRepr(ch: string): string {
-  const cp = ch.codePointAt(0) ?? 0;
-  const hex = cp.toString(16).toUpperCase().padStart(4, '0');
-  return isPrintable(ch) ? `U+${hex} '${ch}'` : `U+${hex}`;
+export function validateFieldManager(manager: string, fieldPath: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (byteLength(manager) > FieldManagerMaxLength) errs.push(tooLong(fieldPath, FieldManagerMaxLength));
+  if (isPrintableAscii(manager)) return errs;
+  let pos = 0;
+  for (const ch of manager) {
+    if (!isPrintable(ch)) {
+      const hex = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      errs.push(invalid(fieldPath, manager, `invalid character U+${hex} (at position ${pos})`));
+    }
+    pos += byteLength(ch);
+  }
+  return errs;
 }

@@ -8,6 +8,7 @@ import type { AuthResult, TokenAuthenticator } from '../interfaces.js';
 import type { UserInfo } from '../user.js';
 import { httpsRequest, type OutboundTLS } from '../httpclient.js';
 import { RemoteKeySet } from './keyset.js';
+import { goQuoteSlice } from '../../runtime/gofmt.js';
 
 export const allowedSigningAlgs = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
 
@@ -122,7 +123,7 @@ export class OIDCAuthenticator implements TokenAuthenticator {
   /** go-oidc's IDTokenVerifier.Verify, in its order. */
   private async verify(token: string, claims: Record<string, unknown>): Promise<string | undefined> {
     const aud = typeof claims['aud'] === 'string' ? [claims['aud']] : Array.isArray(claims['aud']) ? claims['aud'].map(String) : [];
-    if (!aud.includes(this.o.clientID)) return `oidc: expected audience ${JSON.stringify(this.o.clientID)} got ${goQuoteList(aud)}`;
+    if (!aud.includes(this.o.clientID)) return `oidc: expected audience ${JSON.stringify(this.o.clientID)} got ${goQuoteSlice(aud)}`;
     const now = Date.now();
     const exp = typeof claims['exp'] === 'number' ? claims['exp'] * 1000 : 0;
     if (exp < now) return `oidc: token is expired (Token Expiry: ${goTime(exp)})`;
@@ -137,7 +138,7 @@ export class OIDCAuthenticator implements TokenAuthenticator {
     }
     const alg = header.alg ?? '';
     if (!this.o.signingAlgs.includes(alg)) {
-      return `oidc: id token signed with unsupported algorithm, expected ${goQuoteList(this.o.signingAlgs)} got ${JSON.stringify(alg)}`;
+      return `oidc: id token signed with unsupported algorithm, expected ${goQuoteSlice(this.o.signingAlgs)} got ${JSON.stringify(alg)}`;
     }
     try {
       await this.keySet!.verify(token, header.kid, alg);
@@ -190,9 +191,6 @@ function payloadOf(token: string): Record<string, unknown> | undefined {
   }
 }
 
-function goQuoteList(xs: string[]): string {
-  return `[${xs.map((x) => JSON.stringify(x)).join(' ')}]`;
-}
 
 /** Go's JSON type names in unmarshal errors. */
 function goType(v: unknown): string {

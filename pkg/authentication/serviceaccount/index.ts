@@ -7,6 +7,7 @@ import { aggregateMessage } from '../aggregate.js';
 import { intersectAudiences } from '../audiences.js';
 import type { AuthResult, TokenAuthenticator } from '../interfaces.js';
 import type { UserInfo } from '../user.js';
+import { goQuoteSlice } from '../../runtime/gofmt.js';
 import { algorithmFor } from '../../serviceaccount/keys.js';
 import { makeGroupNames, makeUsername, podNameExtraKey, podUIDExtraKey } from '../../serviceaccount/names.js';
 import type { ServiceAccountInfo, Validator } from './validators.js';
@@ -47,7 +48,7 @@ export class JWTAuthenticator implements TokenAuthenticator {
     const requested = audiences ?? implicit;
     const auds = intersectAudiences(effective, requested);
     if (auds.length === 0 && implicit.length > 0) {
-      return { decision: 'error', message: `token audiences ${goQuoteList(effective)} is invalid for the target audiences ${goQuoteList(requested)}` };
+      return { decision: 'error', message: `token audiences ${goQuoteSlice(effective)} is invalid for the target audiences ${goQuoteSlice(requested)}` };
     }
 
     let info: ServiceAccountInfo;
@@ -96,7 +97,3 @@ function audienceList(aud: unknown): string[] {
   return Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [];
 }
 
-/** Go's %q of a []string: ["a" "b"]. */
-export function goQuoteList(xs: string[]): string {
-  return `[${xs.map((x) => JSON.stringify(x)).join(' ')}]`;
-}

@@ -1,6 +1,7 @@
 // Whether one set of rules covers another (upstream's policy comparator): the servant
 // rules are broken into atoms of one group, resource, verb and name, and each atom must
 // be covered by a single owner rule. What is left is the missing list.
+import { goQuoteSlice } from '../../runtime/gofmt.js';
 import type { PolicyRule } from './types.js';
 
 const arr = (v: string[] | null | undefined): string[] => v ?? [];
@@ -81,15 +82,14 @@ export function compactRules(rules: PolicyRule[]): PolicyRule[] {
   return [...compacted, ...simple.values()];
 }
 
-const goQuoteList = (v: string[]): string => `[${v.map((s) => JSON.stringify(s)).join(' ')}]`;
 
 /** The compact text of a rule in escalation messages: `{APIGroups:[""], Resources:["pods"], Verbs:["get"]}`. */
 export function compactString(r: PolicyRule): string {
   const parts: string[] = [];
-  if (arr(r.apiGroups).length) parts.push(`APIGroups:${goQuoteList(arr(r.apiGroups))}`);
-  if (arr(r.resources).length) parts.push(`Resources:${goQuoteList(arr(r.resources))}`);
-  if (arr(r.nonResourceURLs).length) parts.push(`NonResourceURLs:${goQuoteList(arr(r.nonResourceURLs))}`);
-  if (arr(r.resourceNames).length) parts.push(`ResourceNames:${goQuoteList(arr(r.resourceNames))}`);
-  if (arr(r.verbs).length) parts.push(`Verbs:${goQuoteList(arr(r.verbs))}`);
+  if (arr(r.apiGroups).length) parts.push(`APIGroups:${goQuoteSlice(arr(r.apiGroups))}`);
+  if (arr(r.resources).length) parts.push(`Resources:${goQuoteSlice(arr(r.resources))}`);
+  if (arr(r.nonResourceURLs).length) parts.push(`NonResourceURLs:${goQuoteSlice(arr(r.nonResourceURLs))}`);
+  if (arr(r.resourceNames).length) parts.push(`ResourceNames:${goQuoteSlice(arr(r.resourceNames))}`);
+  if (arr(r.verbs).length) parts.push(`Verbs:${goQuoteSlice(arr(r.verbs))}`);
   return `{${parts.join(', ')}}`;
 }

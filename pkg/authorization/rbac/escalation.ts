@@ -4,6 +4,7 @@
 import type { AdmissionAttributes, AdmissionPlugin } from '../../admission/interfaces.js';
 import type { UserInfo } from '../../authentication/user.js';
 import { errors } from '../../runtime/errors.js';
+import { goQuoteSlice } from '../../runtime/gofmt.js';
 import type { KubeObject } from '../../runtime/object.js';
 import type { Authorizer } from '../interfaces.js';
 import { compactRules, compactString, covers } from './covers.js';
@@ -15,7 +16,6 @@ const fullAuthority: PolicyRule[] = [
   { verbs: ['*'], nonResourceURLs: ['*'] },
 ];
 
-const goQuoteList = (v: string[]): string => `[${v.map((s) => JSON.stringify(s)).join(' ')}]`;
 
 /** Undefined when the user holds every rule in the namespace; else upstream's message. */
 export function confirmNoEscalation(resolver: RBACRuleResolver, user: UserInfo, namespace: string,
@@ -24,7 +24,7 @@ export function confirmNoEscalation(resolver: RBACRuleResolver, user: UserInfo, 
   const { covered, missing } = covers(owned.rules, rules);
   if (covered) return undefined;
   const lines = [...new Set(compactRules(missing).map(compactString))].sort();
-  let msg = `user "${user.name}" (groups=${goQuoteList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
+  let msg = `user "${user.name}" (groups=${goQuoteSlice(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
   if (owned.errors.length) {
     const agg = owned.errors.length === 1 ? owned.errors[0] : `[${owned.errors.join(', ')}]`;
     msg += `; resolution errors: [${agg}]`;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { StatusError } from '../../runtime/errors.js';
-import { goQuote, managerOrUserAgent, parseWriteOptions } from './write-options.js';
+import { managerOrUserAgent, parseWriteOptions } from './write-options.js';
 
 const q = (s: string) => new URLSearchParams(s);
 
@@ -35,10 +35,5 @@ describe('write options', () => {
     expect(managerOrUserAgent('', 'k\u00fcbectl/1.0')).to.equal('k\u00fcbectl');
     expect(managerOrUserAgent('', 'a\tb/1')).to.equal('ab');
     expect(managerOrUserAgent('', 'x y/2')).to.equal('x y');
-  });
-
-  it('quotes as Go does', () => {
-    expect(goQuote('a\u0007b"\\é')).to.equal('"a\\ab\\"\\\\é"');
-    expect(goQuote('\u0001')).to.equal('"\\x01"');
   });
 });

@@ -1,7 +1,8 @@
 // CreateOptions, UpdateOptions and PatchOptions from the query, validated together as
 // upstream does (one 422 listing every problem), and the field manager a write is
 // recorded under: the one named, else the User-Agent's product name.
-import { isPrintable, isPrintableAscii } from '../../apis/validation/objectmeta.js';
+import { FieldManagerMaxLength, validateFieldManager } from '../../apis/validation/objectmeta.js';
+import { goQuote, isPrintable, isPrintableAscii } from '../../runtime/gofmt.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
 import type { FieldValidation } from '../fieldvalidation/index.js';
 import type { RequestScope } from '../../registry/generic/store.js';
@@ -18,46 +19,10 @@ export interface WriteOptions {
   force: boolean;
 }
 
-export const fieldManagerMaxLength = 128;
-
-/** Go's strconv.Quote for the strings a query can carry. */
-export function goQuote(s: string): string {
-  const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (named[ch]) out += named[ch];
-    else if (isPrintable(ch)) out += ch;
-    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
-  }
-  return `${out}"`;
-}
-
 /** dryRun's refusal, with the values printed as Go prints a []string. */
 export function dryRunNotSupported(values: unknown[]): FieldError {
   const shown = `[]string{${values.map((v) => goQuote(String(v))).join(', ')}}`;
   return { type: 'FieldValueNotSupported', field: 'dryRun', detail: `${shown}: supported values: "All"` };
-}
-
-export function validateFieldManager(fieldManager: string, path = 'fieldManager'): FieldError[] {
-  const errs: FieldError[] = [];
-  if (Buffer.byteLength(fieldManager, 'utf8') > fieldManagerMaxLength) {
-    errs.push({ type: 'FieldValueTooLong', field: path, detail: `must have at most ${fieldManagerMaxLength} bytes` });
-  }
-  if (isPrintableAscii(fieldManager)) return errs;
-  let pos = 0;
-  for (const ch of fieldManager) {
-    if (!isPrintable(ch)) {
-      const cp = ch.codePointAt(0)!;
-      // The value goes into the detail to print it as Go's %q does.
-      errs.push({ type: 'FieldValueInvalid', field: path,
-        detail: `${goQuote(fieldManager)}: invalid character U+${cp.toString(16).toUpperCase().padStart(4, '0')} (at position ${pos})` });
-    }
-    pos += Buffer.byteLength(ch, 'utf8');
-  }
-  return errs;
 }
 
 export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind, patch?: { apply: boolean }): WriteOptions {
@@ -70,7 +35,7 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind
   if (patch?.apply && !fieldManager) {
     errs.push({ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' });
   }
-  errs.push(...validateFieldManager(fieldManager));
+  errs.push(...validateFieldManager(fieldManager, 'fieldManager'));
   const dryRun = query.getAll('dryRun');
   if (dryRun.some((v) => v !== 'All')) errs.push(dryRunNotSupported(dryRun));
   const fv = query.get('fieldValidation') ?? '';
@@ -96,11 +61,11 @@ export function managerOrUserAgent(manager: string, userAgent: string | undefine
   if (manager) return manager;
   const product = (userAgent ?? '').split('/')[0]!;
   // One byte a character, all of them kept.
-  if (isPrintableAscii(product)) return product.slice(0, fieldManagerMaxLength) || 'unknown';
+  if (isPrintableAscii(product)) return product.slice(0, FieldManagerMaxLength) || 'unknown';
   let out = '';
   for (const ch of product) {
     if (!isPrintable(ch)) continue;
-    if (Buffer.byteLength(out + ch, 'utf8') > fieldManagerMaxLength) break;
+    if (Buffer.byteLength(out + ch, 'utf8') > FieldManagerMaxLength) break;
     out += ch;
   }
   return out || 'unknown';

@@ -1,6 +1,7 @@
 // Path elements of a field set, in the two textual forms upstream uses: the FieldsV1
 // keys stored in managedFields (`f:name`, `k:{"name":"x"}`, `v:"a"`, `i:0`) and the
 // form conflict messages print (`.name`, `[name="x"]`, `[="a"]`, `[0]`).
+import { goQuote } from '../../../runtime/gofmt.js';
 import { isPlainObject } from '../../../runtime/object.js';
 
 export type PathElement =
@@ -68,11 +69,6 @@ function parseJson(text: string, key: string): unknown {
   } catch (err) {
     throw new PathParseError(`parsing JSON in ${JSON.stringify(key)}: ${(err as Error).message}`);
   }
-}
-
-/** Go's %q for the strings this server produces (printable text). */
-function goQuote(s: string): string {
-  return JSON.stringify(s);
 }
 
 /** smd's value.ToString: strings quoted, maps as k=v pairs, lists bracketed. */
