@@ -10,9 +10,13 @@
 // stale one; the kinds that are not JIT code do not depend on the map.
 import { spawn, execFileSync } from 'node:child_process';
 
-/** Starts `perf record` of `pid` into `file` (CLOCK_MONOTONIC, as the bench's windows); stop() ends it. */
+/**
+ * Starts `perf record` of `pid` into `file` (CLOCK_MONOTONIC, as the bench's windows); stop() ends it.
+ * PERF_CALLGRAPH=1 records call chains too (-g), for `perf script`: which JavaScript calls a
+ * runtime function (the perf map keeps stale names for reused code addresses: take the last).
+ */
 export function recordPerf(pid: number, file: string, hz = 999): { stop(): Promise<void> } {
-  const child = spawn('perf', ['record', '-F', String(hz), '-k', 'CLOCK_MONOTONIC', '-p', String(pid), '-o', file], { stdio: 'ignore' });
+  const child = spawn('perf', ['record', ...(process.env['PERF_CALLGRAPH'] ? ['-g'] : []), '-F', String(hz), '-k', 'CLOCK_MONOTONIC', '-p', String(pid), '-o', file], { stdio: 'ignore' });
   // No perf on this machine: the bench's figures still come; the report then says why perf's do not.
   child.once('error', (err) => { console.error(`perf record: ${err.message}`); });
   return {
