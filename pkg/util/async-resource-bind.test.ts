@@ -22,6 +22,9 @@ describe('installCheapAsyncResourceBind', () => {
     expect(withThis(3, 4)).to.equal(7);
     expect(seen).to.deep.equal([receiver, resource.asyncId(), resource.triggerAsyncId()]);
     expect(() => resource.bind(42 as unknown as () => void)).to.throw().with.property('code', 'ERR_INVALID_ARG_TYPE');
+    // HTTP/2's request callback: no arguments, as Node's own bound function says.
+    expect(resource.bind(() => undefined).length).to.equal(0);
+    expect(bindWith.call(resource, (() => 0) as unknown as typeof probe, receiver).length).to.equal(0);
   };
 
   it('binds as Node does (scope, this, arguments, length, errors), without the deprecated accessor', () => {

@@ -2,6 +2,7 @@
 // entry): etcd3's client, with our channel credentials for its https:// members.
 import { Etcd3, type IOptions } from 'etcd3';
 import type { ChannelCredentials } from '@grpc/grpc-js';
+import { withoutCallerStack } from './caller-stack.js';
 import { EtcdChannelCredentials } from './tls/credentials.js';
 import { hasTLSFiles, ReloadingTLSFiles, type EtcdTLSFiles } from './tls/files.js';
 import { HandshakeStatus, type HandshakeLog } from './tls/handshakes.js';
@@ -70,6 +71,7 @@ export function createEtcdClient(cfg: EtcdClientConfig, log: HandshakeLog): Etcd
       'grpc-node.flow_control_window': etcdFlowControlWindow,
       'grpc.keepalive_time_ms': keepaliveMs,
       'grpc.keepalive_timeout_ms': 10_000,
+      interceptors: [withoutCallerStack],
       ...cfg.options?.grpcOptions,
     },
     // No global retry: etcd3's would send writes again too (retry.ts); reads are retried below.
