@@ -1,5 +1,5 @@
-// Replicas on an etcd that requires client certificates (as kubeadm's does): CRUD over
-// mutual TLS, a client certificate renewed on disk picked up without a restart, the
+// Replicas on an etcd that requires client certificates (as kubeadm's does): CRUD and
+// paginated lists over mutual TLS, a client certificate renewed on disk picked up without a restart, the
 // handshake's reason in the log (once) and behind /readyz when etcd refuses us, a replica
 // that listens and answers health checks before etcd answers (and stops at once on
 // SIGTERM then), and start-up errors naming the flag and the file.
@@ -86,6 +86,36 @@ describe('replicas on a mutual-TLS etcd', function () {
     const ready = await request(`${replicas.urls[0]}/readyz?verbose`, creds);
     expect(ready.status).to.equal(200);
     expect(ready.text).to.include('[+]etcd ok\n').and.include('[+]etcd-readiness ok\n');
+  });
+
+  it('pages a list over mutual TLS: continue pages ask etcd about compaction on the client\'s own connection, 410 once compacted', async () => {
+    const creds = replicas!.credentialsFor();
+    const base = `${replicas!.urls[0]}/api/v1/namespaces/default/configmaps`;
+    for (const name of ['page-a', 'page-b', 'page-c']) {
+      expect((await request(base, { ...creds, method: 'POST', body: { metadata: { name, labels: { paged: 'tls' } } } })).status).to.equal(201);
+    }
+    type Page = { items: Array<{ metadata: { name: string } }>; metadata: { continue?: string } };
+    const names: string[] = [];
+    let token = '';
+    let first: string | undefined;
+    do {
+      const page = await request<Page>(`${base}?labelSelector=paged%3Dtls&limit=1${token ? `&continue=${encodeURIComponent(token)}` : ''}`, creds);
+      expect(page.status, page.text).to.equal(200);
+      names.push(...page.body.items.map((i) => i.metadata.name));
+      token = page.body.metadata.continue ?? '';
+      first ??= token;
+    } while (token);
+    expect(names).to.deep.equal(['page-a', 'page-b', 'page-c']);
+    const client = memberClient(etcd.endpoints, etcdServerTLS(pki).probe);
+    try {
+      await client.put(`${replicas!.etcdPrefix}/compaction-marker`).value('x');
+      const rev = (await client.kv.range({ key: Buffer.from([0]), limit: 1 })).header.revision;
+      await client.kv.compact({ revision: rev, physical: true });
+    } finally {
+      client.close();
+    }
+    const expired = await request<{ reason: string }>(`${base}?labelSelector=paged%3Dtls&limit=1&continue=${encodeURIComponent(first!)}`, creds);
+    expect([expired.status, expired.body.reason], expired.text).to.deep.equal([410, 'Expired']);
   });
 
   it('a renewed certificate etcd refuses: logged once with the reason, /readyz fails on etcd; a good one on disk recovers it without a restart', async () => {

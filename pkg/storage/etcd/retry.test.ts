@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import { neverSent, repeatable } from './retry.js';
+import { compactionQuestion } from './compaction-question.js';
 import { etcdError } from './testing/faults.js';
 
 describe('pkg/storage/etcd/retry', () => {
   it('only calls that change nothing are repeatable', () => {
     expect(repeatable('KV', 'range', { key: Buffer.from('k') })).to.equal(true);
+    expect(repeatable('KV', compactionQuestion, Buffer.alloc(0)), 'the compaction question').to.equal(true);
     expect(repeatable('KV', 'txn', { compare: [], success: [{ request_range: {} }], failure: [] })).to.equal(true);
     for (const op of ['request_put', 'request_delete_range', 'request_txn']) {
       expect(repeatable('KV', 'txn', { compare: [], success: [{ request_range: {} }], failure: [{ [op]: {} }] }), op).to.equal(false);

@@ -9,12 +9,13 @@
 // calls that never reached etcd, are retried here; other failed writes fail at once and the boundary (boundary.ts) answers for an unknown
 // outcome (a 504 Timeout whose message says the write may have happened).
 import { isRecoverableError, type Etcd3 } from 'etcd3';
+import { compactionQuestion } from './compaction-question.js';
 
 type Exec = (service: string, method: string, payload: unknown, options?: unknown) => Promise<unknown>;
 
 /** Calls that change nothing, by etcd3 service and method. */
 const readOnly: Record<string, Set<string>> = {
-  KV: new Set(['range']),
+  KV: new Set(['range', compactionQuestion]),
   Lease: new Set(['leaseTimeToLive', 'leaseLeases']),
   Cluster: new Set(['memberList']),
   Maintenance: new Set(['status', 'hashKV']),

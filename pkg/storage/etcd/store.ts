@@ -15,7 +15,8 @@ import { decodeContinue, encodeContinue, ExpiredContinueError } from './continue
 import { prefixEnd } from './keys.js';
 import { startWatch } from './watch.js';
 import { LeaseManager } from './leases.js';
-import { guardEtcd } from './boundary.js';
+import { guardEtcd, translateEtcdError } from './boundary.js';
+import { askRevisionKept } from './compaction-question.js';
 import { CreateBatcher } from './create-batch.js';
 
 const maxUpdateRetries = 64;
@@ -56,9 +57,9 @@ export class EtcdStorage implements Storage {
 
   readonly client: Etcd3;
 
-  constructor(client: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
+  constructor(private readonly rawClient: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
     private readonly observe?: EtcdObserver, readonly transformer?: ValueTransformer, opts: { leaseReuseSeconds?: number } = {}) {
-    this.client = guardEtcd(client);
+    this.client = guardEtcd(rawClient);
     this.leases = new LeaseManager(this.client, opts.leaseReuseSeconds);
     this.creates = new CreateBatcher((req) => this.client.kv.txn(req));
   }
@@ -399,9 +400,10 @@ export class EtcdStorage implements Storage {
   /** Whether etcd compacted away the history after `revision` (a watch from it would get 410). */
   async historyCompacted(revision: number): Promise<boolean> {
     try {
-      await this.client.kv.range({ key: Buffer.from([0]), revision: String(revision + 1), limit: 1, keys_only: true });
+      await askRevisionKept(this.rawClient, revision + 1);
       return false;
-    } catch (err) {
+    } catch (cause) {
+      const err = translateEtcdError(cause, '', false);
       if (err instanceof StorageError && err.code === 'ResourceVersionGone') return true;
       // A revision etcd has not reached yet is not compacted.
       if (err instanceof StorageError && err.code === 'TooLargeResourceVersion') return false;
