@@ -35,7 +35,7 @@ export const batchBytes = 16 * 1024;
  * byte 0.1-1.2 ms later than written at once. Encrypting 256 KB holds the loop about as
  * long as one encoded batch does; beyond it, backpressure decides as before.
  */
-const wholeWriteBytes = 256 * 1024;
+export const wholeWriteBytes = 256 * 1024;
 
 type Json = Record<string, unknown>;
 
