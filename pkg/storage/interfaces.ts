@@ -70,6 +70,12 @@ export interface GetOptions {
    * decoding the bytes again. Never trusted beyond that check.
    */
   knownCopy?: KubeObject;
+  /**
+   * The caller only reads what it gets (a GET's answer): when the object is the watch
+   * cache's own copy (shared, never changed once stored) it is returned as it is, saving
+   * a deep copy per read; any other caller gets an object of its own to change.
+   */
+  readOnly?: boolean;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

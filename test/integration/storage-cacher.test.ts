@@ -462,6 +462,19 @@ describe('storage: watch cache', function () {
     expect(got.data).to.deep.equal({ v: 'cached' });
     (got.data as Record<string, string>).v = 'changed by the caller';
     expect((await s.get(key)).data).to.deep.equal({ v: 'cached' });
+    // A reader that changes nothing gets the cache's own copy, consistent or at revision 0;
+    // never a copy etcd's value does not stand behind.
+    const shared = s['caches'].get(root)?.peek(key);
+    expect(await s.get(key, { readOnly: true })).to.equal(shared);
+    expect(await s.get(key, { resourceVersion: '0', readOnly: true })).to.equal(shared);
+    const own = await s.get(key, { resourceVersion: '0' });
+    expect(own).to.not.equal(shared);
+    expect(own).to.deep.equal(shared);
+    // Only the cache's (shared) objects are handed out as they are.
+    const unshared = { ...made };
+    const fromEtcd = await etcd.get(key, { knownCopy: unshared, readOnly: true });
+    expect(fromEtcd).to.not.equal(unshared);
+    expect(fromEtcd).to.deep.equal(unshared);
     // A copy with etcd's revision stands for etcd's value (it is not decoded again); one
     // with another revision is never taken for it.
     const marked = { ...made, data: { v: 'the copy' } } as KubeObject;
@@ -470,6 +483,7 @@ describe('storage: watch cache', function () {
     expect((await etcd.get(key, { knownCopy: { ...older, data: { v: 'older' } } as KubeObject })).data).to.deep.equal({ v: 'cached' });
     const theirs = await etcd.guaranteedUpdate(key, undefined, async (cur) => ({ ...cur, data: { v: 'theirs' } } as KubeObject));
     expect((await etcd.get(key, { knownCopy: made })).data).to.deep.equal({ v: 'theirs' });
+    expect((await s.get(key, { knownCopy: shared, readOnly: true })).data).to.deep.equal({ v: 'theirs' });
     expect((await s.get(key)).metadata.resourceVersion).to.equal(theirs.object.metadata.resourceVersion);
   });
   it('after a value it could not decode, takes the next event\'s previous object from etcd (its watch carries no previous values)', async () => {

@@ -5,6 +5,7 @@ import type { HandlerScope } from './scope.js';
 export async function getHandler(h: HandlerScope): Promise<void> {
   const rv = h.query.get('resourceVersion') ?? undefined;
   validateResourceVersionFormat(rv);
-  const obj = await h.store.get(h.info.namespace, h.info.name, rv);
+  // Only encoded (and recorded for audit): the watch cache's copy serves as it is.
+  const obj = await h.store.get(h.info.namespace, h.info.name, rv, true);
   writeObject(h, 200, obj);
 }

@@ -79,10 +79,11 @@ export function writeScope(h: HandlerScope, opts: WriteOptions): RequestScope {
   if (opts.fieldManager) sent.fieldManager = opts.fieldManager;
   const fv = h.query.get('fieldValidation');
   if (fv) sent.fieldValidation = fv;
-  return {
-    ...requestScope(h, opts.dryRun),
-    fieldManager: managerOrUserAgent(opts.fieldManager, h.ctx.get('user-agent')),
-    warnings: [],
-    admissionOptions: sent,
-  };
+  // Added to requestScope's own object: a spread of it with members added costs about
+  // 1 us per write in Node 20, these stores a few nanoseconds.
+  const scope = requestScope(h, opts.dryRun);
+  scope.fieldManager = managerOrUserAgent(opts.fieldManager, h.ctx.get('user-agent'));
+  scope.warnings = [];
+  scope.admissionOptions = sent;
+  return scope;
 }

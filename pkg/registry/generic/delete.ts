@@ -19,7 +19,9 @@ export async function deleteObject(store: StoreCore, namespace: string, name: st
   def.strategy.checkDelete?.(namespace, name);
   const key = store.key(namespace, name);
   try {
-    const stored = await store.storage.get(key);
+    // Outside a dry run `current` is only read (what a delete changes is a copy the
+    // storage's update or delete makes), so the watch cache's copy serves as it is.
+    const stored = await store.storage.get(key, { readOnly: !scope.dryRun });
     const current = store.decorate(stored);
     const grace = def.strategy.gracePeriod?.(current, options.gracePeriodSeconds) ?? 0;
     if (grace > 0) return await beginGracefulDeletion(store, key, current, grace, options, scope);

