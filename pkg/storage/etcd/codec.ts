@@ -3,7 +3,7 @@
 // accept every encoding whatever the server writes, so a store written by upstream
 // kube-apiserver, or by this server with another --storage-media-type, is served as is.
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import type { KubeObject } from '../../runtime/object.js';
+import { withProperty, type KubeObject } from '../../runtime/object.js';
 import { parseApiVersion } from '../../runtime/scheme.js';
 import { canEncode, decodeObject, encodeObject, hasProtobufMagic } from '../../runtime/serializer/protobuf/envelope.js';
 
@@ -32,7 +32,7 @@ export function encodeForStorage(obj: KubeObject, mediaType: StorageMediaType = 
 
 export function decodeFromStorage(value: Buffer, modRevision: string | number): KubeObject {
   const obj = decodeValue(value);
-  obj.metadata = { ...(obj.metadata ?? {}), resourceVersion: String(modRevision) };
+  obj.metadata = withProperty(obj.metadata ?? {}, 'resourceVersion', String(modRevision));
   return obj;
 }
 

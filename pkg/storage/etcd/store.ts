@@ -2,7 +2,7 @@
 // the object's mod_revision is its resourceVersion and a list's header revision is the
 // list's resourceVersion. Lists read one revision, so paginated lists are snapshots.
 import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse } from 'etcd3';
-import { deepCopy, type KubeObject } from '../../runtime/object.js';
+import { deepCopy, withProperty, type KubeObject } from '../../runtime/object.js';
 import { isShared } from '../../runtime/serializer/shared-encodings.js';
 import {
   StorageError, type GetOptions, type ListOptions, type ListResult, type Preconditions,
@@ -426,7 +426,7 @@ export class EtcdStorage implements Storage {
 }
 
 function withRevision(obj: KubeObject, rev: string): KubeObject {
-  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
+  return { ...obj, metadata: withProperty(obj.metadata, 'resourceVersion', String(rev)) };
 }
 
 function checkPreconditions(key: string, obj: KubeObject, p?: Preconditions): void {
