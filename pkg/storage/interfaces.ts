@@ -52,9 +52,10 @@ export interface ListResult {
   remainingItemCount?: number;
   /**
    * Only with ListOptions.deferConfirmation: resolves once etcd has confirmed the result is
-   * what it would answer, or rejects with the error to answer instead.
+   * what it would answer, or rejects with the error to answer instead; resolves with
+   * another result when this one, read before etcd's word came, is not it.
    */
-  confirmed?: Promise<void>;
+  confirmed?: Promise<void | ListResult>;
 }
 
 export interface PageAhead extends ListResult {

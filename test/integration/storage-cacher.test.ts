@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../pkg/runtime/object.js';
-import type { WatchEvent, WatchStream } from '../../pkg/storage/interfaces.js';
+import type { ListResult, WatchEvent, WatchStream } from '../../pkg/storage/interfaces.js';
 import { EtcdStorage } from '../../pkg/storage/etcd/store.js';
 import { CachedStorage } from '../../pkg/storage/cacher/index.js';
 import { deleteRevisionWithin, testEtcdClient, uniquePrefix } from '../harness/index.js';
@@ -247,6 +247,34 @@ describe('storage: watch cache', function () {
     const old = await s.list(`${root}ns`, { limit: 4, continue: tokens[0] });
     expect(view(old)).to.deep.equal(view(await etcd.list(`${root}ns`, { limit: 4, continue: tokens[0] })));
     expect(calls).to.deep.equal(['list']);
+  });
+
+  it('reads a first page while its freshness probe is out: it stands when the cache was current, and is replaced by the page at etcd\'s revision when a write came first', async () => {
+    const root = `${uniquePrefix('cacher-first-page')}/configmaps/`;
+    const s = new CachedStorage(etcd, client, [root], { maxPending: 100 });
+    caches.push(s);
+    for (let i = 0; i < 6; i++) await etcd.create(`${root}ns/o-${i}`, cm(`o-${i}`));
+    const view = (l: ListResult) => ({ items: l.items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`), remaining: l.remainingItemCount });
+    /** The page a client gets: the one handed over, or the one etcd's word replaced it with. */
+    const answered = async (l: ListResult) => (await l.confirmed) ?? l;
+    await answered(await s.list(`${root}ns`, { limit: 4, deferConfirmation: true }));
+    const quiet = await s.list(`${root}ns`, { limit: 4, deferConfirmation: true });
+    expect(await quiet.confirmed, 'nothing changed: the page read early stands').to.equal(undefined);
+    expect(view(quiet)).to.deep.equal(view(await etcd.list(`${root}ns`, { limit: 4 })));
+    let replaced = 0;
+    for (let i = 0; i < 20; i++) {
+      // A write around the cache (another replica's), acknowledged before the list asks.
+      const acked = (await etcd.guaranteedUpdate(`${root}ns/o-${i % 6}`, undefined, async (cur) => ({ ...cur!, data: { v: String(i) } }))).object;
+      const early = await s.list(`${root}ns`, { limit: 4, deferConfirmation: true });
+      const other = await early.confirmed;
+      if (other) replaced++;
+      const got = other ?? early;
+      expect(Number(got.resourceVersion), `write ${i}`).to.be.at.least(Number(acked.metadata.resourceVersion));
+      expect(view(got), `write ${i}`).to.deep.equal(view(await etcd.list(`${root}ns`, { limit: 4 })));
+      const next = await s.list(`${root}ns`, { limit: 4, continue: got.continue });
+      expect(view(next), `write ${i}: the page after it`).to.deep.equal(view(await etcd.list(`${root}ns`, { limit: 4, continue: got.continue })));
+    }
+    expect(replaced, 'pages read before the cache saw the write were replaced').to.be.greaterThan(0);
   });
 
   it('applies a transaction that writes many keys as one revision: a consistent list or page never shows part of it', async () => {

@@ -87,7 +87,10 @@ export async function listHandler(h: HandlerScope): Promise<void> {
     const pending = await h.store.listPending(h.info.namespace, params);
     list = pending.list;
     adjust(list);
-    await writeList(h, 200, list, pending.confirmed);
+    // A list etcd's answer refilled (a first page read while the freshness probe was out) is adjusted again.
+    const confirmed = pending.confirmed?.then((refilled) => { if (refilled) adjust(list); return refilled; });
+    confirmed?.catch(() => undefined);
+    await writeList(h, 200, list, confirmed);
   }
   if (q.limit && list.metadata.continue) readAhead(h, params, list.metadata.continue, adjust);
 }

@@ -95,11 +95,12 @@ function asBytes(encoded: string | Buffer): Buffer {
  * resolves, its error instead when it rejects. `ready`: `body` encoded already (a page
  * read ahead), if it could be.
  */
-export async function writeList(h: HandlerScope, code: number, body: KubeList, confirmed?: Promise<void>,
+export async function writeList(h: HandlerScope, code: number, body: KubeList, confirmed?: Promise<void | boolean>,
   ready?: Promise<EncodedList | undefined>): Promise<void> {
-  const encoded = (await ready) ?? await encodeList(h, body);
-  // Encoded while etcd was asked about the list; nothing is answered before it says yes.
-  await confirmed;
+  let encoded = (await ready) ?? await encodeList(h, body);
+  // Encoded while etcd was asked about the list; nothing is answered before it says yes,
+  // and a list its answer changed (true: refilled in place) is encoded again.
+  if ((await confirmed) === true) encoded = await encodeList(h, body);
   sendList(h, code, encoded);
 }
 

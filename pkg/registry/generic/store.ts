@@ -97,17 +97,27 @@ export class GenericStore implements StoreCore {
 
   /**
    * list(), but the list may still wait for etcd's word on it (a continue page from the
-   * watch cache waits for the compaction check): the caller may encode it meanwhile, and
-   * must await `confirmed` before answering with it, answering its error instead.
+   * watch cache waits for the compaction check, a first page for the freshness probe): the
+   * caller may encode it meanwhile, and must await `confirmed` before answering with it,
+   * answering its error instead. `confirmed` resolves true when etcd's word changed the
+   * list (refilled in place): what was encoded of it is then stale.
    */
-  async listPending(namespace: string, params: ListParams): Promise<{ list: KubeList; confirmed?: Promise<void> }> {
+  async listPending(namespace: string, params: ListParams): Promise<{ list: KubeList; confirmed?: Promise<boolean> }> {
     const opts = this.listOptions(params);
     try {
       const res = await this.storage.list(this.collectionKey(namespace), opts);
-      const confirmed = res.confirmed?.catch((err: unknown) => { throw this.mapError(err, ''); });
+      const list = this.toList(res);
+      const confirmed = res.confirmed?.then(async (other) => {
+        if (!other) return false;
+        await other.confirmed;
+        const next = this.toList(other);
+        list.metadata = next.metadata;
+        list.items = next.items;
+        return true;
+      }).catch((err: unknown) => { throw this.mapError(err, ''); });
       // Handled here too: a caller that fails before awaiting it leaves no unhandled rejection.
       confirmed?.catch(() => undefined);
-      return { list: this.toList(res), confirmed };
+      return { list, confirmed };
     } catch (err) {
       throw this.mapError(err, '');
     }
