@@ -11,8 +11,7 @@ import type { Context } from 'koa';
 import type { KubeList } from '../../runtime/object.js';
 import type { ListParams } from '../../registry/generic/store.js';
 import type { HandlerScope } from './scope.js';
-import { chooseMedia, encodeList, type EncodedList } from './response.js';
-import { wholeWriteBytes } from './list-encoder.js';
+import { chooseMedia, encodeList, joinedList, type EncodedList } from './response.js';
 
 const maxPages = 32;
 const keepMs = 10_000;
@@ -88,25 +87,10 @@ export function readAhead(h: HandlerScope, params: ListParams, token: string, ad
     if (ahead) adjust(ahead.list);
     return ahead;
   }).catch(() => undefined);
-  const encoded = listed.then(async (l) => (l ? joined(await encodeList(h, l.list)) : undefined)).catch(() => undefined);
+  const encoded = listed.then(async (l) => (l ? joinedList(await encodeList(h, l.list)) : undefined)).catch(() => undefined);
   const page: PageAhead = { listed, encoded, start: () => start(true) };
   const expiry = setTimeout(() => pages.delete(key), keepMs).unref();
   pages.set(key, { page, expiry });
-}
-
-/**
- * The body's pieces (two per cached object) as one buffer, when it goes to the socket in
- * one turn anyway: joined here, while the client still reads the page before, so the
- * request that takes the page writes once instead of a thousand times through the
- * response's write path, on the way to its first byte (a loop of HTTPS responses of 500
- * such pieces: 0.17 ms of CPU each more than one buffer, 0.09 ms to join them).
- */
-function joined(enc: EncodedList): EncodedList {
-  const pieces = enc.chunks;
-  if (!pieces || pieces.length < 2) return enc;
-  let size = 0;
-  for (const p of pieces) size += p.length;
-  return size > wholeWriteBytes ? enc : { ...enc, chunks: [Buffer.concat(pieces, size)] };
 }
 
 /** True once the response has been handed to the connection; false if it closed first. */
