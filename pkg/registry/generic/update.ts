@@ -32,7 +32,7 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
     await f?.(success);
   };
   const plan = async (stored: KubeObject | null): Promise<UpdatePlan> => {
-    await settle(false);
+    if (pending) await settle(false);
     const current = stored ? store.decorate(stored) : null;
     let desired = deepCopy(await objInfo(current));
     desired.metadata ??= {};

@@ -9,7 +9,7 @@ import {
   type Storage, type TryUpdate, type WriteOptions, type WatchOptions, type WatchStream,
 } from '../interfaces.js';
 import { encodeForStorage, UndecodableValueError, type StorageMediaType } from './codec.js';
-import { encodeStored, readStored, sealStored } from './stored-value.js';
+import { readStored, sealStored } from './stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { reportUndecodable } from './undecodable.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError } from './continue.js';
@@ -32,6 +32,8 @@ const unlimitedPageSize = 1000;
  * `data` its codec bytes (absent for the watch cache's copy).
  */
 interface KeyState { obj: KubeObject; modRevision: string; stale?: boolean; data?: Buffer }
+interface StartingState { state: KeyState | undefined; verified: boolean }
+interface Put { value: Buffer; lease: string | number }
 
 /** Thrown inside a list when the revision read is older than required: wait, then retry. */
 class FreshnessWait extends Error {
@@ -79,8 +81,14 @@ export class EtcdStorage implements Storage {
     }
   }
 
-  private encode(key: Buffer, obj: KubeObject): Promise<Buffer> {
-    return encodeStored(this.transformer, key, obj, this.mediaType);
+  /** A put's value and lease (0: none); a promise only for a transformer or TTL (an await is a turn of the microtask queue). */
+  private putOf(key: Buffer, bytes: Buffer, opts: WriteOptions): Put | Promise<Put> {
+    return this.transformer || opts.ttlSeconds ? this.sealAndLease(key, bytes, opts) : { value: bytes, lease: 0 };
+  }
+
+  private async sealAndLease(key: Buffer, bytes: Buffer, opts: WriteOptions): Promise<Put> {
+    const value = await sealStored(this.transformer, key, bytes);
+    return { value, lease: opts.ttlSeconds && opts.ttlSeconds > 0 ? await this.leases.leaseFor(opts.ttlSeconds) : 0 };
   }
 
   /** A value nothing can decode fails the read with its key and reason; it is never overwritten. */
@@ -99,11 +107,6 @@ export class EtcdStorage implements Storage {
     }
   }
 
-  /** 0 means no lease: the key lives until deleted. */
-  private async leaseFor(opts: WriteOptions): Promise<string | number> {
-    return opts.ttlSeconds && opts.ttlSeconds > 0 ? this.leases.leaseFor(opts.ttlSeconds) : 0;
-  }
-
   private range(req: IRangeRequest): Promise<IRangeResponse> {
     return this.client.kv.range(req);
   }
@@ -114,8 +117,8 @@ export class EtcdStorage implements Storage {
 
   private async createUntimed(key: string, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
     const k = Buffer.from(key);
-    const value = await this.encode(k, obj);
-    const lease = await this.leaseFor(opts);
+    const put = this.putOf(k, encodeForStorage(obj, this.mediaType), opts);
+    const { value, lease } = put instanceof Promise ? await put : put;
     const revision = await (opts.coalesce ? this.creates.create(k, value, lease) : this.creates.createNow(k, value, lease));
     if (revision === undefined) throw new StorageError('KeyExists', key, `key exists: ${key}`);
     return withRevision(obj, revision);
@@ -284,10 +287,10 @@ export class EtcdStorage implements Storage {
    * Where an update or delete starts: the watch cache's copy when there is one (not
    * verified: only a write that lands proves it current), otherwise etcd's state.
    */
-  private async startingState(k: Buffer, cached: KubeObject | undefined): Promise<{ state: KeyState | undefined; verified: boolean }> {
+  private startingState(k: Buffer, cached: KubeObject | undefined): StartingState | Promise<StartingState> {
     const rv = cached?.metadata.resourceVersion;
     if (cached && rv) return { state: { obj: cached, modRevision: rv }, verified: false };
-    return { state: await this.stateOf(await this.readKv(k)), verified: true };
+    return this.readKv(k).then(async (kv) => ({ state: await this.stateOf(kv), verified: true }));
   }
 
   private async updateUntimed(key: string, preconditions: Preconditions | undefined, tryUpdate: TryUpdate,
@@ -295,7 +298,8 @@ export class EtcdStorage implements Storage {
     const k = Buffer.from(key);
     // The state tried: etcd's (verified) or the watch cache's (possibly stale: then only
     // a write that lands proves it, and anything else is tried again from etcd).
-    let { state, verified } = await this.startingState(k, opts.cachedExisting);
+    const start = this.startingState(k, opts.cachedExisting);
+    let { state, verified } = start instanceof Promise ? await start : start;
     const refresh = async () => {
       state = await this.stateOf(await this.readKv(k));
       verified = true;
@@ -335,12 +339,14 @@ export class EtcdStorage implements Storage {
         if (!verified) { await refresh(); continue; }
         return { object: current.obj, created: false };
       }
+      const put = this.putOf(k, bytes, opts);
+      const { value, lease } = put instanceof Promise ? await put : put;
       const compare = current
         ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: current.modRevision }
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
       const res = await this.client.kv.txn({
         compare: [compare],
-        success: [{ request_put: { key: k, value: await sealStored(this.transformer, k, bytes), lease: await this.leaseFor(opts) } }],
+        success: [{ request_put: { key: k, value, lease } }],
         failure: [{ request_range: { key: k } }],
       });
       if (res.succeeded) return { object: withRevision(updated, res.header.revision), created: !current };
@@ -361,7 +367,8 @@ export class EtcdStorage implements Storage {
     const k = Buffer.from(key);
     // As in updates: a cached copy saves the read; only etcd's state can fail the delete
     // for good, so a check that fails on the copy is tried again on etcd's state.
-    let { state, verified } = await this.startingState(k, cachedExisting);
+    const start = this.startingState(k, cachedExisting);
+    let { state, verified } = start instanceof Promise ? await start : start;
     // The cache's copy is shared; the checks and the caller may change what they get.
     if (!verified && state) state = { ...state, obj: deepCopy(state.obj) };
     for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
