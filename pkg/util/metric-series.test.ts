@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { Counter, Histogram, Registry } from 'prom-client';
-import { FastCounter, FastHistogram } from './metric-series.js';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { FastCounter, FastGauge, FastHistogram } from './metric-series.js';
 
 type L = 'verb' | 'path';
 
@@ -75,6 +75,41 @@ describe('metric series: fast observations', () => {
     expect(fast).to.contain('h_count{verb="GET",path="/a"} 2');
     expect(fast).to.contain('h_sum{verb="GET",path="/a"} 0.1');
     expect(fast).to.contain('c{verb="GET",path="/a"} 8');
+  });
+
+  it('gauges go up and down as stock ones do, across reset() and remove(), and refuse what stock ones refuse', async () => {
+    const stock = new Registry();
+    const fast = new Registry();
+    const gauges = [
+      new Gauge<L>({ name: 'g', help: 'g', labelNames: ['verb', 'path'], registers: [stock] }),
+      new FastGauge<L>({ name: 'g', help: 'g', labelNames: ['verb', 'path'], registers: [fast] }),
+    ];
+    for (const g of gauges) {
+      for (let i = 0; i < 5; i++) g.inc({ verb: 'GET', path: '/a' });
+      g.dec({ verb: 'GET', path: '/a' });
+      g.dec({ verb: 'GET', path: '/a' }, 0.5);
+      g.inc({ verb: 'GET/', path: 'a' }, 2);
+      g.dec({ verb: 'PUT' });
+      g.dec({ verb: 'PUT' });
+      g.inc({ verb: 'A\u0001', path: '\u0002' });
+      g.inc({ verb: 'A', path: '\u0001\u0002' }, 3);
+      g.set({ verb: 'SET' }, 7);
+      g.inc({ verb: 'SET' });
+      g.reset();
+      g.inc({ verb: 'GET', path: '/a' }, 4);
+      g.dec({ verb: 'GET', path: '/a' });
+      g.inc({ verb: 'GET/', path: 'a' });
+      g.remove({ verb: 'GET/', path: 'a' });
+      g.dec({ verb: 'GET/', path: 'a' });
+      g.dec({ verb: 'GET/', path: 'a' });
+      g.inc({ verb: 'PUT' }, 2);
+      expect(() => g.inc({ verb: 'GET', path: '/a' }, 'x' as never)).to.throw(/not a valid number/);
+      expect(() => g.dec({ bogus: 'x' } as never)).to.throw(/label/i);
+    }
+    const [a, b] = [await stock.metrics(), await fast.metrics()];
+    expect(b).to.equal(a);
+    expect(b).to.contain('g{verb="GET",path="/a"} 3');
+    expect(b).to.contain('g{verb="GET/",path="a"} -2');
   });
 
   it('reject what stock prom-client rejects', () => {

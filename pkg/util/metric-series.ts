@@ -9,7 +9,7 @@
 // remove() behave exactly as for a stock metric; metric-series.test.ts checks the
 // exposition against stock prom-client fed the same observations, which would catch a
 // prom-client upgrade that changes that layout.
-import { Counter, Histogram, type CounterConfiguration, type HistogramConfiguration, type LabelValues } from 'prom-client';
+import { Counter, Gauge, Histogram, type CounterConfiguration, type GaugeConfiguration, type HistogramConfiguration, type LabelValues } from 'prom-client';
 
 interface HistogramSeries { labels: LabelValues<string>; bucketValues: Record<string, number>; sum: number; count: number }
 interface CounterSeries { labels: LabelValues<string>; value: number }
@@ -169,5 +169,27 @@ export class FastCounter<T extends string> extends Counter<T> {
       }
       series.value += v;
     }) as Counter<T>['inc'];
+  }
+}
+
+/**
+ * A Gauge whose inc(labels, value) and dec(labels, value) take the fast path for a label
+ * set seen before (APF counts every request executing up and down again).
+ */
+export class FastGauge<T extends string> extends Gauge<T> {
+  constructor(config: GaugeConfiguration<T>) {
+    super(config);
+    const index = new SeriesIndex<CounterSeries>(this as unknown as SeriesStore<CounterSeries>);
+    const add = (stock: (labels?: unknown, value?: unknown) => void, sign: 1 | -1) => (labels?: LabelValues<T> | number, value?: number): void => {
+      const v = value ?? 1;
+      const series = typeof labels === 'object' && labels !== null && typeof v === 'number' ? index.find(labels) : undefined;
+      if (!series) {
+        stock(labels, value);
+        return;
+      }
+      series.value += sign * v;
+    };
+    this.inc = add(this.inc.bind(this) as (labels?: unknown, value?: unknown) => void, 1) as Gauge<T>['inc'];
+    this.dec = add(this.dec.bind(this) as (labels?: unknown, value?: unknown) => void, -1) as Gauge<T>['dec'];
   }
 }

@@ -15,6 +15,7 @@ import { decodeBody } from '../negotiation/body.js';
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning } from '../request/long-running.js';
 import { connectionSocket } from '../../util/net/connection.js';
+import { attributesFor } from '../request/attributes.js';
 
 export interface RequestAuditRecord {
   annotations: Record<string, string>;
@@ -39,7 +40,7 @@ export function auditFilter(auditor: Auditor | undefined): Koa.Middleware {
   return async (ctx, next) => {
     const info = ctx.state.requestInfo as RequestInfo;
     const requestor = ctx.state.user as UserInfo;
-    const cfg = auditor.configFor({ ...info, user: requestor });
+    const cfg = auditor.configFor(attributesFor(requestor, info));
     if (cfg.level === 'None') return next();
     const record: RequestAuditRecord = { annotations: {} };
     ctx.state.audit = record;
@@ -74,7 +75,7 @@ export function failedAuthenticationAuditFilter(auditor: Auditor | undefined): K
     } catch (err) {
       if (ctx.state.user === undefined && err instanceof StatusError && err.code === 401) {
         const info = ctx.state.requestInfo as RequestInfo;
-        const cfg = auditor.configFor({ ...info, user: { name: '' } });
+        const cfg = auditor.configFor(attributesFor({ name: '', groups: [] }, info));
         if (cfg.level !== 'None' && !cfg.omitStages.has('ResponseStarted')) {
           const ev = newEvent(ctx, info, cfg, { username: '' });
           ev.stage = 'ResponseStarted';

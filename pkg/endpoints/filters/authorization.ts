@@ -1,17 +1,10 @@
 import type Koa from 'koa';
 import type { UserInfo } from '../../authentication/user.js';
 import { forbiddenError } from '../../authorization/forbidden.js';
-import type { Attributes, Authorizer } from '../../authorization/interfaces.js';
+import type { Authorizer } from '../../authorization/interfaces.js';
 import type { RequestInfo } from '../request/info.js';
+import { attributesFor } from '../request/attributes.js';
 import { addAuditAnnotation } from './audit-context.js';
-
-export function attributesFor(user: UserInfo, info: RequestInfo): Attributes {
-  return {
-    user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
-    namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion,
-    resource: info.resource, subresource: info.subresource, name: info.name,
-  };
-}
 
 export function authorizationFilter(authorizer: Authorizer): Koa.Middleware {
   return async (ctx, next) => {

@@ -8,21 +8,13 @@
 import type Koa from 'koa';
 import type { UserInfo } from '../../authentication/user.js';
 import type { APFController } from '../../util/flowcontrol/controller.js';
-import type { RequestDigest } from '../../util/flowcontrol/classify.js';
 import { Rejected } from '../../util/flowcontrol/queueset.js';
 import { estimateSeats, type ObjectCounts } from '../../util/flowcontrol/estimate.js';
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { plainTextError } from '../responsewriters/http-error.js';
 import { whenResponseSent } from '../responsewriters/sent.js';
-
-/** What classification reads, as a literal: a spread of the whole request info cost about 1 us. */
-function digestOf(info: RequestInfo, user: UserInfo): RequestDigest {
-  return {
-    user, isResourceRequest: info.isResourceRequest, verb: info.verb, apiGroup: info.apiGroup, resource: info.resource,
-    subresource: info.subresource, namespace: info.namespace, path: info.path,
-  };
-}
+import { attributesFor } from '../request/attributes.js';
 
 /** Upstream answers with http.Error: plain text, not a Status, and Retry-After. */
 function tooManyRequests(ctx: Koa.Context): void {
@@ -34,7 +26,7 @@ export function priorityAndFairnessFilter(apf: APFController, counts: ObjectCoun
     if (!apf.ready()) return next();
     const info = ctx.state.requestInfo as RequestInfo;
     const user = ctx.state.user as UserInfo;
-    const c = apf.classify(digestOf(info, user));
+    const c = apf.classify(attributesFor(user, info));
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchema.metadata.uid ?? '');
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel.metadata.uid ?? '');

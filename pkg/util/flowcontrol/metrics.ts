@@ -1,7 +1,7 @@
 // Upstream's apiserver_flowcontrol_* metrics (k8s.io/apiserver/pkg/util/flowcontrol/metrics),
 // same names and labels, for the ones this server's model has.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { FastCounter, FastHistogram } from '../metric-series.js';
+import { FastCounter, FastGauge, FastHistogram } from '../metric-series.js';
 
 export class FlowcontrolMetrics {
   readonly dispatched: Counter<'flow_schema' | 'priority_level'>;
@@ -18,7 +18,7 @@ export class FlowcontrolMetrics {
     this.dispatched = new FastCounter({ name: 'apiserver_flowcontrol_dispatched_requests_total', help: '[BETA] Number of requests executed by API Priority and Fairness subsystem', labelNames: fsPl, registers });
     this.rejected = new Counter({ name: 'apiserver_flowcontrol_rejected_requests_total', help: '[BETA] Number of requests rejected by API Priority and Fairness subsystem', labelNames: [...fsPl, 'reason'], registers });
     this.inQueue = new Gauge({ name: 'apiserver_flowcontrol_current_inqueue_requests', help: '[BETA] Number of requests currently pending in queues of the API Priority and Fairness subsystem', labelNames: fsPl, registers });
-    this.executing = new Gauge({ name: 'apiserver_flowcontrol_current_executing_requests', help: '[BETA] Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', labelNames: fsPl, registers });
+    this.executing = new FastGauge({ name: 'apiserver_flowcontrol_current_executing_requests', help: '[BETA] Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', labelNames: fsPl, registers });
     this.waitDuration = new FastHistogram({ name: 'apiserver_flowcontrol_request_wait_duration_seconds', help: '[BETA] Length of time a request spent waiting in its queue', labelNames: [...fsPl, 'execute'],
       buckets: [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30], registers });
     this.nominalLimit = new Gauge({ name: 'apiserver_flowcontrol_nominal_limit_seats', help: '[BETA] Nominal number of execution seats configured for each priority level', labelNames: ['priority_level'], registers });
