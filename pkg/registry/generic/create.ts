@@ -6,7 +6,7 @@ import { StorageError } from '../../storage/interfaces.js';
 import { generateName, nowTimestamp } from './names.js';
 import type { RequestScope, StoreCore } from './store-interfaces.js';
 import {
-  admissionAttrs, assertValid, beginCreate, bindNamespace, collectWarnings, strategyContext,
+  admissionAttrs, assertValid, beginCreate, bindNamespace, collectWarnings, nothingToFinish, strategyContext,
 } from './write-steps.js';
 
 const maxGenerateNameAttempts = 8;
@@ -26,7 +26,8 @@ export async function createObject(store: StoreCore, namespace: string, body: Ku
     const candidate = useGenerateName ? deepCopy(obj) : obj;
     if (useGenerateName) candidate.metadata.name = generateName(candidate.metadata.generateName!);
     const prepared = await prepareCreate(store, candidate, scope);
-    const finish = await beginCreate(def, prepared, scope);
+    const begun = beginCreate(def, prepared, scope);
+    const finish = begun instanceof Promise ? await begun : begun;
     if (scope.dryRun) {
       await finish(false);
       return store.decorate(prepared);
@@ -41,7 +42,7 @@ export async function createObject(store: StoreCore, namespace: string, body: Ku
       if (collided && useGenerateName && attempt < maxGenerateNameAttempts) continue;
       throw store.mapError(err, prepared.metadata.name ?? '');
     } finally {
-      await finish(written);
+      if (finish !== nothingToFinish) await finish(written);
     }
   }
 }

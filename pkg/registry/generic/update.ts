@@ -81,7 +81,7 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
       return decided.kind === 'write' ? store.toStorage(decided.obj) : null;
     }, allowCreate, store.writeOptions);
     const final = decided as UpdatePlan;
-    await settle(final.kind === 'write');
+    if (pending) await settle(final.kind === 'write');
     if (final.kind === 'delete') {
       // The update emptied the finalizers of a terminating object: it is removed
       // instead, and the client gets the object of its update.

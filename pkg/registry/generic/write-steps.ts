@@ -22,10 +22,13 @@ export function bindNamespace(def: StoreDef, obj: KubeObject, namespace: string)
   }
 }
 
-/** The create hook's work for this object, or nothing to finish. */
-export async function beginCreate(def: StoreDef, obj: KubeObject, scope: RequestScope): Promise<FinishFunc> {
+/** What a create with no hook finishes: nothing, and its caller need not await it (a microtask turn). */
+export const nothingToFinish: FinishFunc = async () => undefined;
+
+/** The create hook's work for this object, or nothingToFinish, without a promise, when there is none. */
+export function beginCreate(def: StoreDef, obj: KubeObject, scope: RequestScope): FinishFunc | Promise<FinishFunc> {
   const begin = def.hooks?.beginCreate;
-  if (!begin || scope.subresource) return async () => undefined;
+  if (!begin || scope.subresource) return nothingToFinish;
   return begin(obj, scope.dryRun);
 }
 
