@@ -23,6 +23,13 @@ describe('configmaps', () => {
     ]);
   });
 
+  it('takes keys named like Object.prototype\'s members as any other (valid config keys)', () => {
+    expect(s.validate(cm({ data: { constructor: 'x', toString: 'y', __proto__x: 'z' } }), {})).to.deep.equal([]);
+    expect(render(s.validate(cm({ data: { constructor: 'x' }, binaryData: { constructor: 'AA==' } }), {}))).to.deep.equal([
+      'data[constructor]: Invalid value: "constructor": duplicate of key present in binaryData',
+    ]);
+  });
+
   it('limits data and decoded binaryData to 1 MiB together', () => {
     const half = 'x'.repeat(512 * 1024);
     expect(s.validate(cm({ data: { a: half }, binaryData: { b: Buffer.alloc(512 * 1024).toString('base64') } }), {})).to.deep.equal([]);

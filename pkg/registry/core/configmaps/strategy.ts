@@ -32,7 +32,8 @@ export class ConfigMapStrategy extends BaseStrategy {
     let total = 0;
     for (const [k, v] of Object.entries(data)) {
       errs.push(...validateConfigMapKey(k, key('data', k)));
-      if (k in binary) errs.push(invalid(key('data', k), k, 'duplicate of key present in binaryData'));
+      // Own keys only: `in` also finds Object.prototype's (a data key named `constructor`).
+      if (Object.prototype.hasOwnProperty.call(binary, k)) errs.push(invalid(key('data', k), k, 'duplicate of key present in binaryData'));
       total += byteLength(v);
     }
     for (const [k, v] of Object.entries(binary)) {
