@@ -103,6 +103,11 @@ describe('custom resources: schema and conversion', function () {
     it('defaults objects on read with defaults added to the schema after they were stored', async () => {
       const crd = await call<KubeObject>(0, 'GET', `${crdBase}/boxes.${group}`);
       const versions = (crd.body.spec as { versions: Array<{ schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }> }).versions;
+      // Read first, so that the replicas' watch caches hold the object defaulted by the old schema.
+      for (const replica of [0, 1]) {
+        expect((await call<{ items: KubeObject[] }>(replica, 'GET', base)).body.items.map((o) => o.spec)).to.deep.include({ size: 2, color: 'red', extra: { kept: true } });
+        expect((await call<KubeObject>(replica, 'GET', `${base}/pruned`)).body.spec).to.deep.equal({ size: 2, color: 'red', extra: { kept: true } });
+      }
       versions[0]!.schema.openAPIV3Schema.properties.spec.properties.shape = { type: 'string', default: 'cube' };
       expect((await call(0, 'PUT', `${crdBase}/boxes.${group}`, crd.body)).status).to.equal(200);
       const read = await until('default applied on replica 1', async () => {
@@ -110,6 +115,14 @@ describe('custom resources: schema and conversion', function () {
         return (r.body.spec as Record<string, unknown>).shape === 'cube' ? r.body : undefined;
       }, 5000);
       expect(read.spec).to.deep.equal({ size: 2, color: 'red', extra: { kept: true }, shape: 'cube' });
+      // Served from the watch cache, whose objects were read (and defaulted) before the change.
+      for (const replica of [0, 1]) {
+        const list = await call<{ items: KubeObject[] }>(replica, 'GET', base);
+        const pruned = list.body.items.find((o) => o.metadata.name === 'pruned');
+        expect(pruned?.spec, `replica ${replica}`).to.deep.equal({ size: 2, color: 'red', extra: { kept: true }, shape: 'cube' });
+        const again = await call<KubeObject>(replica, 'GET', `${base}/pruned`);
+        expect(again.body.spec, `replica ${replica}`).to.deep.equal(pruned?.spec);
+      }
     });
   });
 

@@ -9,7 +9,7 @@ import type { ListOptions, ListResult, Preconditions, Storage, WriteOptions, Wat
 import type { DeleteOptions } from './deletion.js';
 import { indexedFieldFor, isFiltering, matcherFor, objectFields, type SelectionPredicate } from './predicate.js';
 import { toStatusError } from './storage-errors.js';
-import { isShared, recordView } from '../../runtime/serializer/shared-encodings.js';
+import { forgetEncodings, isShared, recordView } from '../../runtime/serializer/shared-encodings.js';
 import { FieldManager } from './managedfields/manager.js';
 import { field, type Path } from './managedfields/path.js';
 import type {
@@ -26,8 +26,13 @@ export type {
   DeleteResult, ListParams, RequestScope, UpdatedObjectInfo, UpdateResult,
 } from './store-interfaces.js';
 
-/** Stored objects decorate() has already run through their resource's defaults. */
-const defaulted = new WeakSet<object>();
+/**
+ * Shared stored objects decorate() has run through a resource's defaults, each with the
+ * strategy that applied them: a custom resource declared anew (its CRD changed) has a new
+ * strategy, whose defaults the objects cached before it must get as well, as upstream's
+ * storage rebuilt for the new schema decodes them with.
+ */
+const defaultedBy = new WeakMap<object, object>();
 
 export class GenericStore implements StoreCore {
   readonly keyRoot: string;
@@ -186,10 +191,13 @@ export class GenericStore implements StoreCore {
     // Defaults are idempotent: on an object written here they change nothing. An object
     // the watch cache shares is defaulted once, not once per watcher and per read; any
     // other is this read's or write's own, decorated once.
-    if (!isShared(converted)) this.def.strategy.applyDefaults(converted);
-    else if (!defaulted.has(converted)) {
-      this.def.strategy.applyDefaults(converted);
-      defaulted.add(converted);
+    const strategy = this.def.strategy;
+    if (!isShared(converted)) strategy.applyDefaults(converted);
+    else if (defaultedBy.get(converted) !== strategy) {
+      // Bytes encoded under another declaration's defaults may lack this one's.
+      if (defaultedBy.has(converted)) forgetEncodings(converted);
+      strategy.applyDefaults(converted);
+      defaultedBy.set(converted, strategy);
     }
     // One copy: apiVersion and kind keep the first two places, whatever the object's own
     // (spread in after them) held is overwritten.

@@ -30,6 +30,14 @@ export function isShared(obj: object): boolean {
   return (obj as Obj)[encodingsOf] !== undefined;
 }
 
+/**
+ * Drops the encodings kept for a shared object whose members changed after all: another
+ * declaration of its resource (a CRD changed since) gave it defaults the first had not.
+ */
+export function forgetEncodings(obj: object): void {
+  ((obj as Obj)[encodingsOf] as Map<string, Buffer> | undefined)?.clear();
+}
+
 /** Records that `view` is `{ apiVersion, kind, ...source }` of `source`, if `source` is shared. */
 export function recordView(view: object, source: object): void {
   if (isShared(source)) Object.defineProperty(view, sourceOfView, { value: source, configurable: true });
