@@ -100,9 +100,12 @@ describe('fieldValidation', function () {
     const smp = await call<Status>('PATCH', `${cms}/warn?fieldValidation=Strict`, '{"data":{"z":"1"},"q":{"r":1}}', { 'Content-Type': 'application/strategic-merge-patch+json' });
     expect(smp.status).to.equal(422);
     expect(smp.body.message).to.equal(' "" is invalid: patch: Invalid value: "map[data:map[z:1] q:map[r:1]]": strict decoding error: unknown field "q"');
-    const ignored = await call('PATCH', `${cms}/warn?fieldValidation=Ignore`, patch, merge);
+    const ignored = await call<Obj>('PATCH', `${cms}/warn?fieldValidation=Ignore`, patch, merge);
     expect(ignored.status).to.equal(200);
     expect(warnings(ignored)).to.deep.equal([]);
+    // Unknown fields are dropped whether or not they were looked for.
+    expect(ignored.body).to.not.have.property('aa');
+    expect(ignored.body).to.not.have.property('zz');
   });
 
   it('apply: repeated keys are a 400 for Strict and warnings for Warn', async () => {

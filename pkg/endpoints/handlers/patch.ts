@@ -42,9 +42,11 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
   const res = await h.store.update(h.info.namespace, h.info.name, async (current: KubeObject | null) => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);
     const patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
-    checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t);
+    const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t);
     const obj = toKubeObject(h.def, patched);
-    dropUnknownFields(t, obj);
+    // The strict walk found nothing to drop (nearly always); a built-in kind's decode adds
+    // only declared fields unless a conversion round trip rebuilds the object.
+    if (unknownSeen !== false || t.pruning || h.def.conversion) dropUnknownFields(t, obj);
     checkName(obj, h.info.name, h.def.namespaced ? h.info.namespace : '');
     return obj;
   }, scope);
@@ -55,10 +57,11 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
 /**
  * Strict problems of a patch: repeated keys in the patch body (for JSON patch, also
  * unknown keys of its operations), then unknown fields of the patched object.
+ * Returns whether the patched object has unknown fields; undefined when not looked for.
  */
 function checkPatchedFields(h: HandlerScope, directive: FieldValidation, patchType: 'json' | 'merge' | 'strategic',
-  patch: string, patched: Record<string, unknown>, t: TypeRef): void {
-  if (directive === 'Ignore') return;
+  patch: string, patched: Record<string, unknown>, t: TypeRef): boolean | undefined {
+  if (directive === 'Ignore') return undefined;
   let body: unknown;
   try {
     body = JSON.parse(patch);
@@ -66,8 +69,10 @@ function checkPatchedFields(h: HandlerScope, directive: FieldValidation, patchTy
     body = undefined;
   }
   const before = body === undefined ? [] : patchType === 'json' ? jsonPatchOperationIssues(patch, body) : jsonDuplicateIssues(patch);
-  const report: StrictReport = { yamlLines: [], errors: [...before, ...sortedUnknownIssues(t, patched)] };
+  const unknown = sortedUnknownIssues(t, patched);
+  const report: StrictReport = { yamlLines: [], errors: [...before, ...unknown] };
   // Every patch is checked; only a failed Strict one shows the object, sorted and encoded.
   const shown = (): string => (patchType === 'strategic' ? goValueString(body) : JSON.stringify(sortedCopy(patched)));
   reportPatchIssues(h.ctx, directive, report, shown);
+  return unknown.length > 0;
 }
