@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Etcd3 } from 'etcd3';
-import { rangeRequestAt } from './compaction-question.js';
+import { testEtcdEndpoint } from '../../../test/harness/etcd.js';
+import { askRevisionKept, rangeRequestAt } from './compaction-question.js';
 
 describe('compaction question: the RangeRequest written by hand', () => {
   it('is byte for byte what etcd3 encodes for the same request, small and large revisions', () => {
@@ -16,4 +17,30 @@ describe('compaction question: the RangeRequest written by hand', () => {
       client.close();
     }
   });
+});
+
+describe('compaction question: the answers', () => {
+  // The same answers through etcd3's pool and, for an etcd3 whose private pool differs, through kv.range.
+  for (const through of ['the pool', 'kv.range (no pool found)']) {
+    it(`resolves for a kept revision and rejects with etcd's compaction error past it, through ${through}`, async () => {
+      const client = new Etcd3({ hosts: await testEtcdEndpoint() });
+      if (through !== 'the pool') {
+        // A pool without the members and exec this module looks for; etcd3's close still reaches the real one.
+        const real = (client as unknown as { pool: { close(): void } }).pool;
+        Object.defineProperty(client, 'pool', { value: { close: () => real.close() } });
+      }
+      try {
+        const key = `/compaction-question/${through}`;
+        const first = Number((await client.put(key).value('1').exec()).header.revision);
+        const second = Number((await client.put(key).value('2').exec()).header.revision);
+        await askRevisionKept(client, first);
+        await client.kv.compact({ revision: String(second) });
+        const err = await askRevisionKept(client, first).then(() => undefined, (e: Error) => e);
+        expect(err?.message).to.match(/compacted/);
+        await askRevisionKept(client, second);
+      } finally {
+        client.close();
+      }
+    });
+  }
 });

@@ -58,12 +58,13 @@ const statusNames = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE
   'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL',
   'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
 
-/** etcd3's connection pool of `client`, its KV service client given the question once. */
-function poolOf(client: Etcd3): Pool {
+/**
+ * etcd3's connection pool of `client`, its KV service client given the question once; null
+ * when this etcd3 keeps its connections otherwise (a version whose private pool differs).
+ */
+function poolOf(client: Etcd3): Pool | null {
   const pool = (client as unknown as { pool?: Pool }).pool;
-  if (typeof pool?.exec !== 'function' || !Array.isArray(pool.hosts) || pool.hosts.length === 0) {
-    throw new Error('this etcd3 version keeps its connections differently: cannot ask it about compaction');
-  }
+  if (typeof pool?.exec !== 'function' || !Array.isArray(pool.hosts) || pool.hosts.length === 0) return null;
   // Every member's KV client is of the one class etcd3 made from its protos.
   const proto = Object.getPrototypeOf(pool.hosts[0]!.getServiceClient('KV')) as KVServiceClient;
   if (proto[compactionQuestion] === undefined) {
@@ -72,15 +73,17 @@ function poolOf(client: Etcd3): Pool {
   return pool;
 }
 
-const pools = new WeakMap<Etcd3, Pool>();
+const pools = new WeakMap<Etcd3, Pool | null>();
 
 /**
  * Asks etcd through `client`'s pool whether it still holds revision `revision`. Resolves
  * when it does; rejects as etcd3 does (the caller translates): compacted, a future
- * revision, or etcd or the way to it failing.
+ * revision, or etcd or the way to it failing. Without the pool (another etcd3) the same
+ * question goes through etcd3's own `kv.range`, dearer but the same answer.
  */
 export function askRevisionKept(client: Etcd3, revision: number): Promise<unknown> {
   let pool = pools.get(client);
-  if (!pool) { pool = poolOf(client); pools.set(client, pool); }
+  if (pool === undefined) { pool = poolOf(client); pools.set(client, pool); }
+  if (pool === null) return client.kv.range({ key: Buffer.from([0]), revision: String(revision), limit: 1, keys_only: true });
   return pool.exec('KV', compactionQuestion, rangeRequestAt(revision));
 }
