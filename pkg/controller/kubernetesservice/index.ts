@@ -12,7 +12,7 @@ import type { StorageMediaType } from '../../storage/etcd/codec.js';
 import { endpointSliceFor, sliceUpToDate } from './endpointslice.js';
 import { MasterLeases } from './masterleases.js';
 import { endpointPorts, reconcileLease, reconcileMasterCount, type Reconciled } from './reconciler.js';
-import { firstServiceIP, kubernetesService, kubernetesServiceName as name, kubernetesServiceNamespace as ns } from './service.js';
+import { appearsWithin, firstServiceIP, kubernetesService, kubernetesServiceName as name, kubernetesServiceNamespace as ns } from './service.js';
 
 /** --endpoint-reconciler-type. */
 export type EndpointReconcilerType = 'lease' | 'master-count' | 'none';
@@ -111,9 +111,10 @@ export class KubernetesServiceController {
       this.o.log.info({ clusterIP: this.serviceIP }, 'created the kubernetes service');
     } catch (err) {
       // Another replica creating it at the same moment holds the IP first: its create
-      // fails here with AlreadyExists, or with "provided IP is already allocated".
+      // fails here with AlreadyExists, or with "provided IP is already allocated" while
+      // that replica's object is still on its way to etcd (seen when two start at once).
       if (isStatus(err, 409)) return;
-      if (isStatus(err, 422) && await services.get(ns, name).then(() => true, () => false)) return;
+      if (isStatus(err, 422) && await appearsWithin(() => services.get(ns, name), 2000, () => this.stopped)) return;
       throw err;
     }
   }

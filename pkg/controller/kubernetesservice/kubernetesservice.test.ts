@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { KubeObject } from '../../runtime/object.js';
 import { endpointSliceFor, sliceUpToDate } from './endpointslice.js';
 import { endpointPorts, reconcileLease, reconcileMasterCount } from './reconciler.js';
-import { firstServiceIP, kubernetesService } from './service.js';
+import { appearsWithin, firstServiceIP, kubernetesService } from './service.js';
 
 const ports = endpointPorts(6443);
 const ep = (ips: string[], port = 6443, labels: Record<string, string> = { 'endpointslice.kubernetes.io/skip-mirror': 'true' }): KubeObject => ({
@@ -29,6 +29,22 @@ describe('kubernetes service', () => {
       spec: { ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: 6443 }], clusterIP: '10.0.0.1',
         ipFamilyPolicy: 'SingleStack', sessionAffinity: 'None', type: 'ClusterIP' },
     });
+  });
+
+  it('waits a bounded time for a Service another replica is creating (its IP claimed, its object not yet written)', async () => {
+    let asks = 0;
+    const appearsOnThird = () => (++asks >= 3 ? Promise.resolve({}) : Promise.reject(new Error('404')));
+    expect(await appearsWithin(appearsOnThird, 1000, () => false, 5)).to.equal(true);
+    expect(asks).to.equal(3);
+    asks = 0;
+    const never = () => { asks++; return Promise.reject(new Error('404')); };
+    const t0 = Date.now();
+    expect(await appearsWithin(never, 50, () => false, 5)).to.equal(false);
+    expect(Date.now() - t0).to.be.within(50, 1000);
+    expect(asks).to.be.greaterThan(2);
+    asks = 0;
+    expect(await appearsWithin(never, 1000, () => true, 5), 'a stopping replica does not wait').to.equal(false);
+    expect(asks).to.equal(1);
   });
 
   describe('lease reconciler', () => {

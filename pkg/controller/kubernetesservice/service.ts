@@ -28,3 +28,16 @@ export function kubernetesService(clusterIP: string, securePort: number): KubeOb
     spec: { ports: servicePorts(securePort), clusterIP, ipFamilyPolicy: 'SingleStack', sessionAffinity: 'None', type: 'ClusterIP' },
   };
 }
+
+/**
+ * Whether `get` finds the Service within `waitMs`, asked every `stepMs` until `stopped`:
+ * a replica whose create met "provided IP is already allocated" while the Service was
+ * absent raced another replica's create, which claims the IP before its object is written.
+ */
+export async function appearsWithin(get: () => Promise<unknown>, waitMs: number, stopped: () => boolean, stepMs = 100): Promise<boolean> {
+  for (const until = Date.now() + waitMs; ;) {
+    if (await get().then(() => true, () => false)) return true;
+    if (stopped() || Date.now() >= until) return false;
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
