@@ -4,7 +4,7 @@
 // with the provider's reason, like any other value no codec can read.
 import type { KubeObject } from '../../runtime/object.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
-import { decodeFromStorage, encodeForStorage, UndecodableValueError, type StorageMediaType } from './codec.js';
+import { decodeFromStorage, UndecodableValueError } from './codec.js';
 
 export interface StoredKV { key: Buffer; value: Buffer }
 
@@ -25,10 +25,6 @@ export async function readStored(t: ValueTransformer | undefined, kv: StoredKV, 
 
 export async function decodeStored(t: ValueTransformer | undefined, kv: StoredKV, modRevision: string | number): Promise<KubeObject> {
   return t ? (await readStored(t, kv, modRevision)).obj : decodeFromStorage(kv.value, modRevision);
-}
-
-export async function encodeStored(t: ValueTransformer | undefined, key: Buffer, obj: KubeObject, mediaType: StorageMediaType): Promise<Buffer> {
-  return sealStored(t, key, encodeForStorage(obj, mediaType));
 }
 
 /** Codec bytes as they go to etcd. */

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import nacl from 'tweetnacl';
 import { EncryptionAtRest } from './encryption-at-rest.js';
 import { KMSv2Provider } from './encrypt/envelope/kms-v2.js';
-import { readStored, encodeStored } from '../etcd/stored-value.js';
+import { readStored, sealStored } from '../etcd/stored-value.js';
 import { encodeForStorage } from '../etcd/codec.js';
 import { startKmsPlugin, kmsOpen } from '../../../test/harness/kms-plugin.js';
 import type { KubeObject } from '../../runtime/object.js';
@@ -77,7 +77,7 @@ describe('encryption at rest: round trips (ours writes, a reference decryption r
   async function written(yaml: string): Promise<Buffer> {
     const enc = await EncryptionAtRest.start({ path: configFile(`rt-${Math.random()}.yaml`, yaml), reload: false, resourceOf, log });
     try {
-      const out = await encodeStored(enc, keyOf, secret, 'application/vnd.kubernetes.protobuf');
+      const out = await sealStored(enc, keyOf, encodeForStorage(secret, 'application/vnd.kubernetes.protobuf'));
       // and ours reads it back
       expect((await readStored(enc, { key: keyOf, value: out }, 7)).obj.data).to.deep.equal(secret.data);
       return out;
@@ -215,11 +215,11 @@ describe('encryption at rest: providers and keys', () => {
     const old = await EncryptionAtRest.start({ path: configFile('k1.yaml', aesConfig('aescbc', [['key1', key1]])), reload: false, resourceOf, log });
     const rotated = await EncryptionAtRest.start({ path: configFile('k21.yaml', aesConfig('aescbc', [['key2', key2], ['key1', key1]])), reload: false, resourceOf, log });
     try {
-      const byOld = await encodeStored(old, keyOf, secret, 'application/json');
+      const byOld = await sealStored(old, keyOf, encodeForStorage(secret, 'application/json'));
       const read = await readStored(rotated, { key: keyOf, value: byOld }, 3);
       expect(read.stale).to.equal(true);
       expect(read.obj.data).to.deep.equal(secret.data);
-      const byNew = await encodeStored(rotated, keyOf, secret, 'application/json');
+      const byNew = await sealStored(rotated, keyOf, encodeForStorage(secret, 'application/json'));
       expect(byNew.subarray(0, 23).toString()).to.equal('k8s:enc:aescbc:v1:key2:');
       expect((await readStored(rotated, { key: keyOf, value: byNew }, 4)).stale).to.equal(false);
       const err = await readStored(old, { key: keyOf, value: byNew }, 4).then(() => undefined, (e: Error) => e);
@@ -232,9 +232,9 @@ describe('encryption at rest: providers and keys', () => {
     const yaml = `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers:\n      - identity: {}\n      - aescbc:\n          keys:\n            - name: key1\n              secret: ${key1.toString('base64')}\n`;
     const id = await EncryptionAtRest.start({ path: configFile('id.yaml', yaml), reload: false, resourceOf, log });
     try {
-      const encrypted = await encodeStored(enc, keyOf, secret, 'application/json');
+      const encrypted = await sealStored(enc, keyOf, encodeForStorage(secret, 'application/json'));
       expect(await readStored(id, { key: keyOf, value: encrypted }, 1).then((r) => r.stale)).to.equal(true);
-      expect((await encodeStored(id, keyOf, secret, 'application/json')).toString()).to.equal(JSON.stringify(secret));
+      expect((await sealStored(id, keyOf, encodeForStorage(secret, 'application/json'))).toString()).to.equal(JSON.stringify(secret));
       const plainMap = Buffer.from('{"kind":"ConfigMap"}');
       expect((await id.fromStorage(Buffer.from('/registry/configmaps/a/b'), plainMap)).data).to.deep.equal(plainMap);
       // aescbc alone cannot read a plain value: upstream's message
