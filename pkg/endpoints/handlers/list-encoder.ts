@@ -147,7 +147,7 @@ export async function encodeProtobufCooperatively(body: Json): Promise<Buffer[] 
     }
   }
   parts.push(w.flush());
-  const rawLength = parts.reduce((n, p) => n + p.length, 0);
+  const rawLength = totalBytes(parts);
   // runtime.Unknown: typeMeta (1), raw (2), contentEncoding (3), contentType (4).
   const head = Writer.create();
   head.raw(protobufMagic);
@@ -155,6 +155,13 @@ export async function encodeProtobufCooperatively(body: Json): Promise<Buffer[] 
   head.uint32(18).uint32(rawLength);
   const tail = Writer.create().uint32(26).string('').uint32(34).string('');
   return [head.finish(), ...parts, tail.finish()].map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+}
+
+/** The bytes of all `pieces` together. */
+export function totalBytes(pieces: readonly Uint8Array[]): number {
+  let size = 0;
+  for (const p of pieces) size += p.length;
+  return size;
 }
 
 /**
@@ -224,30 +231,30 @@ export class BatchedBody extends Readable {
     if (await this.writeBatchesTo(out)) out.end();
   }
 
-  /** Writes every batch; false when a side was destroyed first. */
+  /**
+   * Writes every batch; false when a side was destroyed first. A body up to wholeWriteBytes
+   * goes in one corked turn; a larger one a batch a turn, waiting for 'drain' when asked to.
+   */
   private async writeBatchesTo(out: Writable): Promise<boolean> {
-    if (this.pieces.reduce((n, p) => n + p.length, 0) <= wholeWriteBytes) {
-      if (out.destroyed || this.destroyed) return false;
-      out.cork();
-      for (const batch of writeBatches(this.pieces)) for (const piece of batch) out.write(piece);
-      out.uncork();
-      return true;
-    }
+    const whole = totalBytes(this.pieces) <= wholeWriteBytes;
     const batches = writeBatches(this.pieces);
-    for (let next = batches.next(); !next.done;) {
+    let next = batches.next();
+    for (;;) {
       if (out.destroyed || this.destroyed) return false;
       out.cork();
       let ok = true;
-      for (const piece of next.value) ok = out.write(piece);
+      while (!next.done) {
+        for (const piece of next.value) ok = out.write(piece);
+        next = batches.next();
+        if (!whole) break;
+      }
       out.uncork();
-      next = batches.next();
       // No turn after the last batch: the caller ends `out` in this one, so that over
       // HTTP/2 the last frame carries END_STREAM instead of one sent turns later.
-      if (next.done) break;
+      if (next.done) return true;
       if (!ok) await drained(out);
       else await nextTurn();
     }
-    return true;
   }
 }
 

@@ -9,7 +9,7 @@ import { canEncode, encodeObject } from '../../runtime/serializer/protobuf/envel
 import type { HandlerScope } from './scope.js';
 import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
 import { setApiBody, type ApiBody } from '../responsewriters/compression.js';
-import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, joinedBatches, wholeWriteBytes } from './list-encoder.js';
+import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, joinedBatches, totalBytes, wholeWriteBytes } from './list-encoder.js';
 
 /** A write negotiates before it acts and again when it answers: once per handler scope. */
 const negotiated = new WeakMap<HandlerScope, MediaChoice>();
@@ -140,8 +140,7 @@ export async function encodeList(h: HandlerScope, body: KubeList): Promise<Encod
 export function joinedList(enc: EncodedList): EncodedList {
   const pieces = enc.chunks;
   if (!pieces || pieces.length < 2) return enc;
-  let size = 0;
-  for (const p of pieces) size += p.length;
+  const size = totalBytes(pieces);
   return size > wholeWriteBytes ? enc : { ...enc, chunks: [Buffer.concat(pieces, size)] };
 }
 
@@ -161,7 +160,7 @@ function sendList(h: HandlerScope, code: number, { media, out, field, chunks: en
   }
   const pieces = chunks;
   setApiBody(h.ctx, {
-    length: pieces.reduce((n, c) => n + c.length, 0),
+    length: totalBytes(pieces),
     plain: () => new BatchedBody(pieces),
     chunks: () => joinedBatches(pieces),
   });
