@@ -54,8 +54,9 @@ haproxy:
 	@bash hack/install-haproxy.sh >/dev/null
 
 # One replica with an embedded etcd (data in _output/etcd); writes _output/admin.kubeconfig.
+# Through the launcher, so under the node flags the server ships with (bin/node-flags).
 run: build etcd
-	ETCD_BIN="$$(bash hack/install-etcd.sh)" exec node bin/kube-apiserver.js \
+	ETCD_BIN="$$(bash hack/install-etcd.sh)" exec bin/kube-apiserver \
 	  --bind-address=127.0.0.1 --cert-dir=_output/certs \
 	  --write-admin-kubeconfig=_output/admin.kubeconfig \
 	  --embedded-etcd-data-dir=_output/etcd \

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { bundleFile, codeCacheFile, trainedCacheFile } from './launch.js';
+import { shippedNodeFlags } from './node-flags.js';
 import { flagSections } from '../pkg/server/options.js';
 import { helpText } from '../pkg/server/options/help.js';
 
@@ -21,12 +22,15 @@ describe('kube-apiserver executable (single-file build)', () => {
     expect(existsSync(codeCacheFile), codeCacheFile).to.equal(true);
     // Else the executable runs the per-file build (tsc alone since the bundle: npm run build).
     expect(statSync(bundleFile).mtimeMs, 'the bundle is older than dist/cmd/apiserver.js').to.be.at.least(statSync(join(here, 'apiserver.js')).mtimeMs);
-    // A fresh node, as the executable runs (mocha's own flags would change V8's flag hash).
+    // A fresh node under the flags the executable starts it with (bin/node-flags); mocha's
+    // own would change V8's flag hash.
     const probe = `import { readFileSync } from 'node:fs';
 import { codeCacheFile, loadBundle } from ${JSON.stringify(join(here, 'launch.js'))};
 const { script, bundle } = loadBundle(readFileSync(codeCacheFile));
 console.log(JSON.stringify({ rejected: script.cachedDataRejected, exports: Object.keys(bundle).sort() }));`;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe]);
+    const env = { ...process.env };
+    delete env['NODE_OPTIONS'];
+    const { stdout } = await run(process.execPath, [...shippedNodeFlags(), '--input-type=module', '-e', probe], { env });
     expect(JSON.parse(stdout)).to.deep.equal({ rejected: false, exports: ['command', 'loadServer'] });
     // launch.ts decodes an ASCII bundle as latin1, a quarter of UTF-8's time.
     expect(isAscii(readFileSync(bundleFile)), 'a non-ASCII character in the bundle').to.equal(true);

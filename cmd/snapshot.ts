@@ -1,12 +1,14 @@
 // Writes the V8 startup snapshot bin/kube-apiserver starts from: `node --build-snapshot`
 // evaluates the bundle's server modules once, compiled from the trained code cache
-// (cmd/launch.ts), so the heap it writes holds the evaluated modules and the bytecode of
-// what a start runs. A start then deserializes that heap (`node --snapshot-blob`)
-// instead of reading, compiling and evaluating the bundle. Run as
+// (cmd/launch.ts) under the node flags every start takes (bin/node-flags; V8 tags a
+// snapshot and a code cache with its flags and refuses them under others), so the heap
+// it writes holds the evaluated modules and the bytecode of what a start runs. A start
+// then deserializes that heap (`node --snapshot-blob`) instead of reading, compiling and
+// evaluating the bundle. Run as
 // `node dist/cmd/snapshot.js <trained cache>` by a server that served from the bundle
 // (launch.ts), in the background; the blob only fits the node binary that wrote it,
-// whose path and the flags a start takes go beside it (kube-apiserver.blob.node, read
-// by bin/kube-apiserver).
+// whose path and the flags it was built under go beside it (kube-apiserver.blob.node,
+// read by bin/kube-apiserver).
 //
 // Node 20 cannot put every built-in module in a snapshot: http and http2 keep their
 // binding data in objects it cannot serialize, and tls loads js_stream, whose functions
@@ -24,19 +26,9 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleFile, bundleWrapper } from './launch.js';
+import { shippedNodeFlags } from './node-flags.js';
 
 export const snapshotBlob = bundleFile.replace(/\.cjs$/, '.blob');
-
-/**
- * The V8 flags a start from the snapshot runs with (bin/kube-apiserver reads them from
- * the line after the node path in kube-apiserver.blob.node). A young generation of 8 MB
- * from the start: two scavenges before ready instead of about ten, and no mark-compact
- * (--trace-gc); ~35 ms less CPU until ready, 7 MiB more idle RSS. V8 tags a snapshot
- * with the hash of its builder's flags and refuses it under others, and a code cache
- * likewise: the builder compiles with the trained cache under the flags it was trained
- * with (none), then sets these before the heap is written.
- */
-const startFlags = ['--min-semi-space-size=8'];
 
 /** Built-in modules the snapshot cannot hold (see above). */
 const deferredModules = ['http', 'https', 'http2', 'tls'];
@@ -113,7 +105,6 @@ const module = { exports: {} };
 }
 module.exports.loadServer().then(() => {
   for (const name of polyfilled) delete Array.prototype[name];
-  builtin('v8').setFlagsFromString(${JSON.stringify(startFlags.join(' '))});
   builtin('v8').startupSnapshot.setDeserializeMainFunction(() => {
     building = false;
     void module.exports.command();
@@ -139,13 +130,14 @@ export function buildSnapshot(trainedCache: string): boolean {
   try {
     writeFileSync(entry, snapshotEntry(trainedCache));
     // V8 takes a snapshot only with the flags it was built with (else node exits 14,
-    // "built ... with different V8 configurations"): none, as bin/kube-apiserver uses it
-    // only when NODE_OPTIONS is empty.
+    // "built ... with different V8 configurations"): the shipped ones alone, as
+    // bin/kube-apiserver uses it only when NODE_OPTIONS is empty.
+    const flags = shippedNodeFlags();
     const env = { ...process.env };
     delete env['NODE_OPTIONS'];
-    execFileSync(process.execPath, ['--snapshot-blob', tmp, '--build-snapshot', entry], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    execFileSync(process.execPath, [...flags, '--snapshot-blob', tmp, '--build-snapshot', entry], { stdio: ['ignore', 'ignore', 'pipe'], env });
     renameSync(tmp, snapshotBlob);
-    writeFileSync(`${snapshotBlob}.node`, `${process.execPath}\n${startFlags.join(' ')}\n`);
+    writeFileSync(`${snapshotBlob}.node`, `${process.execPath}\n${flags.join(' ')}\n`);
     return true;
   } catch (err) {
     const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();

@@ -9,8 +9,10 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { build, type Plugin } from 'esbuild';
 import { buildIdLine, bundleFile, codeCacheFile, loadBundle } from '../cmd/launch.js';
+import { shippedNodeFlags } from '../cmd/node-flags.js';
 import { etcd3Definition, prebuiltCodecsSource, typeSetupEdits } from './bundle-etcd-codecs.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -129,6 +131,9 @@ async function main(): Promise<void> {
   }
   const { bundle, script } = loadBundle();
   await bundle.loadServer();
+  // V8 tags a code cache with the flags in force when it is written and refuses it under
+  // others: those every start takes (bin/node-flags).
+  setFlagsFromString(shippedNodeFlags().join(' '));
   writeFileSync(codeCacheFile, script.createCachedData());
 }
 

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
+import { shippedNodeFlagsUnder } from '../../cmd/node-flags.js';
 import { adminClient } from './client.js';
 import { installCRDs, loadCRDs, type CRDSource } from './crds.js';
 import { sharedEtcd } from './etcd.js';
@@ -60,7 +61,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const dir = mkdtempSync(join(tmpdir(), 'kube-apiserver-ts-'));
   const etcdPrefix = `/kube-apiserver-ts-test/${process.pid}-${++started}-${randomBytes(4).toString('hex')}`;
   const kubeconfigPath = join(dir, 'admin.kubeconfig');
-  const child = spawn(process.execPath, [command,
+  // Under the node flags the executable ships with (bin/node-flags).
+  const child = spawn(process.execPath, [...shippedNodeFlagsUnder(process.env), command,
     `--etcd-servers=${etcd}`, `--etcd-prefix=${etcdPrefix}`, '--bind-address=127.0.0.1', '--secure-port=0',
     `--cert-dir=${dir}`, `--write-admin-kubeconfig=${kubeconfigPath}`, '--authorization-mode=RBAC',
     ...(opts.args ?? []),

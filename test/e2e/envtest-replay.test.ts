@@ -14,6 +14,7 @@ import { kubectl, startTestEtcd, type TestEtcd } from '../harness/index.js';
 import { repoRoot } from '../harness/repo.js';
 import { codeCacheFile, readBundleSource, trainedCacheFile } from '../../cmd/launch.js';
 import { buildSnapshot, snapshotBlob } from '../../cmd/snapshot.js';
+import { shippedNodeFlags } from '../../cmd/node-flags.js';
 
 const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -81,7 +82,10 @@ describe('e2e: envtest starts kube-apiserver as controller-runtime does', functi
 
   it('probes --help (no --insecure-port: not passed) and starts with exactly envtest\'s flags', () => {
     const s = server!;
-    expect(readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').split('\0')).to.include('--snapshot-blob');
+    const cmdline = readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').split('\0');
+    // From the snapshot, built and started under the node flags the server ships with.
+    expect(cmdline.slice(1, cmdline.indexOf('--snapshot-blob'))).to.deep.equal(shippedNodeFlags());
+    expect(readFileSync(`${snapshotBlob}.node`, 'utf8').split('\n')[1]).to.equal(shippedNodeFlags().join(' '));
     expect(s.insecurePortFlag).to.equal(false);
     expect(s.args).to.deep.equal([
       '--allow-privileged=true',

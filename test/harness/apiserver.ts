@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
+import { shippedNodeFlagsUnder } from '../../cmd/node-flags.js';
 import { testEtcdEndpoint } from './etcd.js';
 import { sharedTLSEtcd, sharedTLSEtcdArgs, sharedTLSEtcdClient } from './shared-tls-etcd.js';
 import { registerLog, tailOf, unregisterLog } from './failure-logs.js';
@@ -39,7 +40,7 @@ export interface ReplicaOptions {
   /** More flags for every replica, or per replica index (and the cluster's PKI). Later flags win over ours. */
   extraArgs?: string[] | ((index: number, pki: TestPki) => string[]);
   env?: Record<string, string>;
-  /** Options for node itself, before the server's entry point (e.g. `--cpu-prof`). */
+  /** Options for node itself, before the server's entry point (e.g. `--cpu-prof`), after the shipped ones (bin/node-flags). */
   nodeArgs?: string[];
   /** Per replica; default 60 s. */
   readyTimeoutMs?: number;
@@ -140,13 +141,16 @@ async function startCluster(dir: string, n: number, opts: ReplicaOptions): Promi
       if (!keepPort || r.port === 0) r.port = await freePort();
       r.url = `https://127.0.0.1:${r.port}`;
       const wrapped = (await opts.wrap?.(r.index, r.port)) ?? {};
-      const [command, ...args] = [...(wrapped.prefix ?? []), process.execPath, ...(opts.nodeArgs ?? []), serverEntry, ...argsFor(r)];
+      // Under the node flags the executable ships with, so that tests and benchmarks see
+      // the server as shipped; nodeArgs come after them and win.
+      const env = { ...process.env, ...(opts.env ?? {}), ...(wrapped.env ?? {}) };
+      const [command, ...args] = [...(wrapped.prefix ?? []), process.execPath, ...shippedNodeFlagsUnder(env), ...(opts.nodeArgs ?? []), serverEntry, ...argsFor(r)];
       const fd = openSync(r.logFile, 'a');
       let p: Tracked;
       try {
         p = spawnTracked(command!, args, {
           stdio: ['ignore', fd, fd],
-          env: { ...process.env, ...(opts.env ?? {}), ...(wrapped.env ?? {}) },
+          env,
         });
       } finally {
         closeSync(fd);
