@@ -9,6 +9,7 @@ import { CachedStorage } from '../storage/cacher/index.js';
 import { createEtcdClient, type EtcdConnection } from '../storage/etcd/client.js';
 import { guardEtcd } from '../storage/etcd/boundary.js';
 import { startCompactor } from '../storage/etcd/compactor.js';
+import { CompactRevisionTracker } from '../storage/etcd/compact-revision.js';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { EtcdStorage } from '../storage/etcd/store.js';
 import type { Storage } from '../storage/interfaces.js';
@@ -95,13 +96,17 @@ export async function buildStorage(o: ServerOptions, scheme: ResourceScheme, log
     // Every user of etcd gets the guarded client: its failures are translated at the boundary.
     const connection = { ...raw, client: guardEtcd(raw.client) };
     const etcd = new EtcdStorage(connection.client, o.storageMediaType, observer, transformer, { leaseReuseSeconds: o.leaseReuseDurationSeconds });
+    // What the watch cache's continue pages need to know of compaction, learned from every
+    // replica's compactor (one watch per cluster) instead of a question to etcd per page.
+    const compactions = o.watchCache ? new CompactRevisionTracker(connection.client).start() : undefined;
     const cache = o.watchCache
-      ? new CachedStorage(etcd, connection.client, cacheRoots.filter((r) => !uncached.has(r)), { maxPending: 10_000, transformer, ring: ringSizingFromEnv() })
+      ? new CachedStorage(etcd, connection.client, cacheRoots.filter((r) => !uncached.has(r)),
+        { maxPending: 10_000, transformer, ring: ringSizingFromEnv(), knownCompaction: compactions })
       : undefined;
-    const compactor = startCompactor(connection.client, o.etcdCompactionIntervalMs, log.child({ etcd: checkName }));
+    const compactor = startCompactor(connection.client, o.etcdCompactionIntervalMs, log.child({ etcd: checkName }), compactions);
     const cluster: EtcdCluster = {
       checkName, readyCheckName, connection, prefixes, etcd, storage: cache ?? etcd, cache,
-      stop: () => { compactor.stop(); cache?.stop(); connection.close(); },
+      stop: () => { compactor.stop(); compactions?.stop(); cache?.stop(); connection.close(); },
     };
     clusters.push(cluster);
     return cluster;

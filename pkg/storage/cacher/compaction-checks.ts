@@ -1,11 +1,22 @@
 // Whether etcd has compacted away the history after a revision, asked of etcd on behalf of
-// every watch and continue page the cache serves (a compaction by anyone, etcdctl
-// included, leaves no trace a watch could see), but one question at a time: callers that
+// every watch the cache serves from a revision (a compaction by anyone, etcdctl included,
+// is answered as etcd would) and of continue pages while what the compactors wrote is not
+// known (KnownCompaction below answers them otherwise), but one question at a time: callers that
 // ask while a question is out wait for the next one, which answers for all of them. A
 // question sent after a caller asked is as fresh as one of its own, and compaction only
 // moves forward, so the oldest revision asked answers for the newer ones when etcd still
 // holds it; when it does not, the newer ones are asked on their own (rare). A thousand
 // watches opened at once cost a handful of etcd round trips instead of a thousand.
+
+/**
+ * What is known of etcd's compaction without asking it (etcd/compact-revision.ts: the
+ * compactors' compact_rev_key, watched). `historyCompacted(rev)` answers as the question
+ * would (whether the history after `rev` is gone), or undefined when that knowledge is not
+ * current and etcd must be asked.
+ */
+export interface KnownCompaction {
+  historyCompacted(revision: number): boolean | undefined;
+}
 
 export class CompactionChecks {
   private waiting: Array<{ rev: number; resolve: (compacted: boolean) => void; reject: (err: unknown) => void }> = [];

@@ -8,7 +8,7 @@
 // ConsistentListFromCache), and so are their pages: the first at the revision the probe
 // showed, later ones at their continue token's, rolled back through the cache's ring of
 // events (etcd answers instead when the ring no longer reaches back that far; a page at a
-// revision etcd has compacted is 410 Expired, as etcd answers it). Exact reads stay with etcd. A list or watch
+// revision the compactors have compacted is 410 Expired, as etcd answers it). Exact reads stay with etcd. A list or watch
 // that names an indexed field value (ListOptions.index, WatchOptions.trigger) is served
 // through the cache's index and triggers; etcd, which has neither, ignores the hint.
 import type { Etcd3 } from 'etcd3';
@@ -23,7 +23,7 @@ import { probeRange, type RangeProbe } from './freshness.js';
 import { sharedQuestion } from './shared-probe.js';
 import { guardEtcd } from '../etcd/boundary.js';
 import { readPageAt } from './paged-read.js';
-import { CompactionChecks } from './compaction-checks.js';
+import { CompactionChecks, type KnownCompaction } from './compaction-checks.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError, type ContinueToken } from '../etcd/continue.js';
 
 /** How long a consistent list waits for the cache to catch up before reading etcd. */
@@ -46,8 +46,9 @@ export class CachedStorage implements Storage {
   private readonly client: Etcd3;
   private readonly compaction: CompactionChecks;
 
+  /** `opts.knownCompaction`: answers continue pages' compaction check without etcd while it is current. */
   constructor(private readonly inner: Storage & { currentRevision(): Promise<string>; historyCompacted(rev: number): Promise<boolean> },
-    client: Etcd3, roots: string[] | ((key: string) => string | undefined), private readonly opts: WatchCacheOptions) {
+    client: Etcd3, roots: string[] | ((key: string) => string | undefined), private readonly opts: CachedStorageOptions) {
     this.client = guardEtcd(client);
     this.compaction = new CompactionChecks((rev) => inner.historyCompacted(rev));
     if (typeof roots === 'function') {
@@ -206,12 +207,15 @@ export class CachedStorage implements Storage {
 
   /**
    * Resolves while etcd still holds revision `at`; once etcd has compacted it, rejects as
-   * etcd's list would: 410 Expired with a token to finish the list from `start`. Asked of
-   * etcd for every continue page (CompactionChecks shares one question between concurrent
-   * ones). Rejections count as handled: a caller that falls back to etcd never awaits it.
+   * etcd's list would: 410 Expired with a token to finish the list from `start`. Known
+   * without etcd while the compactors' revision is followed (opts.knownCompaction, as
+   * upstream 1.34's snapshots consult its compactor), otherwise asked of etcd
+   * (CompactionChecks shares one question between concurrent ones). Rejections count as
+   * handled: a caller that falls back to etcd never awaits it.
    */
   private notCompacted(at: number, start: string): Promise<void> {
-    const check = this.compaction.compacted(at - 1).then((compacted) => {
+    const known = this.opts.knownCompaction?.historyCompacted(at - 1);
+    const check = (known === undefined ? this.compaction.compacted(at - 1) : Promise.resolve(known)).then((compacted) => {
       if (compacted) throw new ExpiredContinueError(encodeContinue(-1, start));
     });
     check.catch(() => undefined);
@@ -312,6 +316,10 @@ export class CachedStorage implements Storage {
 }
 
 export type { WatchCacheOptions };
+
+export interface CachedStorageOptions extends WatchCacheOptions {
+  knownCompaction?: KnownCompaction;
+}
 
 /** A continue token the cache may serve: well formed and at a revision (else etcd answers, with its own errors). */
 function servableToken(token: string, prefix: string): ContinueToken | undefined {

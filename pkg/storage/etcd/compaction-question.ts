@@ -1,6 +1,6 @@
-// Whether etcd has compacted a revision: the question every continue page served from the
-// watch cache asks (an `etcdctl compact` leaves no trace a watch could see, so it is asked
-// after the page was asked for), so a cheap one. Its request's bytes are written here, not
+// Whether etcd has compacted a revision, asked of etcd: what a watch from a revision served
+// by the watch cache asks, and a continue page served from it while the compactors'
+// revision is not followed (compact-revision.ts: start-up, a broken watch), so a cheap one. Its request's bytes are written here, not
 // by protobufjs (a RangeRequest of key \0, keys only, limit 1, at the revision after the
 // one asked about), its answer is never decoded (only its status matters), and the call
 // goes straight to the gRPC channel, without grpc-js's per-call interceptor set-up and the

@@ -28,6 +28,13 @@ export interface TickResult {
   state: CompactorState;
   /** The revision compacted in this tick, if this replica compacted. */
   compacted?: number;
+  /** What the key says is compacted (ours when we won, another replica's when we lost; 0 when nothing yet). */
+  compactRevision: number;
+}
+
+/** Told the revision compact_rev_key says is compacted, as each tick learns it (CompactRevisionTracker). */
+export interface CompactRevisionObserver {
+  observe(compactedTo: number): void;
 }
 
 /** One tick: the compare-and-swap, and the compaction when we won. */
@@ -42,25 +49,26 @@ export async function compactTick(etcd: Etcd3, state: CompactorState): Promise<T
   const headerRev = Number(res.header.revision);
   if (!res.succeeded) {
     const kv = res.responses[0]?.response_range?.kvs?.[0];
-    return { state: { time: kv ? Number(kv.version) : 0, revision: headerRev } };
+    return { state: { time: kv ? Number(kv.version) : 0, revision: headerRev }, compactRevision: kv ? Number(kv.value.toString()) || 0 : 0 };
   }
   const next: CompactorState = { time: state.time + 1, revision: headerRev };
   // The first win only records where history starts; nothing is old enough yet.
-  if (state.revision === 0) return { state: next };
+  if (state.revision === 0) return { state: next, compactRevision: 0 };
   try {
     await client.kv.compact({ revision: String(state.revision), physical: false });
   } catch (err) {
     // Already compacted further (another tool did it): nothing lost, keep the clock.
     if (!(err instanceof StorageError && err.code === 'ResourceVersionGone')) throw err;
   }
-  return { state: next, compacted: state.revision };
+  return { state: next, compacted: state.revision, compactRevision: state.revision };
 }
 
 /**
- * Compacts every `intervalMs` (0 or less: never). Returns a handle whose stop() ends the
- * loop; an in-flight tick finishes on its own.
+ * Compacts every `intervalMs` (0 or less: never), telling `seen` what each tick learns of
+ * the compacted revision. Returns a handle whose stop() ends the loop; an in-flight tick
+ * finishes on its own.
  */
-export function startCompactor(client: Etcd3, intervalMs: number, log: CompactorLog): { stop(): void } {
+export function startCompactor(client: Etcd3, intervalMs: number, log: CompactorLog, seen?: CompactRevisionObserver): { stop(): void } {
   if (!(intervalMs > 0)) return { stop() { /* disabled */ } };
   let state: CompactorState = { time: 0, revision: 0 };
   let stopped = false;
@@ -70,6 +78,7 @@ export function startCompactor(client: Etcd3, intervalMs: number, log: Compactor
     timer = setTimeout(() => {
       compactTick(client, state).then((r) => {
         state = r.state;
+        seen?.observe(r.compactRevision);
         if (r.compacted !== undefined) log.info({ revision: r.compacted }, 'etcd: compacted history');
       }, (err: Error) => {
         log.error({ err: err.message }, 'etcd: compaction failed');
