@@ -137,9 +137,26 @@ export class X509Authenticator implements Authenticator {
     const { chain, problem } = judgePresented(req, this.roots);
     if (chain.length === 0) return { decision: 'noOpinion' };
     if (problem) return { decision: 'error', message: `verifying certificate ${describeCertificate(chain[0]!)} failed: ${problem}` };
-    const [cn] = subjectField(chain[0]!, 'CN');
+    const named = namedBy(chain[0]!);
     // Upstream's CommonNameUserConversion: a certificate without a CN names nobody.
-    if (!cn) return { decision: 'noOpinion' };
-    return { decision: 'authenticated', user: { name: cn, groups: subjectField(chain[0]!, 'O') } };
+    if (!named) return { decision: 'noOpinion' };
+    return { decision: 'authenticated', user: { name: named.name, groups: [...named.groups] } };
   }
+}
+
+/**
+ * Who a verified leaf names, read once per parsed certificate (parsed chains are kept per
+ * connection and per fingerprint, above): splitting its subject on every request was
+ * work the same certificate always answers the same way.
+ */
+const names = new WeakMap<X509Certificate, { name: string; groups: string[] } | null>();
+
+function namedBy(leaf: X509Certificate): { name: string; groups: string[] } | null {
+  let named = names.get(leaf);
+  if (named === undefined) {
+    const [cn] = subjectField(leaf, 'CN');
+    named = cn ? { name: cn, groups: subjectField(leaf, 'O') } : null;
+    names.set(leaf, named);
+  }
+  return named;
 }
