@@ -86,6 +86,17 @@ export interface ApiserverMetricsOptions {
   now?: () => number;
 }
 
+/**
+ * The labels of the families without dry_run. A literal: a rest destructuring
+ * (`{ dry_run, ...l }`) is about 0.4 us warm in Node 20, on every request.
+ */
+function withoutDryRun(labels: RequestLabels): Record<LongRunningLabelName, string> {
+  return {
+    verb: labels.verb, group: labels.group, version: labels.version, resource: labels.resource,
+    subresource: labels.subresource, scope: labels.scope, component: labels.component,
+  };
+}
+
 export class ApiserverMetrics {
   readonly registry = new Registry();
   readonly requestTotal: Counter<RequestLabelName | 'code'>;
@@ -211,7 +222,7 @@ export class ApiserverMetrics {
 
   /** The SLO/SLI latency (upstream subtracts webhook and APF wait time; neither is tracked apart here) and read response sizes. */
   observeServed(labels: RequestLabels, seconds: number, responseBytes: number | undefined): void {
-    const { dry_run: _unused, ...l } = labels;
+    const l = withoutDryRun(labels);
     this.requestSloDuration.observe(l, seconds);
     this.requestSliDuration.observe(l, seconds);
     if (responseBytes !== undefined && (labels.verb === 'GET' || labels.verb === 'LIST')) this.responseSizes.observe(l, responseBytes);
@@ -251,7 +262,7 @@ export class ApiserverMetrics {
 
   /** Counts an open long-running request (watch, proxy...); call the result when it ends. */
   beginLongRunning(labels: RequestLabels): () => void {
-    const { dry_run: _unused, ...l } = labels;
+    const l = withoutDryRun(labels);
     this.longRunning.inc(l);
     let ended = false;
     return () => {
