@@ -6,6 +6,7 @@ import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import { reportedVerb, requestInfoOf } from './metrics.js';
 import { klogTextDestination } from './klog-text.js';
 import { connectionSocket } from '../../util/net/connection.js';
+import { whenResponseClosed } from '../responsewriters/sent.js';
 
 export type LogLevel = Level | 'silent';
 
@@ -93,7 +94,7 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
     const contentType = ctx.get('Content-Type');
     // Read now: once the response closes, the socket may be gone (remote address undefined).
     const srcIP = remoteAddr(ctx);
-    ctx.res.once('close', () => {
+    whenResponseClosed(ctx.res, () => {
       const elapsed = process.hrtime.bigint() - start;
       const code = ctx.res.statusCode;
       // Watches and other streams last as long as the client wants: never "slow".

