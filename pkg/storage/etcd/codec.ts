@@ -6,6 +6,8 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { withProperty, type KubeObject } from '../../runtime/object.js';
 import { parseApiVersion } from '../../runtime/scheme.js';
 import { canEncode, decodeObject, encodeObject, hasProtobufMagic } from '../../runtime/serializer/protobuf/envelope.js';
+import { encodingsSurelyDiffer } from '../../runtime/serializer/protobuf/differ.js';
+import { messageForKind } from '../../runtime/serializer/protobuf/schema.js';
 
 export type StorageMediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
 export const storageMediaTypes: StorageMediaType[] = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
@@ -28,6 +30,22 @@ export function encodeForStorage(obj: KubeObject, mediaType: StorageMediaType = 
   }
   if (mediaType === 'application/yaml') return Buffer.from(stringifyYaml(stored));
   return Buffer.from(JSON.stringify(stored));
+}
+
+/** What encodeForStorage leaves out of every object's protobuf. */
+const notStored = new Map([['k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', new Set(['resourceVersion'])]]);
+
+/**
+ * Whether `obj` encodes for storage to `bytes`, the encoding of `written`. An update with
+ * the watch cache's copy (which keeps no bytes) compared them by encoding the copy again;
+ * when a string the two objects set differently already says no, that is not needed.
+ */
+export function encodesTo(obj: KubeObject, bytes: Buffer, written: KubeObject, mediaType: StorageMediaType): boolean {
+  if (mediaType === 'application/vnd.kubernetes.protobuf' && obj.apiVersion === written.apiVersion && obj.kind === written.kind) {
+    const message = messageForKind(obj.apiVersion ?? '', obj.kind ?? '');
+    if (message && encodingsSurelyDiffer(message, obj, written, notStored)) return false;
+  }
+  return encodeForStorage(obj, mediaType).equals(bytes);
 }
 
 export function decodeFromStorage(value: Buffer, modRevision: string | number): KubeObject {

@@ -8,7 +8,7 @@ import {
   StorageError, type GetOptions, type ListOptions, type ListResult, type Preconditions,
   type Storage, type TryUpdate, type WriteOptions, type WatchOptions, type WatchStream,
 } from '../interfaces.js';
-import { encodeForStorage, UndecodableValueError, type StorageMediaType } from './codec.js';
+import { encodeForStorage, encodesTo, UndecodableValueError, type StorageMediaType } from './codec.js';
 import { readStored, sealStored } from './stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { reportUndecodable } from './undecodable.js';
@@ -335,7 +335,7 @@ export class EtcdStorage implements Storage {
       // As upstream's GuaranteedUpdate: an update that encodes to the bytes stored is no
       // write (an empty map the encoding drops, say). The cache's copy has no bytes; one
       // that encodes the same is checked against etcd's.
-      if (current && !current.stale && (current.data ?? encodeForStorage(current.obj, this.mediaType)).equals(bytes)) {
+      if (current && !current.stale && (current.data ? current.data.equals(bytes) : encodesTo(current.obj, bytes, updated, this.mediaType))) {
         if (!verified) { await refresh(); continue; }
         return { object: current.obj, created: false };
       }
