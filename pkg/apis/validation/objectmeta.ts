@@ -50,17 +50,22 @@ export function validateObjectMeta(meta: ObjectMeta, opts: ObjectMetaOptions, fi
   } else if (meta.namespace) {
     errs.push(forbidden(child(fieldPath, 'namespace'), 'not allowed on this type'));
   }
-  errs.push(...validateNonnegativeField(meta.generation ?? 0, child(fieldPath, 'generation')));
-  errs.push(...validateLabels(meta.labels, child(fieldPath, 'labels')));
-  errs.push(...validateAnnotations(meta.annotations, child(fieldPath, 'annotations')));
-  errs.push(...validateOwnerReferences(meta.ownerReferences, child(fieldPath, 'ownerReferences')));
-  errs.push(...validateFinalizers(meta.finalizers, child(fieldPath, 'finalizers')));
-  errs.push(...validateManagedFields(meta.managedFields, child(fieldPath, 'managedFields')));
+  // Each check only for a field that is set: nothing unset can fail one, and every write
+  // runs this two or three times, building each field's path before any error.
+  if ((meta.generation ?? 0) < 0) errs.push(...validateNonnegativeField(meta.generation ?? 0, child(fieldPath, 'generation')));
+  if (meta.labels) errs.push(...validateLabels(meta.labels, child(fieldPath, 'labels')));
+  if (meta.annotations) errs.push(...validateAnnotations(meta.annotations, child(fieldPath, 'annotations')));
+  if (meta.ownerReferences) errs.push(...validateOwnerReferences(meta.ownerReferences, child(fieldPath, 'ownerReferences')));
+  if (meta.finalizers) errs.push(...validateFinalizers(meta.finalizers, child(fieldPath, 'finalizers')));
+  if (meta.managedFields) errs.push(...validateManagedFields(meta.managedFields, child(fieldPath, 'managedFields')));
   if (opts.standardFinalizers) {
     for (const f of meta.finalizers ?? []) errs.push(...validateKubeFinalizerName(f, child(fieldPath, 'finalizers')));
   }
   return errs;
 }
+
+const immutableMeta: ReadonlyArray<keyof ObjectMeta> = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp',
+  'deletionGracePeriodSeconds'];
 
 /** What an update may not change; labels and the rest are re-checked on the new object. */
 export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, fieldPath = 'metadata'): FieldError[] {
@@ -79,15 +84,14 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, fiel
   if ((meta.generation ?? 0) < (old.generation ?? 0)) {
     errs.push(invalid(child(fieldPath, 'generation'), meta.generation ?? 0, 'must not be decremented'));
   }
-  const immutables: Array<keyof ObjectMeta> = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp',
-    'deletionGracePeriodSeconds'];
-  for (const f of immutables) {
-    errs.push(...validateImmutableField(meta[f] ?? null, old[f] ?? null, child(fieldPath, f)));
+  for (const f of immutableMeta) {
+    const value = meta[f] ?? null;
+    if (!deepEqual(value, old[f] ?? null)) errs.push(invalid(child(fieldPath, f), value, FieldImmutableErrorMsg));
   }
-  errs.push(...validateLabels(meta.labels, child(fieldPath, 'labels')));
-  errs.push(...validateAnnotations(meta.annotations, child(fieldPath, 'annotations')));
-  errs.push(...validateOwnerReferences(meta.ownerReferences, child(fieldPath, 'ownerReferences')));
-  errs.push(...validateManagedFields(meta.managedFields, child(fieldPath, 'managedFields')));
+  if (meta.labels) errs.push(...validateLabels(meta.labels, child(fieldPath, 'labels')));
+  if (meta.annotations) errs.push(...validateAnnotations(meta.annotations, child(fieldPath, 'annotations')));
+  if (meta.ownerReferences) errs.push(...validateOwnerReferences(meta.ownerReferences, child(fieldPath, 'ownerReferences')));
+  if (meta.managedFields) errs.push(...validateManagedFields(meta.managedFields, child(fieldPath, 'managedFields')));
   return errs;
 }
 

@@ -2,7 +2,7 @@
 import type { FieldError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../../runtime/object.js';
 import { byteLength, forbidden, invalid, key, tooLong } from '../../../apis/validation/field.js';
-import { nameIsDNSSubdomain, validateConfigMapKey } from '../../../apis/validation/names.js';
+import { isConfigMapKey, nameIsDNSSubdomain } from '../../../apis/validation/names.js';
 import { deepEqual } from '../../../util/deep-equal.js';
 import { BaseStrategy } from '../../generic/base-strategy.js';
 
@@ -12,7 +12,11 @@ export const ImmutableFieldMsg = 'field is immutable when `immutable` is set';
 
 export function stringMap(v: unknown): Record<string, string> {
   if (!isPlainObject(v)) return {};
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x : String(x ?? '')]));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, stringValue(x)]));
+}
+
+function stringValue(x: unknown): string {
+  return typeof x === 'string' ? x : String(x ?? '');
 }
 
 /** Size of a base64 field's decoded bytes, which is what upstream counts. */
@@ -27,18 +31,20 @@ export class ConfigMapStrategy extends BaseStrategy {
 
   protected override validateObject(obj: KubeObject): FieldError[] {
     const errs: FieldError[] = [];
-    const data = stringMap(obj.data);
-    const binary = stringMap(obj.binaryData);
+    // Read in place (stringMap's values), each key's path built only for an error: every
+    // ConfigMap write runs this.
+    const data = isPlainObject(obj.data) ? obj.data : {};
+    const binary = isPlainObject(obj.binaryData) ? obj.binaryData : {};
     let total = 0;
-    for (const [k, v] of Object.entries(data)) {
-      errs.push(...validateConfigMapKey(k, key('data', k)));
+    for (const k of Object.keys(data)) {
+      for (const msg of isConfigMapKey(k)) errs.push(invalid(key('data', k), k, msg));
       // Own keys only: `in` also finds Object.prototype's (a data key named `constructor`).
       if (Object.prototype.hasOwnProperty.call(binary, k)) errs.push(invalid(key('data', k), k, 'duplicate of key present in binaryData'));
-      total += byteLength(v);
+      total += byteLength(stringValue(data[k]));
     }
-    for (const [k, v] of Object.entries(binary)) {
-      errs.push(...validateConfigMapKey(k, key('binaryData', k)));
-      total += decodedLength(v);
+    for (const k of Object.keys(binary)) {
+      for (const msg of isConfigMapKey(k)) errs.push(invalid(key('binaryData', k), k, msg));
+      total += decodedLength(stringValue(binary[k]));
     }
     // Upstream names the whole object with an empty path, which renders as "[]".
     if (total > MaxDataSize) errs.push(tooLong('[]', MaxDataSize));
