@@ -16,14 +16,37 @@ export interface ManagerState {
 
 export type Managed = Map<string, ManagerState>;
 
+interface ManagerKey { manager: string; operation: string; apiVersion: string; subresource: string }
+
+/**
+ * The ids made last, newest first: every write asks for its own manager's id and each live
+ * entry's, nearly always the same few, and the JSON of each was a tenth of an update's
+ * managed fields. Bounded: manager names are the clients'.
+ */
+const recentIds: Array<ManagerKey & { id: string }> = [];
+const recentIdsKept = 16;
+
 /** Upstream's identifier: the entry's JSON without time and fields (and apiVersion for appliers). */
 export function managerId(e: { manager?: string; operation?: string; apiVersion?: string; subresource?: string }): string {
+  const key: ManagerKey = {
+    manager: e.manager ?? '', operation: e.operation ?? '',
+    apiVersion: e.operation !== 'Apply' ? e.apiVersion ?? '' : '', subresource: e.subresource ?? '',
+  };
+  for (let i = 0; i < recentIds.length; i++) {
+    const r = recentIds[i];
+    if (r.manager === key.manager && r.operation === key.operation && r.apiVersion === key.apiVersion && r.subresource === key.subresource) {
+      return r.id;
+    }
+  }
   const id: Record<string, string> = {};
-  if (e.manager) id.manager = e.manager;
-  if (e.operation) id.operation = e.operation;
-  if (e.apiVersion && e.operation !== 'Apply') id.apiVersion = e.apiVersion;
-  if (e.subresource) id.subresource = e.subresource;
-  return JSON.stringify(id);
+  if (key.manager) id.manager = key.manager;
+  if (key.operation) id.operation = key.operation;
+  if (key.apiVersion) id.apiVersion = key.apiVersion;
+  if (key.subresource) id.subresource = key.subresource;
+  const made = JSON.stringify(id);
+  recentIds.unshift({ manager: key.manager, operation: key.operation, apiVersion: key.apiVersion, subresource: key.subresource, id: made });
+  if (recentIds.length > recentIdsKept) recentIds.pop();
+  return made;
 }
 
 export class ManagedFieldsDecodeError extends Error {}

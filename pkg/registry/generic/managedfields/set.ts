@@ -21,21 +21,26 @@ export class FieldSet {
     return s;
   }
 
+  /** Adds `path`; its elements are kept, the array is not (callers may reuse it). */
   insert(path: Path): void {
-    this.document = undefined;
     if (path.length === 0) return;
-    const [head, ...rest] = path;
-    const k = elementKey(head);
-    if (rest.length === 0) {
-      this.members.set(k, head);
-      return;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    let node: FieldSet = this;
+    for (let i = 0; ; i++) {
+      node.document = undefined;
+      const pe = path[i];
+      const k = elementKey(pe);
+      if (i === path.length - 1) {
+        node.members.set(k, pe);
+        return;
+      }
+      let c = node.children.get(k);
+      if (!c) {
+        c = { pe, set: new FieldSet() };
+        node.children.set(k, c);
+      }
+      node = c.set;
     }
-    let c = this.children.get(k);
-    if (!c) {
-      c = { pe: head, set: new FieldSet() };
-      this.children.set(k, c);
-    }
-    c.set.insert(rest);
   }
 
   has(path: Path): boolean {

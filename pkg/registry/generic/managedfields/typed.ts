@@ -123,19 +123,27 @@ function compareAt(l: unknown, r: unknown, schema: PatchSchema | undefined, path
     const keys = new Set([...li.keys(), ...ri.keys()]);
     for (const k of keys) {
       const pe = (li.get(k) ?? ri.get(k))!.pe;
-      compareAt(li.get(k)?.item, ri.get(k)?.item, sh.item, [...path, pe], out);
+      path.push(pe);
+      compareAt(li.get(k)?.item, ri.get(k)?.item, sh.item, path, out);
+      path.pop();
     }
   } else {
     // Every write compares its whole object (a create with the kind's zero value): the
-    // keys of both sides are walked without building their union, left's first.
+    // keys of both sides are walked without building their union, left's first, on one
+    // path array (a set keeps a path's elements, not the array).
     const lo = (l as Obj | null | undefined) ?? {};
     const ro = (r as Obj | null | undefined) ?? {};
     for (const k of Object.keys(lo)) {
       const rv = hasOwn(ro, k) ? ro[k] : undefined;
-      compareAt(lo[k], rv, childSchema(sh, k), [...path, field(k)], out);
+      path.push(field(k));
+      compareAt(lo[k], rv, childSchema(sh, k), path, out);
+      path.pop();
     }
     for (const k of Object.keys(ro)) {
-      if (!hasOwn(lo, k)) compareAt(undefined, ro[k], childSchema(sh, k), [...path, field(k)], out);
+      if (hasOwn(lo, k)) continue;
+      path.push(field(k));
+      compareAt(undefined, ro[k], childSchema(sh, k), path, out);
+      path.pop();
     }
   }
   if (path.length === 0) return;
