@@ -6,17 +6,18 @@ import type { SchemaModule, SchemaNode } from './types.js';
 
 const module = generated as unknown as SchemaModule;
 
-const byGVK = new Map<string, string>();
+// By group, then version, then kind: every write's body asks (its type checks and unknown
+// fields), and a key joined from the three is a new string to hash on each lookup.
+const byGVK = new Map<string, Map<string, Map<string, string>>>();
 for (const [name, def] of Object.entries(module.definitions)) {
   for (const gvk of def['x-kubernetes-group-version-kind'] ?? []) {
+    let versions = byGVK.get(gvk.group);
+    if (!versions) byGVK.set(gvk.group, versions = new Map());
+    let kinds = versions.get(gvk.version);
+    if (!kinds) versions.set(gvk.version, kinds = new Map());
     // Upstream never lets two definitions claim one GVK; keep the first if it did.
-    const key = gvkKey(gvk.group, gvk.version, gvk.kind);
-    if (!byGVK.has(key)) byGVK.set(key, name);
+    if (!kinds.has(gvk.kind)) kinds.set(gvk.kind, name);
   }
-}
-
-function gvkKey(group: string, version: string, kind: string): string {
-  return `${group}/${version}/${kind}`;
 }
 
 export function definition(name: string): SchemaNode | undefined {
@@ -29,7 +30,7 @@ export function definitionNames(): string[] {
 
 /** The upstream definition name of a kind, e.g. ("", "v1", "ConfigMap") -> io.k8s.api.core.v1.ConfigMap. */
 export function definitionNameForGVK(group: string, version: string, kind: string): string | undefined {
-  return byGVK.get(gvkKey(group, version, kind));
+  return byGVK.get(group)?.get(version)?.get(kind);
 }
 
 /** Follows `$ref` chains; siblings of a `$ref` (markers, defaults) are kept over the target's. */

@@ -14,14 +14,17 @@
 
 type Obj = Record<string | symbol, unknown>;
 
-/** On a shared object (not enumerable): its encodings by output format and type. */
+/**
+ * On a shared object (not enumerable): its encodings by output format and type, null until
+ * the first (every write's event makes a shared object; most are never encoded from it).
+ */
 const encodingsOf = Symbol('shared encodings');
 /** On a view: the shared object it was made from. */
 const sourceOfView = Symbol('view of');
 
 /** Marks `obj` as never changing again (the watch cache's stored objects); returns it. */
 export function markShared<T extends object>(obj: T): T {
-  if (!Object.prototype.hasOwnProperty.call(obj, encodingsOf)) Object.defineProperty(obj, encodingsOf, { value: new Map<string, Buffer>() });
+  if (!Object.prototype.hasOwnProperty.call(obj, encodingsOf)) Object.defineProperty(obj, encodingsOf, { value: null, writable: true });
   return obj;
 }
 
@@ -35,7 +38,7 @@ export function isShared(obj: object): boolean {
  * declaration of its resource (a CRD changed since) gave it defaults the first had not.
  */
 export function forgetEncodings(obj: object): void {
-  ((obj as Obj)[encodingsOf] as Map<string, Buffer> | undefined)?.clear();
+  ((obj as Obj)[encodingsOf] as Map<string, Buffer> | null | undefined)?.clear();
 }
 
 /** Records that `view` is `{ apiVersion, kind, ...source }` of `source`, if `source` is shared. */
@@ -65,7 +68,8 @@ function sourceOf(item: Obj): Obj | undefined {
 export function sharedEncoding(item: Record<string, unknown>, format: string, encode: (item: Record<string, unknown>) => string | Uint8Array): Buffer | undefined {
   const source = sourceOf(item);
   if (!source) return undefined;
-  const byType = source[encodingsOf] as Map<string, Buffer>;
+  let byType = source[encodingsOf] as Map<string, Buffer> | null;
+  if (!byType) source[encodingsOf] = byType = new Map();
   const key = `${format} ${String(item.apiVersion)} ${String(item.kind)}`;
   let bytes = byType.get(key);
   if (!bytes) byType.set(key, (bytes = own(encode(item))));
