@@ -14,6 +14,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { shippedNodeFlags } from '../../cmd/node-flags.js';
 import { startEmbeddedEtcd } from '../../pkg/storage/etcd/embedded.js';
 import { startTestServer } from '../../pkg/testing/index.js';
 import { startEnvtestAPIServer } from '../../test/harness/envtest.js';
@@ -67,20 +68,21 @@ async function main(): Promise<void> {
   const baseline: Starts = { wallMs: [], cpuS: [], rssMiB: [] };
   const launcherDir = mkdtempSync(join(tmpdir(), 'bench-startup-bin-'));
   const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean).map((a) => `"${a}"`).join(' ');
-  const launcher = (name: string, script: string): string => {
+  /** `shipped`: the node flags a .js starts under before BENCH_NODE_ARGS (the per-file build's: bin/node-flags, as the executable's). */
+  const launcher = (name: string, script: string, shipped: string[] = []): string => {
     const file = join(launcherDir, name, 'kube-apiserver');
     mkdirSync(dirname(file));
     // A build's own launcher (bin/kube-apiserver: the startup snapshot when there is one)
     // is started as envtest starts it; node flags then go in NODE_OPTIONS (and the
     // launcher leaves the snapshot aside: V8 takes it only under its builder's flags).
-    const exec = script.endsWith('.js') ? `exec "${process.execPath}" ${nodeArgs} "${script}"` : `NODE_OPTIONS='${nodeArgs.replaceAll('"', '')}' exec "${script}"`;
+    const exec = script.endsWith('.js') ? `exec "${process.execPath}" ${shipped.join(' ')} ${nodeArgs} "${script}"` : `NODE_OPTIONS='${nodeArgs.replaceAll('"', '')}' exec "${script}"`;
     writeFileSync(file, `#!/bin/sh\n${exec} "$@"\n`);
     chmodSync(file, 0o755);
     return file;
   };
   const executableOf = (dir: string) => (existsSync(join(dir, 'bin', 'kube-apiserver')) ? join(dir, 'bin', 'kube-apiserver') : join(dir, 'bin', 'kube-apiserver.js'));
   const binary = launcher('executable', executableOf(repoRoot()));
-  const perFile = launcher('per-file', join(repoRoot(), 'dist', 'cmd', 'apiserver.js'));
+  const perFile = launcher('per-file', join(repoRoot(), 'dist', 'cmd', 'apiserver.js'), shippedNodeFlags());
   const againstBinary = against ? launcher('against', executableOf(against)) : '';
   const loadBefore = load();
   try {
