@@ -10,7 +10,7 @@
 // established (start-up, an error and the second before re-reading the key) it is not
 // current, and callers ask etcd as before.
 import type { Etcd3 } from 'etcd3';
-import { compactRevKey } from './compactor.js';
+import { compactRevisionIn, compactRevKey } from './compactor.js';
 import { watchRange, type RangeWatch } from './watcher/range-watch.js';
 
 /** How long after a failure the key is read and watched again (upstream: a second). */
@@ -68,7 +68,7 @@ export class CompactRevisionTracker {
     try {
       const res = await this.client.kv.range({ key });
       const kv = res.kvs[0];
-      if (kv) this.observe(Number(kv.value.toString()));
+      if (kv) this.observe(compactRevisionIn(kv.value));
       if (this.stopped) return;
       // Any stream failure ends this round: what was written meanwhile is read again, not resumed.
       watch = watchRange(this.client, { key, startRevision: Number(res.header.revision) + 1, onReconnect: () => watch?.close() });
@@ -77,7 +77,7 @@ export class CompactRevisionTracker {
       void watch.created.then(() => { if (this.watch === established && !this.stopped) this.watching = true; });
       for await (const msg of watch) {
         if (msg.type === 'events') {
-          for (const ev of msg.events) if (ev.type === 'Put') this.observe(Number(ev.kv.value.toString()));
+          for (const ev of msg.events) if (ev.type === 'Put') this.observe(compactRevisionIn(ev.kv.value));
           continue;
         }
         // etcd cancels a watch not yet caught up (one created from a revision it had passed)

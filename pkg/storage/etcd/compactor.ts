@@ -37,6 +37,12 @@ export interface CompactRevisionObserver {
   observe(compactedTo: number): void;
 }
 
+/** The revision a compact_rev_key value names (decimal text, as upstream writes it); 0 when it names none. */
+export function compactRevisionIn(value: Buffer): number {
+  const revision = Number(value.toString());
+  return Number.isFinite(revision) && revision > 0 ? revision : 0;
+}
+
 /** One tick: the compare-and-swap, and the compaction when we won. */
 export async function compactTick(etcd: Etcd3, state: CompactorState): Promise<TickResult> {
   const client = guardEtcd(etcd);
@@ -49,7 +55,7 @@ export async function compactTick(etcd: Etcd3, state: CompactorState): Promise<T
   const headerRev = Number(res.header.revision);
   if (!res.succeeded) {
     const kv = res.responses[0]?.response_range?.kvs?.[0];
-    return { state: { time: kv ? Number(kv.version) : 0, revision: headerRev }, compactRevision: kv ? Number(kv.value.toString()) || 0 : 0 };
+    return { state: { time: kv ? Number(kv.version) : 0, revision: headerRev }, compactRevision: kv ? compactRevisionIn(kv.value) : 0 };
   }
   const next: CompactorState = { time: state.time + 1, revision: headerRev };
   // The first win only records where history starts; nothing is old enough yet.
