@@ -27,6 +27,10 @@
 // per verb, each one's CPU per operation by kind of work (perf-split.ts); start the
 // replica and the floor with BENCH_NODE_ARGS / FLOOR_NODE_ARGS=--perf-basic-prof-only-functions
 // to have JavaScript named by package.
+// --floor=design starts the floor with --design (floor-server.ts: upstream's protobuf in
+// etcd and a watch-fed copy of every object, what this design pays before any API logic);
+// --floors measures that design floor beside the bare floor, no replica: what the design
+// itself adds to each verb.
 // Run: `node dist/hack/bench/crud-verbs.js [--concurrency=32] [--seconds=5] [--warmup=10] [--idle=5] [--windows=FILE] [--no-controllers] [--against=ENTRY] [--etcd-calls] [--verbs=create,get,...] [--perf=DIR]`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,6 +62,8 @@ const verbs = ((): readonly Verb[] => {
 const micros = (): number => Number(process.hrtime.bigint() / 1000n);
 const countEtcdCalls = flag('etcd-calls');
 const perfDir = process.argv.find((x) => x.startsWith('--perf='))?.slice('--perf='.length);
+const floors = flag('floors');
+const designFloor = floors || process.argv.includes('--floor=design');
 
 /** etcd's counters that matter here: calls served by gRPC method, and gRPC bytes in and out. */
 type EtcdCounters = Map<string, number>;
@@ -176,8 +182,12 @@ async function main(): Promise<void> {
   await withBenchCluster('crud-verbs', async ({ cluster, prefix, etcdEndpoint }) => {
     const creds = cluster.credentialsFor();
     const { serving, ca } = cluster.pki;
-    const floor = against ? undefined : await startListeningProcess('./floor-server.js', [etcdEndpoint, `${prefix}-floor/`, serving.certFile, serving.keyFile, ca.certFile],
+    const startFloor = (design: boolean) => startListeningProcess('./floor-server.js',
+      [etcdEndpoint, `${prefix}-floor${design ? '-design' : ''}/`, serving.certFile, serving.keyFile, ca.certFile, ...(design ? ['--design'] : [])],
       (process.env['FLOOR_NODE_ARGS'] ?? '').split(' ').filter(Boolean));
+    const floor = against ? undefined : await startFloor(designFloor);
+    // --floors: the bare floor takes the replica's column.
+    const bareFloor = floors ? await startFloor(false) : undefined;
     try {
       const setup = httpsClient(cluster.urls[0]!, creds);
       for (const ns of against ? ['crud-verbs', 'crud-verbs-b'] : ['crud-verbs']) {
@@ -185,7 +195,9 @@ async function main(): Promise<void> {
         if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
       }
       setup.close();
-      const ours = target(cluster.urls[0]!, creds, 'crud-verbs', cluster.replicas[0]!.pid!, etcdEndpoint);
+      const ours = bareFloor
+        ? target(`https://127.0.0.1:${bareFloor.port}`, creds, 'crud-verbs', bareFloor.pid, etcdEndpoint)
+        : target(cluster.urls[0]!, creds, 'crud-verbs', cluster.replicas[0]!.pid!, etcdEndpoint);
       const bare = floor
         ? target(`https://127.0.0.1:${floor.port}`, creds, 'crud-verbs', floor.pid, etcdEndpoint)
         : target(cluster.urls[1]!, creds, 'crud-verbs-b', cluster.replicas[1]!.pid!, etcdEndpoint);
@@ -212,10 +224,11 @@ async function main(): Promise<void> {
       // Under load, fewer operations share the same background CPU: it is measured apart
       // (both servers idle at once) and taken out of the per-operation figures below.
       const [oursIdle, floorIdle] = await Promise.all([ours.measureIdle(idleSeconds * 1000), bare.measureIdle(idleSeconds * 1000)]);
-      const side = against ? 'other build' : 'floor';
+      const side = against ? 'other build' : designFloor ? 'design floor' : 'floor';
+      const mine = bareFloor ? 'floor' : 'replica';
       const rows: Row[] = [];
       const windows: Record<string, [number, number]> = {};
-      const pids = [cluster.replicas[0]!.pid!, floor ? floor.pid : cluster.replicas[1]!.pid!];
+      const pids = [bareFloor ? bareFloor.pid : cluster.replicas[0]!.pid!, floor ? floor.pid : cluster.replicas[1]!.pid!];
       if (perfDir) mkdirSync(perfDir, { recursive: true });
       const perfFiles = perfDir ? pids.map((pid) => join(perfDir, `${pid}.perf.data`)) : [];
       const recorders = perfFiles.map((file, i) => recordPerf(pids[i]!, file));
@@ -225,7 +238,7 @@ async function main(): Promise<void> {
         const [o, f] = await phase(verb, seconds);
         phases.push([verb, o, f]);
         windows[verb] = o.window;
-        rows.push({ measure: `${verb} CPU per operation (replica | ${side})`, unit: 'us', ours: o.busyUs, etcd: f.busyUs });
+        rows.push({ measure: `${verb} CPU per operation (${mine} | ${side})`, unit: 'us', ours: o.busyUs, etcd: f.busyUs });
         rows.push({ measure: `${verb} same, idle CPU not taken out`, unit: 'us', ours: o.cpuUs, etcd: f.cpuUs });
         rows.push({ measure: `${verb} operations (failed: ${o.errors} | ${f.errors})`, unit: 'ops', ours: o.ops, etcd: f.ops });
         for (const name of new Set([...o.etcd.keys(), ...f.etcd.keys()])) {
@@ -234,18 +247,19 @@ async function main(): Promise<void> {
       }
       for (const r of recorders) await r.stop();
       for (const [verb, o, f] of perfFiles.length > 0 ? phases : []) {
-        perfLines.push(`${verb}: us of CPU per operation by kind (perf)     replica ${side}`,
+        perfLines.push(`${verb}: us of CPU per operation by kind (perf)     ${mine} ${side}`,
           ...perfTable(perfKinds(perfFiles[0]!, o.window), o.ops, perfKinds(perfFiles[1]!, f.window), f.ops));
       }
-      rows.push({ measure: `idle CPU (replica | ${side})`, unit: 'ms/s', ours: oursIdle * 1000, etcd: floorIdle * 1000 });
+      rows.push({ measure: `idle CPU (${mine} | ${side})`, unit: 'ms/s', ours: oursIdle * 1000, etcd: floorIdle * 1000 });
       ours.close();
       bare.close();
-      const other = against ? `a replica of ${against}` : 'the floor server';
-      report('crud-verbs', `CRUD of 1 KB ConfigMaps one verb at a time, concurrency ${concurrency}, ${seconds} s each: one replica | ${other}`, rows, { concurrency, seconds });
+      const other = against ? `a replica of ${against}` : designFloor ? 'the design floor' : 'the floor server';
+      report('crud-verbs', `CRUD of 1 KB ConfigMaps one verb at a time, concurrency ${concurrency}, ${seconds} s each: ${bareFloor ? 'the floor server' : 'one replica'} | ${other}`, rows, { concurrency, seconds });
       if (perfLines.length > 0) console.log(`\n${perfLines.join('\n')}`);
       if (windowsFile) writeFileSync(windowsFile, `${JSON.stringify(windows)}\n`);
     } finally {
       floor?.stop();
+      bareFloor?.stop();
     }
   }, {
     replicas: against ? 2 : 1,
