@@ -16,6 +16,7 @@ import { messageFields, messageForKind } from '../../runtime/serializer/protobuf
 import { protobufMagic } from '../../runtime/serializer/protobuf/envelope.js';
 import { sharedEncoding } from '../../runtime/serializer/shared-encodings.js';
 import { isPlainObject } from '../../runtime/object.js';
+import { reuseWhenFinished, wholeWriteBytes } from './page-buffers.js';
 
 /** Below this many elements a collection is encoded in one go: yielding would cost more than it saves. */
 export const cooperativeMinItems = 100;
@@ -27,15 +28,6 @@ export const cooperativeMinItems = 100;
  * single-list latency.
  */
 export const batchBytes = 16 * 1024;
-
-/**
- * A body up to this size is handed to the socket in one turn. Batch by batch, each 16 KB
- * write waited for a turn of its own (a 'drain' or an immediate): a page of 500 objects
- * (about 225 KB) went out in 14 writes through the event loop and the kernel, its last
- * byte 0.1-1.2 ms later than written at once. Encrypting 256 KB holds the loop about as
- * long as one encoded batch does; beyond it, backpressure decides as before.
- */
-export const wholeWriteBytes = 256 * 1024;
 
 type Json = Record<string, unknown>;
 
@@ -231,6 +223,11 @@ export class BatchedBody extends Readable {
     if (await this.writeBatchesTo(out)) out.end();
   }
 
+  /** A joined page's buffer is reused once `res` (an HTTP/1.1 response) has finished (page-buffers.ts). */
+  reuseBufferAfter(res: Writable): void {
+    reuseWhenFinished(res, this.pieces);
+  }
+
   /**
    * Writes every batch; false when a side was destroyed first. A body up to wholeWriteBytes
    * goes in one corked turn; a larger one a batch a turn, waiting for 'drain' when asked to.
@@ -271,7 +268,9 @@ export function sendBatchedBody(ctx: Context): void {
   if (!(body instanceof BatchedBody) || !koaWouldSendBody(ctx)) return;
   ctx.respond = false;
   // Over HTTP/2 on the stream itself, so the last batch's frame ends it (http2-body.ts).
-  const res: Writable = respondOnHttp2Stream(ctx) ?? (ctx.res as unknown as Writable);
+  const stream = respondOnHttp2Stream(ctx);
+  const res: Writable = stream ?? (ctx.res as unknown as Writable);
+  if (!stream && ctx.req.httpVersionMajor === 1) body.reuseBufferAfter(res);
   // As Koa's pipeline would, a failed write ends the response (and the body) there.
   body.sendTo(res).catch((err: Error) => {
     body.destroy(err);

@@ -9,7 +9,8 @@ import { canEncode, encodeObject } from '../../runtime/serializer/protobuf/envel
 import type { HandlerScope } from './scope.js';
 import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
 import { setApiBody, type ApiBody } from '../responsewriters/compression.js';
-import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, joinedBatches, totalBytes, wholeWriteBytes } from './list-encoder.js';
+import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, joinedBatches, totalBytes } from './list-encoder.js';
+import { joinPieces, wholeWriteBytes } from './page-buffers.js';
 
 /** A write negotiates before it acts and again when it answers: once per handler scope. */
 const negotiated = new WeakMap<HandlerScope, MediaChoice>();
@@ -141,7 +142,7 @@ export function joinedList(enc: EncodedList): EncodedList {
   const pieces = enc.chunks;
   if (!pieces || pieces.length < 2) return enc;
   const size = totalBytes(pieces);
-  return size > wholeWriteBytes ? enc : { ...enc, chunks: [Buffer.concat(pieces, size)] };
+  return size > wholeWriteBytes ? enc : { ...enc, chunks: [joinPieces(pieces, size)] };
 }
 
 /** writeList's second half: answers the request with an encoded body. */
