@@ -5,11 +5,12 @@
 // its key had before it, so the state at that revision is the present with those keys
 // rolled back.
 import type { KubeObject } from '../../runtime/object.js';
+import type { KeyOrder } from './sorted-keys.js';
 
 /** The present, and for every key changed after the revision asked for, its value then (undefined: absent). */
 export interface HistoryView {
-  /** Present keys in etcd (byte) order. */
-  keys: readonly string[];
+  /** Present keys in etcd (byte) order: the cache's own, so read before its next event. */
+  keys: KeyOrder;
   objects: ReadonlyMap<string, KubeObject>;
   then: ReadonlyMap<string, KubeObject | undefined>;
 }
@@ -33,12 +34,12 @@ export function readPageAt(view: HistoryView, prefix: string, start: string, lim
   const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   const changed = [...view.then.keys()].filter((k) => k >= start && k < end).sort();
   const items: KubeObject[] = [];
-  let i = lowerBound(view.keys, start);
-  const stop = lowerBound(view.keys, end);
+  let i = view.keys.lowerBound(start);
+  const stop = view.keys.lowerBound(end);
   let j = 0;
   let lastKey: string | undefined;
   while ((i < stop || j < changed.length) && items.length < limit) {
-    const present = i < stop ? view.keys[i] : undefined;
+    const present = i < stop ? view.keys.at(i) : undefined;
     const rolledBack = j < changed.length ? changed[j] : undefined;
     let obj: KubeObject | undefined;
     if (rolledBack !== undefined && (present === undefined || rolledBack <= present)) {
@@ -60,15 +61,4 @@ export function readPageAt(view: HistoryView, prefix: string, start: string, lim
     remaining += (view.then.get(changed[j]) ? 1 : 0) - (view.objects.has(changed[j]) ? 1 : 0);
   }
   return { items, lastKey, remaining };
-}
-
-/** The first index of sorted `keys` not before `key` (etcd orders keys by bytes; ours are ASCII). */
-export function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1; else hi = mid;
-  }
-  return lo;
 }

@@ -25,7 +25,8 @@ import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 import type { RangeProbe } from './freshness.js';
 import { FieldIndexes } from './field-index.js';
 import { concerns, WatcherSet, type Watcher } from './watchers.js';
-import { lowerBound, type HistoryView } from './paged-read.js';
+import type { HistoryView } from './paged-read.js';
+import { SortedKeys } from './sorted-keys.js';
 import { EventRing, type RingSizing } from './event-ring.js';
 
 /** `before`: the key's value before the event (undefined: absent), for reads at an earlier revision. */
@@ -64,7 +65,7 @@ export class WatchCache {
   /** The resource's current objects by etcd key, as of `rev`. */
   private objects = new Map<string, KubeObject>();
   /** The keys of `objects` in etcd's (byte) order, so a list reads a slice, not a sort. */
-  private keys: string[] = [];
+  private readonly keys = new SortedKeys();
   /** Woken whenever `rev` moves. */
   private revWaiters = new Set<() => void>();
   /** Bumped on reset, so a read that waited can tell its cache started over. */
@@ -105,7 +106,7 @@ export class WatchCache {
       let revision = '';
       let from = k;
       this.objects.clear();
-      this.keys = [];
+      this.keys.clear();
       this.indexes.clear();
       for (;;) {
         const page = await this.client.kv.range({ key: from, range_end: end, limit: 1000, ...(revision ? { revision } : {}) });
@@ -114,7 +115,7 @@ export class WatchCache {
           try {
             const key = kv.key.toString();
             this.objects.set(key, markShared(await decodeStored(this.opts.transformer, kv, kv.mod_revision)));
-            this.keys.push(key);
+            this.keys.insert(key);
           } catch {
             this.unusable = true;
           }
@@ -220,8 +221,11 @@ export class WatchCache {
       return { items: keys.map((k) => this.objects.get(k)!), revision: this.rev };
     }
     const items: KubeObject[] = [];
-    for (let i = lowerBound(this.keys, prefix); i < this.keys.length && this.keys[i].startsWith(prefix); i++) {
-      items.push(this.objects.get(this.keys[i])!);
+    const keys = this.keys;
+    for (let i = keys.lowerBound(prefix); i < keys.size; i++) {
+      const k = keys.at(i);
+      if (!k.startsWith(prefix)) break;
+      items.push(this.objects.get(k)!);
     }
     return { items, revision: this.rev };
   }
@@ -356,30 +360,21 @@ export class WatchCache {
   private dispatch(key: string, rev: number, event: WatchEvent): void {
     const before = this.objects.get(key);
     if (event.type === 'DELETED') {
-      if (this.objects.delete(key)) this.removeKey(key);
+      if (this.objects.delete(key)) this.keys.delete(key);
       this.indexes.update(key, before, undefined);
     } else if (event.type === 'ERROR') {
       // Its value could not be decoded: the cache no longer knows the key's current value,
       // so it serves nothing, and a later event on the key fetches its previous value.
       this.unusable = true;
-      if (this.objects.delete(key)) this.removeKey(key);
+      if (this.objects.delete(key)) this.keys.delete(key);
       this.indexes.update(key, before, undefined);
     } else {
-      if (!before) this.insertKey(key);
+      if (!before) this.keys.insert(key);
       this.objects.set(key, markShared(event.object));
       this.indexes.update(key, before, event.object);
     }
     if (event.type !== 'ERROR') this.ring.push({ key, rev, event, before });
     this.watchers.fanOut(key, rev, event);
-  }
-
-  private insertKey(key: string): void {
-    this.keys.splice(lowerBound(this.keys, key), 0, key);
-  }
-
-  private removeKey(key: string): void {
-    const i = lowerBound(this.keys, key);
-    if (this.keys[i] === key) this.keys.splice(i, 1);
   }
 
   /** A BOOKMARK at the cache's revision to each watcher not yet told it: every event up to it was handed over. */
@@ -397,7 +392,7 @@ export class WatchCache {
     this.ready = undefined;
     this.ring.clear();
     this.objects.clear();
-    this.keys = [];
+    this.keys.clear();
     this.indexes.clear();
     this.unusable = false;
     this.epoch++;
