@@ -52,3 +52,41 @@ describe('AdmissionChain: plugins that name their resources', () => {
     expect(calls).to.deep.equal([]);
   });
 });
+
+describe('AdmissionChain: plugins that answer at once', () => {
+  const calls: string[] = [];
+  const at = (name: string, refuse = false): AdmissionPlugin => ({
+    name, handles: () => true,
+    admit(a) {
+      calls.push(name);
+      if (refuse && a.name === 'refused') throw errors.forbiddenMessage(`${name} refused`);
+    },
+  });
+  const later = (name: string, refuse = false): AdmissionPlugin => ({
+    name, handles: () => true,
+    async admit(a) {
+      await new Promise((r) => setImmediate(r));
+      calls.push(name);
+      if (refuse && a.name === 'refused') throw errors.forbiddenMessage(`${name} refused`);
+    },
+  });
+  beforeEach(() => { calls.length = 0; });
+
+  it('runs them in order around plugins that wait, each recorded once, the phase once', async () => {
+    const { chain, seen } = chainOf([at('A'), later('B'), at('C'), later('D'), at('E')]);
+    await chain.admit(attrs({}));
+    expect(calls).to.deep.equal(['A', 'B', 'C', 'D', 'E']);
+    expect(seen.map((o) => [o.plugin, o.rejected])).to.deep.equal([['A', false], ['B', false], ['C', false], ['D', false], ['E', false], [undefined, false]]);
+  });
+
+  it('a refusal at once rejects the phase: recorded as refused, the plugins after it neither called nor recorded', async () => {
+    for (const plugins of [[at('A'), at('B', true), at('C')], [later('A'), at('B', true), at('C')]]) {
+      calls.length = 0;
+      const { chain, seen } = chainOf(plugins);
+      const err = await rejection(chain.admit(attrs({ name: 'refused' })));
+      expect(err.message).to.equal('B refused');
+      expect(calls).to.deep.equal(['A', 'B']);
+      expect(seen.map((o) => [o.plugin, o.rejected])).to.deep.equal([['A', false], ['B', true], [undefined, true]]);
+    }
+  });
+});

@@ -12,6 +12,8 @@ export interface ObjectSource {
   /** From the cache, once it has synced. */
   get(namespace: string, name: string): Promise<KubeObject | undefined>;
   list(namespace: string): Promise<KubeObject[]>;
+  /** From the cache without waiting: undefined until it has synced. */
+  listNow?(namespace: string): KubeObject[] | undefined;
   /** From storage. */
   liveGet(namespace: string, name: string): Promise<KubeObject | undefined>;
   liveList(namespace: string): Promise<KubeObject[]>;
@@ -22,6 +24,7 @@ export function informerSource(informer: Informer, store: GenericStore): ObjectS
   return {
     get: async (namespace, name) => { await informer.waitForSync(); return informer.get(namespace, name); },
     list: async (namespace) => { await informer.waitForSync(); return informer.list(namespace); },
+    listNow: (namespace) => (informer.hasSynced() ? informer.list(namespace) : undefined),
     liveGet: async (namespace, name) => {
       try {
         return await store.get(namespace, name);

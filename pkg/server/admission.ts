@@ -124,6 +124,7 @@ function namespaceSource(d: ServerDeps): NamespaceSource {
   return {
     cached: (name) => informer.get('', name),
     waitForSync: (timeoutMs) => syncedWithin(informer, timeoutMs),
+    hasSynced: () => informer.hasSynced(),
     live: (name) => objects.liveGet('', name),
   };
 }

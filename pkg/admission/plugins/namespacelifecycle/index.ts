@@ -13,6 +13,8 @@ export interface NamespaceSource {
   cached(name: string): KubeObject | undefined;
   /** Resolves once the cache has its first list; false when it does not in time. */
   waitForSync(timeoutMs: number): Promise<boolean>;
+  /** Whether the cache has its first list now (lets a request be decided without waiting). */
+  hasSynced?(): boolean;
   live(name: string): Promise<KubeObject | undefined>;
 }
 
@@ -42,7 +44,23 @@ export class NamespaceLifecycle implements AdmissionPlugin {
     return op === 'CREATE' || op === 'UPDATE' || op === 'DELETE';
   }
 
-  async admit(a: AdmissionAttributes): Promise<void> {
+  admit(a: AdmissionAttributes): Promise<void> | void {
+    // Most writes are decided at once: nothing to check, or a namespace the synced cache
+    // shows, not being deleted here lately, and not terminating for a create.
+    if (a.group === '' && a.kind === 'Namespace') {
+      if (a.operation !== 'DELETE') return;
+    } else {
+      if (!a.namespace || a.operation === 'DELETE') return;
+      if (a.group === 'authorization.k8s.io' && accessReviews.has(a.resource)) return;
+      if (this.source.hasSynced?.() && !this.forceLive.has(a.namespace)) {
+        const ns = this.source.cached(a.namespace);
+        if (ns && (a.operation !== 'CREATE' || phaseOf(ns) !== 'Terminating')) return;
+      }
+    }
+    return this.admitChecked(a);
+  }
+
+  private async admitChecked(a: AdmissionAttributes): Promise<void> {
     const isNamespace = a.group === '' && a.kind === 'Namespace';
     if (isNamespace) {
       if (a.operation === 'DELETE') {

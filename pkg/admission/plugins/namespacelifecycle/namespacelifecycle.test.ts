@@ -12,6 +12,7 @@ function source(cache: Record<string, KubeObject>, live: Record<string, KubeObje
     liveLookups,
     cached: (name) => cache[name],
     waitForSync: async () => true,
+    hasSynced: () => true,
     live: async (name) => { liveLookups.push(name); return live[name]; },
   };
 }
@@ -23,7 +24,7 @@ function attrs(over: Partial<AdmissionAttributes>): AdmissionAttributes {
   };
 }
 
-async function rejection(p: Promise<void>): Promise<StatusError> {
+async function rejection(p: Promise<void> | void): Promise<StatusError> {
   try { await p; } catch (e) { return e as StatusError; }
   throw new Error('admitted');
 }
@@ -63,6 +64,17 @@ describe('NamespaceLifecycle', () => {
     await plugin.admit(attrs({ operation: 'DELETE', kind: 'Namespace', resource: 'namespaces', namespace: '', name: 'team' }));
     const err = await rejection(plugin.admit(attrs({})));
     expect(err.code).to.equal(403);
+  });
+
+  it('decides a write in an Active namespace of the synced cache at once; without its sync state, after waiting', async () => {
+    const synced = source({ team: ns('team') });
+    expect(new NamespaceLifecycle(synced).admit(attrs({}))).to.equal(undefined);
+    expect(new NamespaceLifecycle(synced).admit(attrs({ operation: 'UPDATE' }))).to.equal(undefined);
+    const unknown: NamespaceSource = { ...synced, hasSynced: undefined };
+    const pending = new NamespaceLifecycle(unknown).admit(attrs({}));
+    expect(pending).to.be.instanceOf(Promise);
+    await pending;
+    expect(synced.liveLookups).to.deep.equal([]);
   });
 
   it('ignores cluster-scoped objects', async () => {

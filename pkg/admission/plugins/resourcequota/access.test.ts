@@ -47,6 +47,22 @@ describe('quota admission reads (upstream quotaAccessor)', () => {
     expect(store.lists).to.equal(2);
   });
 
+  it('knows at once that a namespace has no quota only once a live lookup found none, while it stands', async () => {
+    const empty = fakeStore([]);
+    let synced = false;
+    const access = quotaAccess(empty as never, { list: async () => [], listNow: () => (synced ? [] : undefined) });
+    expect(access.noneNow!('ns')).to.equal(false);
+    synced = true;
+    expect(access.noneNow!('ns')).to.equal(false);
+    expect(await access.list('ns')).to.deep.equal([]);
+    expect(access.noneNow!('ns')).to.equal(true);
+    const withQuota = quotaAccess(fakeStore([quota('q', '1')]) as never, { list: async () => [], listNow: () => [] });
+    expect(await withQuota.list('ns')).to.have.length(1);
+    expect(withQuota.noneNow!('ns')).to.equal(false);
+    const inInformer = quotaAccess(empty as never, { list: async () => [quota('q', '1')], listNow: () => [quota('q', '1')] });
+    expect(inInformer.noneNow!('ns')).to.equal(false);
+  });
+
   it("serves the version it charged over the informer's older copy", async () => {
     const store = fakeStore([quota('q', '1')]);
     const access = quotaAccess(store as never, { list: async () => [quota('q', '1')] });

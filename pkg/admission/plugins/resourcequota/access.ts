@@ -35,9 +35,10 @@ const revision = (q: KubeObject): number => Number(q.metadata.resourceVersion ??
  * `cached`: the replica's quotas informer; without it every read goes to storage (the
  * unit tests' stores, and a server built without informers).
  */
-export function quotaAccess(store: QuotaStore, cached?: Pick<ObjectSource, 'list'>): QuotaAccess {
+export function quotaAccess(store: QuotaStore, cached?: Pick<ObjectSource, 'list' | 'listNow'>): QuotaAccess {
   const scope = internalScope(apiserverUser, 'kube-apiserver', { subresource: 'status' });
-  const liveLookups = new Map<string, { expires: number; items: Promise<KubeObject[]> }>();
+  /** `found`: what the lookup read, once it has. */
+  const liveLookups = new Map<string, { expires: number; items: Promise<KubeObject[]>; found?: KubeObject[] }>();
   const updated = new Map<string, KubeObject>();
   const live = async (namespace: string) => (await store.list(namespace, {})).items as KubeObject[];
 
@@ -45,9 +46,10 @@ export function quotaAccess(store: QuotaStore, cached?: Pick<ObjectSource, 'list
     let entry = liveLookups.get(namespace);
     if (!entry || entry.expires < Date.now()) {
       // One lookup in flight per namespace (upstream's singleflight); a failure is not kept.
-      entry = { expires: Date.now() + liveLookupTtlMs, items: live(namespace) };
-      remember(liveLookups, namespace, entry);
-      entry.items.catch(() => { if (liveLookups.get(namespace) === entry) liveLookups.delete(namespace); });
+      const made: { expires: number; items: Promise<KubeObject[]>; found?: KubeObject[] } = { expires: Date.now() + liveLookupTtlMs, items: live(namespace) };
+      entry = made;
+      remember(liveLookups, namespace, made);
+      made.items.then((items) => { made.found = items; }, () => { if (liveLookups.get(namespace) === made) liveLookups.delete(namespace); });
     }
     return entry.items;
   };
@@ -61,6 +63,13 @@ export function quotaAccess(store: QuotaStore, cached?: Pick<ObjectSource, 'list
         const mine = updated.get(keyOf(q));
         return mine && revision(mine) > revision(q) ? mine : q;
       });
+    },
+    noneNow(namespace) {
+      // What list() would answer empty without a wait: none in the synced informer, and
+      // none in a live lookup that has finished and still stands.
+      if (cached?.listNow?.(namespace)?.length !== 0) return false;
+      const entry = liveLookups.get(namespace);
+      return entry?.found?.length === 0 && entry.expires >= Date.now();
     },
     fresh: live,
     async updateUsed(q: QuotaView, used: ResourceList) {

@@ -18,6 +18,8 @@ import type { LimitedResource } from './config.js';
 export interface QuotaAccess {
   /** The namespace's quotas, as admission reads them (access.ts: informer first). */
   list(namespace: string): Promise<KubeObject[]>;
+  /** True when list() is known to answer no quota now (false when it cannot tell at once). */
+  noneNow?(namespace: string): boolean;
   /** The namespace's quotas read from storage, after a conflict. */
   fresh(namespace: string): Promise<KubeObject[]>;
   /** Writes status.used if the quota is still at q.resourceVersion; a 409 StatusError otherwise. */
@@ -41,6 +43,11 @@ export class QuotaEvaluator {
   private readonly running = new Set<string>();
 
   constructor(private readonly access: QuotaAccess, private readonly limited: LimitedResource[] = []) {}
+
+  /** Nothing to charge in the namespace, known at once: no limited resource, no quota. */
+  nothingToCharge(namespace: string): boolean {
+    return this.limited.length === 0 && this.access.noneNow?.(namespace) === true;
+  }
 
   async evaluate(attrs: AdmissionAttributes, evaluator: Evaluator): Promise<void> {
     // A namespace without quotas (the common case) has nothing to charge or serialize:

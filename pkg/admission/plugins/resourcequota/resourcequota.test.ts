@@ -45,7 +45,7 @@ const podWith = (name: string, requests?: Record<string, string>, spec: Record<s
   metadata: { name }, spec: { containers: [{ name: 'c', resources: requests ? { requests } : {} }], ...spec },
 });
 
-async function refusal(p: Promise<void>): Promise<StatusError> {
+async function refusal(p: Promise<void> | void): Promise<StatusError> {
   try {
     await p;
   } catch (err) {

@@ -35,8 +35,13 @@ export class MutatingWebhook implements AdmissionPlugin {
     return true;
   }
 
-  async admit(attrs: AdmissionAttributes): Promise<void> {
+  // No webhook for the resource (most writes): answered without a promise.
+  admit(attrs: AdmissionAttributes): Promise<void> | void {
     if (isExemptConfigurationResource(attrs) || (this.source.hasSynced() && this.source.candidates(attrs.resource).length === 0)) return;
+    return this.admitByHooks(attrs);
+  }
+
+  private async admitByHooks(attrs: AdmissionAttributes): Promise<void> {
     await waitForReady(this.source, attrs);
     const hooks = this.source.candidates(attrs.resource);
     const state: ReinvocationState = { invokedSinceChange: new Set(), reinvoke: new Set() };

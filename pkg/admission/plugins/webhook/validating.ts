@@ -19,8 +19,13 @@ export class ValidatingWebhook implements AdmissionPlugin {
     return true;
   }
 
-  async validate(attrs: AdmissionAttributes): Promise<void> {
+  // No webhook for the resource (most writes): answered without a promise.
+  validate(attrs: AdmissionAttributes): Promise<void> | void {
     if (isExemptConfigurationResource(attrs) || (this.source.hasSynced() && this.source.candidates(attrs.resource).length === 0)) return;
+    return this.validateByHooks(attrs);
+  }
+
+  private async validateByHooks(attrs: AdmissionAttributes): Promise<void> {
     await waitForReady(this.source, attrs);
     let invocations: Invocation[] | undefined;
     for (const hook of this.source.candidates(attrs.resource)) {
