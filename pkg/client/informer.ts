@@ -4,6 +4,7 @@
 // so what one replica writes every other replica's cache sees.
 import type { KubeObject } from '../runtime/object.js';
 import type { GenericStore } from '../registry/generic/store.js';
+import type { WatchEvent } from '../storage/interfaces.js';
 
 export interface InformerHandlers {
   add?(obj: KubeObject): void;
@@ -92,44 +93,73 @@ export class Informer {
   private async watch(): Promise<void> {
     const stream = await this.store.watch(this.namespace, '', this.resourceVersion, false);
     this.stopCurrent = () => stream.stop();
-    for await (const ev of stream) {
-      if (this.stopped) break;
-      if (ev.type === 'ERROR') return; // 410 and friends: relist
-      this.resourceVersion = ev.object.metadata.resourceVersion ?? this.resourceVersion;
-      if (ev.type === 'BOOKMARK') continue;
-      const obj = this.store.decorate(ev.object);
-      const key = Informer.keyOf(obj);
-      if (ev.type === 'DELETED') {
-        const old = this.cache.get(key);
-        this.cache.delete(key);
-        this.emitDelete(old ?? obj);
-      } else {
-        const old = this.cache.get(key);
-        this.cache.set(key, obj);
-        if (old) this.emit('update', obj, old);
-        else this.emit('add', obj);
-      }
+    if (stream.listen) {
+      // The watch cache hands each event over in its fan-out: no promise and no microtask
+      // turn per event, where iterating cost both on every write of the resource.
+      await new Promise<void>((resolve, reject) => {
+        stream.listen!((ev) => {
+          let more: boolean;
+          try {
+            more = this.apply(ev);
+          } catch (err) {
+            // In the watch cache's call: the failure ends this watch only (a relist follows).
+            stream.stop();
+            reject(err);
+            return;
+          }
+          if (!more) {
+            stream.stop();
+            resolve();
+          }
+        }, resolve);
+      });
+      return;
     }
+    for await (const ev of stream) {
+      if (!this.apply(ev)) break;
+    }
+  }
+
+  /** Takes one event into the cache and tells the handlers; false when the watch must end. */
+  private apply(ev: WatchEvent): boolean {
+    if (this.stopped) return false;
+    if (ev.type === 'ERROR') return false; // 410 and friends: relist
+    this.resourceVersion = ev.object.metadata.resourceVersion ?? this.resourceVersion;
+    if (ev.type === 'BOOKMARK') return true;
+    const obj = this.store.decorate(ev.object);
+    const key = Informer.keyOf(obj);
+    if (ev.type === 'DELETED') {
+      const old = this.cache.get(key);
+      this.cache.delete(key);
+      this.emitDelete(old ?? obj);
+    } else {
+      const old = this.cache.get(key);
+      this.cache.set(key, obj);
+      if (old) this.emit('update', obj, old);
+      else this.emit('add', obj);
+    }
+    return true;
   }
 
   private emitDelete(obj: KubeObject): void {
     this.cache.delete(Informer.keyOf(obj));
-    for (const h of this.handlers) safe(() => h.delete?.(obj));
+    for (const h of this.handlers) {
+      try {
+        h.delete?.(obj);
+      } catch {
+        // A handler's bug must not stop the cache for everyone else; handlers log their own failures.
+      }
+    }
   }
 
   private emit(kind: 'add' | 'update', obj: KubeObject, old?: KubeObject): void {
     for (const h of this.handlers) {
-      if (kind === 'add') safe(() => h.add?.(obj));
-      else safe(() => h.update?.(obj, old!));
+      try {
+        if (kind === 'add') h.add?.(obj);
+        else h.update?.(obj, old!);
+      } catch {
+        // As in emitDelete.
+      }
     }
-  }
-}
-
-/** A handler's bug must not stop the cache for everyone else. */
-function safe(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    /* swallowed deliberately; handlers log their own failures */
   }
 }
