@@ -14,9 +14,17 @@ export interface ObjectRef {
   uid: string;
 }
 
+/**
+ * The dependents of a node that has none, shared: most objects own nothing, and a set of
+ * their own was an allocation per object seen and memory per object kept. Only
+ * OwnershipGraph.addDependent adds, replacing it first.
+ */
+export const noDependents: Set<string> = new Set();
+
 export interface GraphNode {
   ref: ObjectRef;
   owners: OwnerReference[];
+  /** noDependents until one is added (addDependent). */
   dependents: Set<string>;
   virtual: boolean;
   beingDeleted: boolean;
@@ -37,10 +45,15 @@ export class OwnershipGraph {
     if (existing) return { node: existing, created: false };
     const node: GraphNode = {
       ref: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: ownerNamespaced ? dependentNamespace : '' },
-      owners: [], dependents: new Set(), virtual: true, beingDeleted: false, deletingDependents: false,
+      owners: [], dependents: noDependents, virtual: true, beingDeleted: false, deletingDependents: false,
     };
     this.nodes.set(ref.uid, node);
     return { node, created: true };
+  }
+
+  addDependent(owner: GraphNode, uid: string): void {
+    if (owner.dependents === noDependents) owner.dependents = new Set();
+    owner.dependents.add(uid);
   }
 
   put(node: GraphNode): void {

@@ -14,7 +14,7 @@ import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { ControllerContext } from '../context.js';
 import type { Controller } from '../manager.js';
 import {
-  FinalizerDeleteDependents, FinalizerOrphanDependents, OwnershipGraph, type GraphNode, type ObjectRef,
+  FinalizerDeleteDependents, FinalizerOrphanDependents, noDependents, OwnershipGraph, type GraphNode, type ObjectRef,
 } from './graph.js';
 import { KeyedQueue, type RetryPolicy } from '../workqueue.js';
 
@@ -88,7 +88,7 @@ export class GarbageCollector implements Controller {
     let node = this.graph.get(uid);
     const previous = node?.owners ?? [];
     if (!node) {
-      node = { ref: refOf(obj), owners: [], dependents: new Set(), virtual: false, beingDeleted: false, deletingDependents: false };
+      node = { ref: refOf(obj), owners: [], dependents: noDependents, virtual: false, beingDeleted: false, deletingDependents: false };
       this.graph.put(node);
     } else if (node.virtual) {
       node.virtual = false;
@@ -105,7 +105,7 @@ export class GarbageCollector implements Controller {
     for (const ref of owners) {
       const ownerDef = resourceForKind(this.d.scheme, ref.apiVersion, ref.kind);
       const { node: ownerNode, created } = this.graph.ownerNode(ref, obj.metadata.namespace ?? '', ownerDef?.namespaced ?? true);
-      ownerNode.dependents.add(uid);
+      this.graph.addDependent(ownerNode, uid);
       if (created) this.deleteQueue?.add(ref.uid);
       if (ownerNode.deletingDependents) this.deleteQueue?.add(uid);
     }
@@ -279,7 +279,11 @@ function refOf(obj: KubeObject): ObjectRef {
 }
 
 function ownersChanged(obj: KubeObject, old: KubeObject): boolean {
-  return JSON.stringify(obj.metadata.ownerReferences ?? []) !== JSON.stringify(old.metadata.ownerReferences ?? []);
+  const now = obj.metadata.ownerReferences;
+  const before = old.metadata.ownerReferences;
+  // Most objects have none, before and after: no need to print two empty lists.
+  if ((now === undefined || now.length === 0) && (before === undefined || before.length === 0)) return false;
+  return JSON.stringify(now ?? []) !== JSON.stringify(before ?? []);
 }
 
 export function garbageCollector(d: ControllerContext): Controller {
