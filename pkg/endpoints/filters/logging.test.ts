@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createLogger, createRequestLogger, formatGoDuration, levelForVerbosity } from './logging.js';
+import pino from 'pino';
+import { createLogger, createRequestLogger, formatGoDuration, isoTime, levelForVerbosity } from './logging.js';
 import { klogLine } from './klog-text.js';
 import { requestInfoFilter } from './request-info.js';
 
@@ -42,6 +43,21 @@ describe('pkg/endpoints/filters/logging', function () {
     expect(formatGoDuration(2_500_000_000n)).to.equal('2.5s');
     expect(formatGoDuration(123_500_000_000n)).to.equal('2m3.5s');
     expect(formatGoDuration(3_723_000_000_000n)).to.equal('1h2m3s');
+  });
+
+  it("stamps lines with pino's isoTime chunk, the current millisecond's", function () {
+    let compared = 0;
+    for (let i = 0; i < 50 && compared < 3; i++) {
+      const before = pino.stdTimeFunctions.isoTime();
+      const chunk = isoTime();
+      const after = pino.stdTimeFunctions.isoTime();
+      expect(chunk >= before && chunk <= after, `${before} <= ${chunk} <= ${after}`).to.equal(true);
+      if (before === after) {
+        expect(chunk).to.equal(before);
+        compared++;
+      }
+    }
+    expect(compared).to.be.greaterThan(0);
   });
 
   it('maps klog verbosity to levels', function () {

@@ -19,7 +19,24 @@ export type LogFormat = 'text' | 'json';
  */
 export function createLogger(level: LogLevel = 'info', destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   const dest = destination ?? (format === 'text' ? klogTextDestination() : pino.destination({ dest: 2, sync: true }));
-  return pino({ level, base: { pid: process.pid }, timestamp: format === 'text' ? pino.stdTimeFunctions.epochTime : pino.stdTimeFunctions.isoTime }, dest);
+  return pino({ level, base: { pid: process.pid }, timestamp: format === 'text' ? pino.stdTimeFunctions.epochTime : isoTime }, dest);
+}
+
+let isoTimeMs = -1;
+let isoTimeChunk = '';
+
+/**
+ * pino's isoTime (the same chunk), its string made once per millisecond: under load a
+ * replica writes several request lines a millisecond, and toISOString was a sixth of a
+ * line's cost (0.5 of 2.8 us warm).
+ */
+export function isoTime(): string {
+  const now = Date.now();
+  if (now !== isoTimeMs) {
+    isoTimeMs = now;
+    isoTimeChunk = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return isoTimeChunk;
 }
 
 /** Maps klog's -v verbosity onto pino levels: request lines (upstream V(3)) show from -v=3. */
