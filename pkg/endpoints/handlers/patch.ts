@@ -2,6 +2,7 @@
 // a concurrent write makes it re-apply to the newer object (as upstream). Server-side
 // apply (application/apply-patch+yaml) goes to apply.ts.
 import { errors } from '../../runtime/errors.js';
+import { ownedResults } from '../../registry/generic/store-interfaces.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { applyPatch } from '../../apis/meta/patch/index.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
@@ -39,7 +40,7 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
   const schema = patchType === 'strategic' ? patchSchemaFor(h.def.group, h.def.version, h.def.kind) : undefined;
   const t = typeRefOf(h.def);
   const scope = writeScope(h, opts);
-  const res = await h.store.update(h.info.namespace, h.info.name, async (current: KubeObject | null) => {
+  const patchCurrent = (current: KubeObject | null): KubeObject => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);
     const patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
     const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t);
@@ -49,7 +50,12 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
     if (unknownSeen !== false || t.pruning || h.def.conversion) dropUnknownFields(t, obj);
     checkName(obj, h.info.name, h.def.namespaced ? h.info.namespace : '');
     return obj;
-  }, scope);
+  };
+  // A merge or JSON patch result is built on a deep copy of the current object, and takes
+  // copies of the patch's values: the store's own, not copied again. (A strategic merge
+  // may place one value of the patch at more than one place.)
+  const res = await h.store.update(h.info.namespace, h.info.name,
+    patchType === 'strategic' ? patchCurrent : ownedResults(patchCurrent), scope);
   addWarnings(h.ctx, scope.warnings ?? []);
   writeObject(h, 200, res.object);
 }

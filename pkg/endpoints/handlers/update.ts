@@ -9,7 +9,7 @@ export async function updateHandler(h: HandlerScope): Promise<void> {
   const obj = await decodeStrictBody(h, opts.fieldValidation);
   checkName(obj, h.info.name, h.def.namespaced ? h.info.namespace : '');
   const scope = writeScope(h, opts);
-  const res = await h.store.update(h.info.namespace, h.info.name, async () => obj, scope);
+  const res = await h.store.update(h.info.namespace, h.info.name, () => obj, scope);
   addWarnings(h.ctx, scope.warnings ?? []);
   writeObject(h, res.created ? 201 : 200, res.object);
 }

@@ -38,8 +38,18 @@ export interface ListParams extends SelectionPredicate {
   resourceVersionMatch?: ResourceVersionMatch;
 }
 
-/** Computes the desired object from the current one (null when it does not exist). */
-export type UpdatedObjectInfo = (current: KubeObject | null) => Promise<KubeObject>;
+/**
+ * Computes the desired object from the current one (null when it does not exist); a
+ * value, not a promise, when it waits for nothing (an await is a microtask turn).
+ * `ownsResult`: every call returns a new object that shares nothing with `current`, an
+ * earlier result or anything the caller keeps, so the store changes it without copying it.
+ */
+export type UpdatedObjectInfo = ((current: KubeObject | null) => KubeObject | Promise<KubeObject>) & { readonly ownsResult?: boolean };
+
+/** `compute` as an UpdatedObjectInfo whose results are the store's own (see ownsResult). */
+export function ownedResults(compute: (current: KubeObject | null) => KubeObject | Promise<KubeObject>): UpdatedObjectInfo {
+  return Object.assign(compute, { ownsResult: true });
+}
 
 export interface UpdateResult { object: KubeObject; created: boolean }
 export interface DeleteResult { object: KubeObject; deleted: boolean }

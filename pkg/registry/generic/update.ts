@@ -31,10 +31,20 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
     pending = undefined;
     await f?.(success);
   };
-  const plan = async (stored: KubeObject | null): Promise<UpdatePlan> => {
+  let decided: UpdatePlan = { kind: 'unchanged' };
+  /**
+   * One pass over the stored object (null: none): its plan goes to `decided`, and what it
+   * returns is what storage writes (null: nothing). It is storage's callback itself, and
+   * admission (and objInfo's promise, if it returns one) is awaited here, not in async
+   * layers of its own: each is a promise and a turn of the microtask queue per update.
+   */
+  const plan = async (stored: KubeObject | null): Promise<KubeObject | null> => {
     if (pending) await settle(false);
     const current = stored ? store.decorate(stored) : null;
-    let desired = deepCopy(await objInfo(current));
+    const computed = objInfo(current);
+    const result = computed instanceof Promise ? await computed : computed;
+    // A retried pass must start from what the caller computes, not from the last pass's changes.
+    let desired = objInfo.ownsResult ? result : deepCopy(result);
     desired.metadata ??= {};
     bindNamespace(def, desired, namespace);
     if (desired.metadata.name !== name) {
@@ -52,16 +62,22 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
       await scope.admission.admit(admissionAttrs(def, 'CREATE', desired, undefined, scope));
       const created = await prepareCreate(store, desired, scope);
       pending = await beginCreate(def, created, scope);
-      return { kind: 'write', obj: created, created: true };
+      return decide({ kind: 'write', obj: created, created: true });
     }
-    const prepared = await prepareUpdate(store, desired, current, scope);
+    checkUpdatePreconditions(store, desired, current);
+    await scope.admission.admit(admissionAttrs(def, 'UPDATE', desired, current, scope));
+    const prepared = prepareAdmittedUpdate(store, desired, current, scope);
+    await scope.admission.validate(admissionAttrs(def, 'UPDATE', prepared, current, scope));
     if (shouldDeleteDuringUpdate(prepared, current) && !def.strategy.finalization?.pending(prepared)) {
-      return { kind: 'delete', obj: prepared, uid: current.metadata.uid ?? '' };
+      return decide({ kind: 'delete', obj: prepared, uid: current.metadata.uid ?? '' });
     }
     const beginUpdate = def.hooks?.beginUpdate;
     if (beginUpdate && !scope.subresource) pending = await beginUpdate(prepared, current, scope.dryRun);
-    if (sameContent(prepared, current)) return { kind: 'unchanged' };
-    return { kind: 'write', obj: prepared, created: false };
+    return decide(sameContent(prepared, current) ? { kind: 'unchanged' } : { kind: 'write', obj: prepared, created: false });
+  };
+  const decide = (p: UpdatePlan): KubeObject | null => {
+    decided = p;
+    return p.kind === 'write' ? store.toStorage(p.obj) : null;
   };
   try {
     if (scope.dryRun) {
@@ -69,17 +85,14 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
         if (err instanceof StorageError && err.code === 'KeyNotFound') return null;
         throw err;
       });
-      const p = await plan(stored);
+      await plan(stored);
+      const p = decided as UpdatePlan;
       await settle(false);
       if (p.kind === 'unchanged') return { object: store.decorate(stored!), created: false };
       return { object: store.decorate(p.obj), created: p.kind === 'write' && p.created };
     }
-    let decided: UpdatePlan = { kind: 'unchanged' };
-    const res = await store.storage.guaranteedUpdate(key, undefined, async (stored) => {
-      const exists = Boolean(stored.metadata?.uid);
-      decided = await plan(exists ? stored : null);
-      return decided.kind === 'write' ? store.toStorage(decided.obj) : null;
-    }, allowCreate, store.writeOptions);
+    const res = await store.storage.guaranteedUpdate(key, undefined,
+      (stored) => plan(stored.metadata?.uid ? stored : null), allowCreate, store.writeOptions);
     const final = decided as UpdatePlan;
     if (pending) await settle(final.kind === 'write');
     if (final.kind === 'delete') {
@@ -99,7 +112,8 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
   }
 }
 
-async function prepareUpdate(store: StoreCore, obj: KubeObject, old: KubeObject, scope: RequestScope): Promise<KubeObject> {
+/** The resourceVersion and uid the update names must be the stored object's. */
+function checkUpdatePreconditions(store: StoreCore, obj: KubeObject, old: KubeObject): void {
   const { def } = store;
   const meta = obj.metadata;
   const oldMeta = old.metadata;
@@ -117,7 +131,13 @@ async function prepareUpdate(store: StoreCore, obj: KubeObject, old: KubeObject,
     throw errors.conflict(store.groupResource, meta.name ?? '',
       `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${oldMeta.uid}`);
   }
-  await scope.admission.admit(admissionAttrs(def, 'UPDATE', obj, old, scope));
+}
+
+/** What an update does between mutating and validating admission: system metadata, the strategy, validation. */
+function prepareAdmittedUpdate(store: StoreCore, obj: KubeObject, old: KubeObject, scope: RequestScope): KubeObject {
+  const { def } = store;
+  const meta = obj.metadata;
+  const oldMeta = old.metadata;
   meta.uid ??= oldMeta.uid;
   meta.creationTimestamp = oldMeta.creationTimestamp;
   meta.generation = oldMeta.generation;
@@ -136,6 +156,5 @@ async function prepareUpdate(store: StoreCore, obj: KubeObject, old: KubeObject,
   assertValid(def, obj, def.strategy.validateUpdate(obj, old, sctx));
   collectWarnings(def, scope, obj, old);
   def.strategy.canonicalize(obj);
-  await scope.admission.validate(admissionAttrs(def, 'UPDATE', obj, old, scope));
   return obj;
 }

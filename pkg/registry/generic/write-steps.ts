@@ -58,7 +58,19 @@ export function assertValid(def: StoreDef, obj: KubeObject, fieldErrors: FieldEr
   }
 }
 
-/** An update that changes nothing is not written (upstream skips no-op writes). */
+/**
+ * An update that changes nothing is not written (upstream skips no-op writes). deepEqual of
+ * the two, with metadata compared last: an update's change is nearly always outside it,
+ * and its managed fields are most of a small object.
+ */
 export function sameContent(a: KubeObject, b: KubeObject): boolean {
-  return deepEqual(a, b);
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  for (const k of Object.keys(ao)) {
+    if (k !== 'metadata' && !deepEqual(ao[k], bo[k])) return false;
+  }
+  for (const k of Object.keys(bo)) {
+    if (k !== 'metadata' && bo[k] !== undefined && !Object.prototype.hasOwnProperty.call(ao, k)) return false;
+  }
+  return deepEqual(ao.metadata, bo.metadata);
 }

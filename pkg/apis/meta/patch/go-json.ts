@@ -179,10 +179,24 @@ export function checkJsonSyntax(b: Uint8Array): void {
 
 /** Parses a JSON body, failing like Go's json.Unmarshal on a syntax error. */
 export function parseJsonLikeGo(body: string | Uint8Array): unknown {
+  // JSON.parse accepts exactly what Go's scanner does but for nesting deeper than Go's
+  // limit, which only a longer text can reach; the scan (a patch's largest step) runs only
+  // for such a text or for a failure's message. Text with a lone surrogate goes the long
+  // way, whose UTF-8 round trip replaces it.
+  const text = typeof body === 'string' ? body : undefined;
+  if (text !== undefined && text.length <= 2 * maxNestingDepth && (text as WellFormed).isWellFormed()) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Go's message, below.
+    }
+  }
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   checkJsonSyntax(bytes);
   return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
 }
+
+type WellFormed = string & { isWellFormed(): boolean };
 
 /** The JSON kind word Go uses in UnmarshalTypeError messages. */
 export function jsonKindWord(v: unknown): 'object' | 'array' | 'string' | 'number' | 'bool' | 'null' {
