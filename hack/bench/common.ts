@@ -40,6 +40,12 @@ export interface BenchClusterOptions {
   extraArgs?: string[] | ((index: number) => string[]);
   /** Runs a replica's command through a wrapper (ReplicaOptions.wrap). */
   wrap?: ReplicaOptions['wrap'];
+  /**
+   * Each replica a cluster of its own (replica i > 0 under `<prefix>-r<i>`), so each is
+   * the leader of its own controllers: replicas compared with each other then do the
+   * same work (in one cluster only the leader's informers take every write's event).
+   */
+  clusterEach?: boolean;
 }
 
 export async function withBenchCluster(label: string, run: (s: BenchSetting) => Promise<void>, opts: BenchClusterOptions = {}): Promise<void> {
@@ -52,7 +58,7 @@ export async function withBenchCluster(label: string, run: (s: BenchSetting) => 
   // (the root CA publisher would put kube-root-ca.crt in the namespace).
   const cluster = await startReplicas(opts.replicas ?? 2, {
     etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, nodeArgs, tokens: opts.tokens, authorizationMode: opts.authorizationMode, wrap: opts.wrap,
-    extraArgs: (i) => ['--controllers=*,-root-ca-cert-publisher', ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(i) : (opts.extraArgs ?? [])),
+    extraArgs: (i) => ['--controllers=*,-root-ca-cert-publisher', ...(opts.clusterEach && i > 0 ? [`--etcd-prefix=${prefix}-r${i}`] : []), ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(i) : (opts.extraArgs ?? [])),
       ...(process.env['BENCH_SERVER_ARGS'] ?? '').split(' ').filter(Boolean)],
   });
   // gRPC's default 4 MiB receive limit would refuse a 10,000-object range in one message.

@@ -16,7 +16,8 @@
 // runs the replica without its in-process controllers (--controllers=-*), as upstream's
 // kube-apiserver runs without kube-controller-manager's: what their informers cost per write.
 // --against=ENTRY puts a second replica in the floor's place, started from another build's
-// dist/cmd/apiserver.js (the same flags, etcd and PKI): a before/after of a change measured
+// dist/cmd/apiserver.js (the same flags, etcd and PKI, its own etcd prefix so that it leads
+// its own controllers as the first does): a before/after of a change measured
 // interleaved in one run, each build taking its turns under the same load. Node flags may
 // precede the entry (--against='--max-semi-space-size=64 dist/cmd/apiserver.js').
 // --etcd-calls adds what etcd served each server per operation, from etcd's own /metrics
@@ -189,12 +190,12 @@ async function main(): Promise<void> {
     // --floors: the bare floor takes the replica's column.
     const bareFloor = floors ? await startFloor(false) : undefined;
     try {
-      const setup = httpsClient(cluster.urls[0]!, creds);
-      for (const ns of against ? ['crud-verbs', 'crud-verbs-b'] : ['crud-verbs']) {
+      for (const [i, ns] of (against ? ['crud-verbs', 'crud-verbs-b'] : ['crud-verbs']).entries()) {
+        const setup = httpsClient(cluster.urls[i]!, creds);
         const res = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+        setup.close();
         if (res.status !== 201) throw new Error(`create namespace: ${res.status} ${res.text}`);
       }
-      setup.close();
       const ours = bareFloor
         ? target(`https://127.0.0.1:${bareFloor.port}`, creds, 'crud-verbs', bareFloor.pid, etcdEndpoint)
         : target(cluster.urls[0]!, creds, 'crud-verbs', cluster.replicas[0]!.pid!, etcdEndpoint);
@@ -263,6 +264,8 @@ async function main(): Promise<void> {
     }
   }, {
     replicas: against ? 2 : 1,
+    // Two builds compared: each leads its own controllers, whose informers take every write's event.
+    clusterEach: Boolean(against),
     extraArgs: flag('no-controllers') ? ['--controllers=-*'] : [],
     wrap: async (i) => (against && i === 1 ? { prefix: ['/bin/sh', '-c', swapEntry, against] } : {}),
   });
