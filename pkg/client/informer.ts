@@ -143,22 +143,18 @@ export class Informer {
 
   private emitDelete(obj: KubeObject): void {
     this.cache.delete(Informer.keyOf(obj));
-    for (const h of this.handlers) {
-      try {
-        h.delete?.(obj);
-      } catch {
-        // A handler's bug must not stop the cache for everyone else; handlers log their own failures.
-      }
-    }
+    this.emit('delete', obj);
   }
 
-  private emit(kind: 'add' | 'update', obj: KubeObject, old?: KubeObject): void {
+  /** Tells every handler; called per event, so without a closure per handler. */
+  private emit(kind: 'add' | 'update' | 'delete', obj: KubeObject, old?: KubeObject): void {
     for (const h of this.handlers) {
       try {
         if (kind === 'add') h.add?.(obj);
-        else h.update?.(obj, old!);
+        else if (kind === 'update') h.update?.(obj, old!);
+        else h.delete?.(obj);
       } catch {
-        // As in emitDelete.
+        // A handler's bug must not stop the cache for everyone else; handlers log their own failures.
       }
     }
   }

@@ -31,14 +31,16 @@ function remember<V>(m: Map<string, V>, key: string, value: V): void {
 const keyOf = (q: KubeObject): string => `${q.metadata.namespace ?? ''}/${q.metadata.name ?? ''}`;
 const revision = (q: KubeObject): number => Number(q.metadata.resourceVersion ?? 0);
 
+/** A namespace's quotas read from storage, kept for a while; `found` once the read is done. */
+interface LiveLookup { expires: number; items: Promise<KubeObject[]>; found?: KubeObject[] }
+
 /**
  * `cached`: the replica's quotas informer; without it every read goes to storage (the
  * unit tests' stores, and a server built without informers).
  */
 export function quotaAccess(store: QuotaStore, cached?: Pick<ObjectSource, 'list' | 'listNow'>): QuotaAccess {
   const scope = internalScope(apiserverUser, 'kube-apiserver', { subresource: 'status' });
-  /** `found`: what the lookup read, once it has. */
-  const liveLookups = new Map<string, { expires: number; items: Promise<KubeObject[]>; found?: KubeObject[] }>();
+  const liveLookups = new Map<string, LiveLookup>();
   const updated = new Map<string, KubeObject>();
   const live = async (namespace: string) => (await store.list(namespace, {})).items as KubeObject[];
 
@@ -46,7 +48,7 @@ export function quotaAccess(store: QuotaStore, cached?: Pick<ObjectSource, 'list
     let entry = liveLookups.get(namespace);
     if (!entry || entry.expires < Date.now()) {
       // One lookup in flight per namespace (upstream's singleflight); a failure is not kept.
-      const made: { expires: number; items: Promise<KubeObject[]>; found?: KubeObject[] } = { expires: Date.now() + liveLookupTtlMs, items: live(namespace) };
+      const made: LiveLookup = { expires: Date.now() + liveLookupTtlMs, items: live(namespace) };
       entry = made;
       remember(liveLookups, namespace, made);
       made.items.then((items) => { made.found = items; }, () => { if (liveLookups.get(namespace) === made) liveLookups.delete(namespace); });
