@@ -25,7 +25,11 @@ export const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 /** `--name` given on the command line. */
 export const flag = (name: string): boolean => process.argv.includes(`--${name}`);
 
-export interface BenchSetting { cluster: Cluster; raw: Etcd3; prefix: string; etcdEndpoint: string; etcdPid: number; dataDir: string }
+export interface BenchSetting {
+  cluster: Cluster; raw: Etcd3; prefix: string; etcdEndpoint: string; etcdPid: number; dataDir: string;
+  /** Replica i's etcd prefix: `prefix` for all but with clusterEach. */
+  prefixes: string[];
+}
 
 export interface BenchClusterOptions {
   /** Replicas to start; default 2. */
@@ -52,19 +56,20 @@ export async function withBenchCluster(label: string, run: (s: BenchSetting) => 
   const dataDir = makeScratchDir(`bench-${label}-etcd-`);
   const etcd = await startEmbeddedEtcd({ dataDir });
   const prefix = `/bench-${label}-${Date.now().toString(36)}`;
+  const prefixes = Array.from({ length: opts.replicas ?? 2 }, (_x, i) => (opts.clusterEach && i > 0 ? `${prefix}-r${i}` : prefix));
   const nodeArgs = [...(opts.nodeArgs ?? []), ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
   // BENCH_SERVER_ARGS: replica flags to add (later flags win), e.g. to compare a figure with and without a filter.
   // The raw etcd side ranges over exactly the seeded keys, so no controller may add objects
   // (the root CA publisher would put kube-root-ca.crt in the namespace).
   const cluster = await startReplicas(opts.replicas ?? 2, {
     etcdEndpoint: etcd.endpoint, etcdPrefix: prefix, nodeArgs, tokens: opts.tokens, authorizationMode: opts.authorizationMode, wrap: opts.wrap,
-    extraArgs: (i) => ['--controllers=*,-root-ca-cert-publisher', ...(opts.clusterEach && i > 0 ? [`--etcd-prefix=${prefix}-r${i}`] : []), ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(i) : (opts.extraArgs ?? [])),
+    extraArgs: (i) => ['--controllers=*,-root-ca-cert-publisher', ...(prefixes[i] !== prefix ? [`--etcd-prefix=${prefixes[i]}`] : []), ...(typeof opts.extraArgs === 'function' ? opts.extraArgs(i) : (opts.extraArgs ?? [])),
       ...(process.env['BENCH_SERVER_ARGS'] ?? '').split(' ').filter(Boolean)],
   });
   // gRPC's default 4 MiB receive limit would refuse a 10,000-object range in one message.
   const raw = new Etcd3({ hosts: etcd.endpoint, grpcOptions: { 'grpc.max_receive_message_length': 256 * 1024 * 1024 } });
   try {
-    await run({ cluster, raw, prefix, etcdEndpoint: etcd.endpoint, etcdPid: etcd.pid, dataDir });
+    await run({ cluster, raw, prefix, prefixes, etcdEndpoint: etcd.endpoint, etcdPid: etcd.pid, dataDir });
   } finally {
     raw.close();
     await cluster.stop();
@@ -227,7 +232,20 @@ export async function startListeningProcess(script: string, args: string[], node
  * `--against=ENTRY`. Words before the entry are node flags for that replica alone (split
  * on spaces), so one build can be measured against itself with other V8 settings.
  */
-export const swapEntry = 'alt=$0; for a do shift; case "$a" in */cmd/apiserver.js) set -- "$@" $alt;; *) set -- "$@" "$a";; esac; done; exec "$@"';
+const swapEntry = 'alt=$0; for a do shift; case "$a" in */cmd/apiserver.js) set -- "$@" $alt;; *) set -- "$@" "$a";; esac; done; exec "$@"';
+
+/**
+ * The cluster options of a bench's `--against=ENTRY`: a second replica running ENTRY, each
+ * build a cluster of its own (clusterEach), so that both lead their controllers and do the
+ * same work per write; one replica when there is no ENTRY.
+ */
+export function againstBuild(entry: string | undefined): Pick<BenchClusterOptions, 'replicas' | 'clusterEach' | 'wrap'> {
+  return {
+    replicas: entry ? 2 : 1,
+    clusterEach: Boolean(entry),
+    wrap: async (i) => (entry && i === 1 ? { prefix: ['/bin/sh', '-c', swapEntry, entry] } : {}),
+  };
+}
 
 /** Client certificates of system:node:node-0 .. node-(count-1), signed by the cluster's client CA. */
 export async function nodeIdentities(cluster: Cluster, count: number): Promise<Array<{ ca?: string; cert: string; key: string }>> {

@@ -36,7 +36,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { perfKinds, perfTable, recordPerf } from './perf-split.js';
-import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, swapEntry, withBenchCluster, type Row } from './common.js';
+import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, againstBuild, withBenchCluster, type Row } from './common.js';
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 5);
@@ -263,11 +263,8 @@ async function main(): Promise<void> {
       bareFloor?.stop();
     }
   }, {
-    replicas: against ? 2 : 1,
-    // Two builds compared: each leads its own controllers, whose informers take every write's event.
-    clusterEach: Boolean(against),
+    ...againstBuild(against),
     extraArgs: flag('no-controllers') ? ['--controllers=-*'] : [],
-    wrap: async (i) => (against && i === 1 ? { prefix: ['/bin/sh', '-c', swapEntry, against] } : {}),
   });
 }
 

@@ -5,12 +5,13 @@
 // request info, the handler's lookup and the response's JSON). CPU per request is the
 // replica's utime + stime over its slices of a second (concurrency C), less what it spends
 // idle. With --against=ENTRY a replica of another build takes turns with it (as
-// crud-verbs.js --against), each first in every other pair of slices: an interleaved A/B of
-// a change to that path. Run it both ways round: replica 0 measured 4-8% cheaper than the
-// same build as replica 1 (2026-11-30, load 7-10). A bare Node HTTPS server answering the
+// crud-verbs.js --against, each in a cluster of its own), each first in every other pair of
+// slices: an interleaved A/B of a change to that path. Run it both ways round: replica 0
+// measured 4-8% cheaper than the same build as replica 1 (2026-11-30, load 7-10, when both
+// shared one cluster and only one led its controllers). A bare Node HTTPS server answering the
 // same JSON costs 65-72 us a request here (docs/scaling.md).
 // Run: `node dist/hack/bench/generic-path.js [--seconds=20] [--warmup=5] [--concurrency=32] [--against=ENTRY]`.
-import { arg, httpsClient, procStats, report, runMain, swapEntry, withBenchCluster, configMap, type Row } from './common.js';
+import { arg, httpsClient, procStats, report, runMain, againstBuild, withBenchCluster, configMap, type Row } from './common.js';
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 20);
@@ -57,19 +58,18 @@ function target(base: string, creds: Parameters<typeof httpsClient>[1], path: st
 async function main(): Promise<void> {
   await withBenchCluster('generic-path', async ({ cluster }) => {
     const creds = cluster.credentialsFor();
-    const setup = httpsClient(cluster.urls[0]!, creds);
     const ns = 'generic-path';
-    const mk = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-    if (mk.status !== 201) throw new Error(`create namespace: ${mk.status} ${mk.text}`);
-    const cm = await setup.call('POST', `/api/v1/namespaces/${ns}/configmaps`, configMap('one', ns, 1024));
-    if (cm.status !== 201) throw new Error(`create configmap: ${cm.status} ${cm.text}`);
-    // A list starts the ConfigMaps' watch cache, which then answers resourceVersion=0.
+    // Each replica its own cluster (--against): the same object in each.
     for (const url of cluster.urls) {
-      const c = httpsClient(url, creds);
-      await c.call('GET', `/api/v1/namespaces/${ns}/configmaps`);
-      c.close();
+      const setup = httpsClient(url, creds);
+      const mk = await setup.call('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+      if (mk.status !== 201) throw new Error(`create namespace: ${mk.status} ${mk.text}`);
+      const cm = await setup.call('POST', `/api/v1/namespaces/${ns}/configmaps`, configMap('one', ns, 1024));
+      if (cm.status !== 201) throw new Error(`create configmap: ${cm.status} ${cm.text}`);
+      // A list starts the ConfigMaps' watch cache, which then answers resourceVersion=0.
+      await setup.call('GET', `/api/v1/namespaces/${ns}/configmaps`);
+      setup.close();
     }
-    setup.close();
     const path = `/api/v1/namespaces/${ns}/configmaps/one?resourceVersion=0`;
     const a = target(cluster.urls[0]!, creds, path, cluster.replicas[0]!.pid!);
     const b = !against ? undefined : target(cluster.urls[1]!, creds, path, cluster.replicas[1]!.pid!);
@@ -95,8 +95,7 @@ async function main(): Promise<void> {
     b?.close();
     report('generic-path', `GET at resourceVersion=0 (the watch cache), concurrency ${concurrency}, ${seconds} s each: one replica | ${against ? `a replica of ${against}` : 'nothing'}`, rows);
   }, {
-    replicas: against ? 2 : 1,
-    wrap: async (i) => (against && i === 1 ? { prefix: ['/bin/sh', '-c', swapEntry, against] } : {}),
+    ...againstBuild(against),
   });
 }
 

@@ -7,14 +7,14 @@
 // Each shape is driven alone at a fixed concurrency; measured on the replica from /proc:
 // CPU per operation, median over interleaved rounds. Every write changes the object (the
 // times in the bodies advance a second per write), so each one reaches etcd.
-// --against=ENTRY: a second replica from another build (as single-name.ts), measured in
-// the same run, the two taking turns round by round; printed in the right-hand column.
+// --against=ENTRY: a second replica from another build (as single-name.ts), in a cluster of
+// its own, measured in the same run, the two taking turns round by round; printed in the right-hand column.
 // Run: `node dist/hack/bench/kubelet-writes.js [--nodes=50] [--pods-per-node=4] [--ops=1500]
 //   [--concurrency=32] [--rounds=4] [--against=ENTRY] [--perf=<file>] [--perf-shape=pods]`;
 // --perf records this build's replica with perf during the last round of --perf-shape
 // (start it with BENCH_NODE_ARGS=--perf-basic-prof).
 import { spawn } from 'node:child_process';
-import { arg, httpsClient, nodeIdentities, now, procMeter, report, runMain, stats, swapEntry, withBenchCluster, type Row } from './common.js';
+import { arg, httpsClient, nodeIdentities, now, procMeter, report, runMain, stats, againstBuild, withBenchCluster, type Row } from './common.js';
 import { newTransport, type Identity, type Transport } from './cluster/transport.js';
 import { nodeStatusPatch, podCreatingPatch, podRunningPatch, renewedLease } from './cluster/kubelet.js';
 import type { KubeObj } from './cluster/client.js';
@@ -32,7 +32,7 @@ const leases = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
 const smp = 'application/strategic-merge-patch+json';
 const containers = [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }];
 
-interface Side { label: string; pid: number; transports: Transport[]; leases: Array<KubeObj | undefined>; cpu: Record<string, number[]>; latency: Record<string, number[]> }
+interface Side { label: string; pid: number; transports: Transport[]; podUids: string[]; leases: Array<KubeObj | undefined>; cpu: Record<string, number[]>; latency: Record<string, number[]> }
 
 const headers = { accept: 'application/json', 'user-agent': 'kubelet/v1.28.3 (linux/amd64) kubernetes/bench' };
 
@@ -58,57 +58,60 @@ async function pool(count: number, width: number, fn: (i: number) => Promise<voi
 let seq = 0;
 const tick = (): string => new Date(Date.UTC(2026, 0, 1) + (seq++) * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
 
+/** The namespace, the pods, and each node with its Lease (created by the node, as a kubelet does), in the cluster at `url`. */
+async function populate(url: string, admin: Parameters<typeof httpsClient>[1], side: Side): Promise<void> {
+  const api = httpsClient(url, admin, 16);
+  const must = async (method: string, path: string, body: unknown): Promise<string> => {
+    for (let tries = 0; ; tries++) {
+      const res = await api.call(method, path, body);
+      if (res.status < 300 || res.status === 409) return res.text;
+      if (tries > 100) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await must('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  const pods = nodes * podsPerNode;
+  await pool(pods, 16, async (p) => {
+    const i = p % nodes;
+    const text = await must('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: `pod-${p}`, labels: { app: `d-${p % 10}` } }, spec: {
+      nodeName: `node-${i}`, automountServiceAccountToken: false,
+      containers: [{ ...containers[0]!, resources: { requests: { cpu: '10m', memory: '10M' } }, volumeMounts: [{ name: 'cm', mountPath: '/cm' }, { name: 'secret', mountPath: '/secret' }] }],
+      volumes: [{ name: 'cm', configMap: { name: `cm-${p}` } }, { name: 'secret', secret: { secretName: `sec-${p}` } }],
+    } });
+    side.podUids[p] = (JSON.parse(text) as KubeObj).metadata.uid ?? '';
+  });
+  api.close();
+  await pool(nodes, 16, async (i) => {
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}` } }, spec: {},
+      status: { capacity: { cpu: '8', memory: '32Gi', pods: '110' }, allocatable: { cpu: '8', memory: '32Gi', pods: '110' }, addresses: [{ type: 'InternalIP', address: `10.64.0.${i}` }] } };
+    const n = await send(side.transports[i]!, 'POST', '/api/v1/nodes', node);
+    if (n.status !== 201) throw new Error(`node-${i}: create: ${n.status} ${n.text.slice(0, 300)}`);
+    const uid = (JSON.parse(n.text) as KubeObj).metadata.uid;
+    const l = await send(side.transports[i]!, 'POST', leases, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: `node-${i}`, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: `node-${i}`, uid }] }, spec: { holderIdentity: `node-${i}`, leaseDurationSeconds: 40, renewTime: new Date().toISOString().replace('Z', '000Z') } });
+    if (l.status !== 201) throw new Error(`node-${i}: create lease: ${l.status} ${l.text.slice(0, 300)}`);
+  });
+  // The graph is fed by the replica's pod informer: wait until the last pod's node may patch it.
+  for (let deadline = Date.now() + 30_000; ;) {
+    const p = pods - 1;
+    const r = await send(side.transports[p % nodes]!, 'GET', `/api/v1/namespaces/${ns}/pods/pod-${p}`, undefined);
+    if (r.status === 200) break;
+    if (Date.now() > deadline) throw new Error(`node-${p % nodes} cannot read pod-${p}: ${r.status} ${r.text}`);
+    await new Promise((r2) => setTimeout(r2, 100));
+  }
+}
+
 async function main(): Promise<void> {
   await withBenchCluster('kubelet-writes', async ({ cluster }) => {
     const admin = cluster.credentialsFor();
-    const api = httpsClient(cluster.urls[0]!, admin, 16);
-    const must = async (method: string, path: string, body: unknown): Promise<string> => {
-      for (let tries = 0; ; tries++) {
-        const res = await api.call(method, path, body);
-        if (res.status < 300 || res.status === 409) return res.text;
-        if (tries > 100) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
-    await must('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     const pods = nodes * podsPerNode;
-    const podUids: string[] = [];
-    await pool(pods, 16, async (p) => {
-      const i = p % nodes;
-      const text = await must('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: `pod-${p}`, labels: { app: `d-${p % 10}` } }, spec: {
-        nodeName: `node-${i}`, automountServiceAccountToken: false,
-        containers: [{ ...containers[0]!, resources: { requests: { cpu: '10m', memory: '10M' } }, volumeMounts: [{ name: 'cm', mountPath: '/cm' }, { name: 'secret', mountPath: '/secret' }] }],
-        volumes: [{ name: 'cm', configMap: { name: `cm-${p}` } }, { name: 'secret', secret: { secretName: `sec-${p}` } }],
-      } });
-      podUids[p] = (JSON.parse(text) as KubeObj).metadata.uid ?? '';
-    });
     const ids: Identity[] = await nodeIdentities(cluster, nodes);
     const sides: Side[] = cluster.urls.map((url, r) => ({
-      label: r === 0 ? 'this build' : 'other build', pid: cluster.replicas[r]!.pid!, leases: [], cpu: {}, latency: {},
+      label: r === 0 ? 'this build' : 'other build', pid: cluster.replicas[r]!.pid!, podUids: [], leases: [], cpu: {}, latency: {},
       transports: ids.map((id) => newTransport('h2', url, id)),
     }));
-    // Each node registers itself and creates its Lease through the first side, as a kubelet does.
     const first = sides[0]!;
-    await pool(nodes, 16, async (i) => {
-      const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}` } }, spec: {},
-        status: { capacity: { cpu: '8', memory: '32Gi', pods: '110' }, allocatable: { cpu: '8', memory: '32Gi', pods: '110' }, addresses: [{ type: 'InternalIP', address: `10.64.0.${i}` }] } };
-      const n = await send(first.transports[i]!, 'POST', '/api/v1/nodes', node);
-      if (n.status !== 201) throw new Error(`node-${i}: create: ${n.status} ${n.text.slice(0, 300)}`);
-      const uid = (JSON.parse(n.text) as KubeObj).metadata.uid;
-      const l = await send(first.transports[i]!, 'POST', leases, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: `node-${i}`, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: `node-${i}`, uid }] }, spec: { holderIdentity: `node-${i}`, leaseDurationSeconds: 40, renewTime: new Date().toISOString().replace('Z', '000Z') } });
-      if (l.status !== 201) throw new Error(`node-${i}: create lease: ${l.status} ${l.text.slice(0, 300)}`);
-    });
-    // The graph is fed by each replica's pod informer: wait until the last pod's node may patch it.
-    for (const side of sides) {
-      for (let deadline = Date.now() + 30_000; ;) {
-        const p = pods - 1;
-        const r = await send(side.transports[p % nodes]!, 'GET', `/api/v1/namespaces/${ns}/pods/pod-${p}`, undefined);
-        if (r.status === 200) break;
-        if (Date.now() > deadline) throw new Error(`node-${p % nodes} cannot read pod-${p}: ${r.status} ${r.text}`);
-        await new Promise((r2) => setTimeout(r2, 100));
-      }
-    }
-
+    // Each replica its own cluster (--against): the same objects in each.
+    for (const [r, side] of sides.entries()) await populate(cluster.urls[r]!, admin, side);
     // One write of each shape; each node (or pod) written by one worker at a time, as a kubelet does.
     const shapes: Record<string, { keys: number; write: (side: Side, k: number) => Promise<{ status: number; ms: number }> }> = {
       leases: { keys: nodes, write: async (side, i) => {
@@ -120,8 +123,8 @@ async function main(): Promise<void> {
       nodes: { keys: nodes, write: (side, i) => send(side.transports[i]!, 'PATCH', `/api/v1/nodes/node-${i}/status`, nodeStatusPatch(tick()), smp) },
       pods: { keys: pods, write: (side, p) => {
         const n = seq;
-        const body = n % 2 === 0 ? podCreatingPatch(podUids[p]!, containers, `10.64.0.${p % nodes}`, tick())
-          : podRunningPatch(podUids[p]!, containers, tick(), `10.128.0.${(p % 250) + 2}`);
+        const body = n % 2 === 0 ? podCreatingPatch(side.podUids[p]!, containers, `10.64.0.${p % nodes}`, tick())
+          : podRunningPatch(side.podUids[p]!, containers, tick(), `10.128.0.${(p % 250) + 2}`);
         return send(side.transports[p % nodes]!, 'PATCH', `/api/v1/namespaces/${ns}/pods/pod-${p}/status`, body, smp);
       } },
     };
@@ -172,12 +175,10 @@ async function main(): Promise<void> {
       console.log(`${side.label}: CPU per op by round: ${Object.keys(shapes).map((n) => `${n} ${side.cpu[n]!.map((x) => x.toFixed(3)).join(' ')}`).join('; ')}`);
       for (const t of side.transports) t.close();
     }
-    api.close();
     const other = against ? ` | a replica of ${against}` : '';
     report('kubelet-writes', `kubelet writes as system:node with client certificates: ${nodes} nodes, ${pods} pods, ${concurrency} at once, ${ops} per round, Node,RBAC + NodeRestriction: this build${other}`, rows);
   }, {
-    replicas: against ? 2 : 1, authorizationMode: 'Node,RBAC', extraArgs: ['--enable-admission-plugins=NodeRestriction'],
-    wrap: async (i) => (against && i === 1 ? { prefix: ['/bin/sh', '-c', swapEntry, against] } : {}),
+    ...againstBuild(against), authorizationMode: 'Node,RBAC', extraArgs: ['--enable-admission-plugins=NodeRestriction'],
   });
 }
 

@@ -8,8 +8,8 @@
 // the LIST alone, LIST and watch-start latency, etcd requests per pair (the cache answers
 // from memory: the floor is none), and CPU per second with every watch open while other
 // ConfigMaps are written (events for none of the watchers).
-// --against=ENTRY: a second replica from another build (as crud-verbs.ts), measured in
-// the same run, the two taking turns round by round; printed in the right-hand column.
+// --against=ENTRY: a second replica from another build (as crud-verbs.ts), in a cluster of
+// its own, measured in the same run, the two taking turns round by round; printed in the right-hand column.
 // Run: `node dist/hack/bench/single-name.js [--nodes=200] [--mounts=10] [--objects=2000]
 //   [--concurrency=64] [--rounds=4] [--idle-seconds=10] [--writes=50] [--against=ENTRY]`;
 // `--perf=<file>` records this build's replica with perf in the last round (`--perf-idle=<file>`:
@@ -17,7 +17,7 @@
 // BENCH_NODE_ARGS='--perf-prof --interpreted-frames-native-stack', then `perf inject --jit`).
 import { spawn } from 'node:child_process';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
-import { arg, httpsClient, nodeIdentities, now, procMeter, report, runMain, stats, swapEntry, withBenchCluster, type Row } from './common.js';
+import { arg, httpsClient, nodeIdentities, now, procMeter, report, runMain, stats, againstBuild, withBenchCluster, type Row } from './common.js';
 import { newTransport, type Identity, type Transport } from './cluster/transport.js';
 
 const nodes = arg('nodes', 200);
@@ -35,6 +35,8 @@ const ns = 'single-name';
 interface Side {
   label: string;
   pid: number;
+  /** Its cluster's etcd prefix. */
+  prefix: string;
   transports: Transport[];
   watches: Array<() => void>;
   perPair: number[];
@@ -70,53 +72,58 @@ async function pool(count: number, width: number, fn: (i: number) => Promise<voi
   await Promise.all(Array.from({ length: width }, async () => { for (let i = next++; i < count; i = next++) await fn(i); }));
 }
 
+/** The namespace, the ConfigMaps and Secrets, and one pod per node mounting its objects, in the cluster at `url`. */
+async function populate(url: string, admin: Parameters<typeof httpsClient>[1], side: Side): Promise<void> {
+  const api = httpsClient(url, admin, 16);
+  const must = async (method: string, path: string, body: unknown): Promise<void> => {
+    for (let tries = 0; ; tries++) {
+      const res = await api.call(method, path, body);
+      if (res.status < 300 || res.status === 409) return;
+      // Pods wait for the namespace's default service account (admission looks it up).
+      if (tries > 100) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await must('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  const stored = Math.max(objects, Math.ceil((nodes * mounts) / 2));
+  await pool(stored, 16, async (n) => {
+    await must('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `cm-${n}` }, data: { k: 'x'.repeat(512) } });
+    await must('POST', `/api/v1/namespaces/${ns}/secrets`, { metadata: { name: `sec-${n}` }, data: { k: Buffer.from('x'.repeat(512)).toString('base64') } });
+  });
+  // One pod per node mounting all of that node's objects: the graph's path object -> pod -> node.
+  await pool(nodes, 16, async (i) => {
+    const volumes = Array.from({ length: mounts }, (_x, j) => {
+      const m = mountOf(i, j);
+      return m.resource === 'configmaps' ? { name: `v${j}`, configMap: { name: m.name } } : { name: `v${j}`, secret: { secretName: m.name } };
+    });
+    await must('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: `pod-${i}` }, spec: {
+      nodeName: `node-${i}`, automountServiceAccountToken: false, volumes,
+      containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }],
+    } });
+  });
+  api.close();
+  // The graph is fed by the replica's pod informer: wait until the last node may read.
+  const last = mountOf(nodes - 1, mounts - 1);
+  for (let deadline = Date.now() + 30_000; ;) {
+    const r = await send(side.transports[nodes - 1]!, `/api/v1/namespaces/${ns}/${last.resource}/${last.name}`, true);
+    if (r.status === 200) break;
+    if (Date.now() > deadline) throw new Error(`node-${nodes - 1} cannot read ${last.name}: ${r.status} ${r.body}`);
+    await new Promise((r2) => setTimeout(r2, 100));
+  }
+}
+
 async function main(): Promise<void> {
-  await withBenchCluster('single-name', async ({ cluster, raw, prefix }) => {
+  await withBenchCluster('single-name', async ({ cluster, raw, prefixes }) => {
     const admin = cluster.credentialsFor();
-    const api = httpsClient(cluster.urls[0]!, admin, 16);
     const pairs = nodes * mounts;
     console.log(`single-name: ${nodes} nodes x ${mounts} mounts = ${pairs} LIST+WATCH pairs, ${objects} ConfigMaps and ${objects} Secrets stored, ${concurrency} at once`);
-    const must = async (method: string, path: string, body: unknown): Promise<void> => {
-      for (let tries = 0; ; tries++) {
-        const res = await api.call(method, path, body);
-        if (res.status < 300 || res.status === 409) return;
-        // Pods wait for the namespace's default service account (admission looks it up).
-        if (tries > 100) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
-    await must('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-    const stored = Math.max(objects, Math.ceil(pairs / 2));
-    await pool(stored, 16, async (n) => {
-      await must('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `cm-${n}` }, data: { k: 'x'.repeat(512) } });
-      await must('POST', `/api/v1/namespaces/${ns}/secrets`, { metadata: { name: `sec-${n}` }, data: { k: Buffer.from('x'.repeat(512)).toString('base64') } });
-    });
-    // One pod per node mounting all of that node's objects: the graph's path object -> pod -> node.
-    await pool(nodes, 16, async (i) => {
-      const volumes = Array.from({ length: mounts }, (_x, j) => {
-        const m = mountOf(i, j);
-        return m.resource === 'configmaps' ? { name: `v${j}`, configMap: { name: m.name } } : { name: `v${j}`, secret: { secretName: m.name } };
-      });
-      await must('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: `pod-${i}` }, spec: {
-        nodeName: `node-${i}`, automountServiceAccountToken: false, volumes,
-        containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }],
-      } });
-    });
     const ids: Identity[] = await nodeIdentities(cluster, nodes);
     const sides: Side[] = cluster.urls.map((url, r) => ({
-      label: r === 0 ? 'this build' : 'other build', pid: cluster.replicas[r]!.pid!, watches: [], perPair: [], listAlone: [], lists: [], starts: [],
+      label: r === 0 ? 'this build' : 'other build', pid: cluster.replicas[r]!.pid!, prefix: prefixes[r]!, watches: [], perPair: [], listAlone: [], lists: [], starts: [],
       transports: ids.map((id) => newTransport('h2', url, id)),
     }));
-    // The graph is fed by each replica's pod informer: wait until the last node may read.
-    const last = mountOf(nodes - 1, mounts - 1);
-    for (const side of sides) {
-      for (let deadline = Date.now() + 30_000; ;) {
-        const r = await send(side.transports[nodes - 1]!, `/api/v1/namespaces/${ns}/${last.resource}/${last.name}`, true);
-        if (r.status === 200) break;
-        if (Date.now() > deadline) throw new Error(`node-${nodes - 1} cannot read ${last.name}: ${r.status} ${r.body}`);
-        await new Promise((r2) => setTimeout(r2, 100));
-      }
-    }
+    // Each replica its own cluster (--against): the same objects in each.
+    for (const [r, side] of sides.entries()) await populate(cluster.urls[r]!, admin, side);
     const rows: Row[] = [];
     const row = (measure: string, unit: string, f: (s: Side) => number): void => {
       rows.push({ measure, unit, ours: f(sides[0]!), ...(sides[1] ? { etcd: f(sides[1]) } : {}) });
@@ -191,7 +198,8 @@ async function main(): Promise<void> {
         const tick = now();
         for (let w = 0; w < writes; w++, seq++) {
           const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `other-${seq % 20}`, namespace: ns, uid: `00000000-0000-4000-8000-${String(seq % 20).padStart(12, '0')}`, creationTimestamp: '2024-01-01T00:00:00Z' }, data: { seq: String(seq) } };
-          await raw.put(`${prefix}/configmaps/${ns}/other-${seq % 20}`).value(encodeForStorage(obj, 'application/vnd.kubernetes.protobuf'));
+          const value = encodeForStorage(obj, 'application/vnd.kubernetes.protobuf');
+          for (const side of sides) await raw.put(`${side.prefix}/configmaps/${ns}/other-${seq % 20}`).value(value);
         }
         await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (now() - tick))));
       }
@@ -237,12 +245,10 @@ async function main(): Promise<void> {
       await closeWatches(side);
       for (const t of side.transports) t.close();
     }
-    api.close();
     const other = against ? ` | a replica of ${against}` : '';
     report('single-name', `single-name LIST + WATCH pairs as kubelets make them: ${nodes} nodes x ${mounts} mounts, ${concurrency} at once, Node,RBAC: this build${other}`, rows);
   }, {
-    replicas: against ? 2 : 1, authorizationMode: 'Node,RBAC',
-    wrap: async (i) => (against && i === 1 ? { prefix: ['/bin/sh', '-c', swapEntry, against] } : {}),
+    ...againstBuild(against), authorizationMode: 'Node,RBAC',
   });
 }
 
