@@ -1,10 +1,10 @@
 // kubectl v1.28 server-side apply: create, a second manager's conflict, --force-conflicts,
-// and the move from client-side to server-side apply.
+// the move from client-side to server-side apply, and the same file applied twice.
 import { expect } from 'chai';
-import { kubectl, startReplicas, type Cluster } from '../harness/index.js';
+import { kubectl, startReplicas, watch, type Cluster } from '../harness/index.js';
 
 interface Entry { manager: string; operation: string; fieldsV1: Record<string, unknown> }
-interface Obj { metadata: { managedFields?: Entry[]; annotations?: Record<string, string> }; data?: Record<string, string> }
+interface Obj { metadata: { resourceVersion?: string; managedFields?: Entry[]; annotations?: Record<string, string> }; data?: Record<string, string> }
 
 describe('e2e: kubectl apply --server-side', function () {
   this.timeout(120_000);
@@ -68,4 +68,30 @@ describe('e2e: kubectl apply --server-side', function () {
     expect(r.code, r.stderr).to.equal(0);
     expect((await get('migrate')).data).to.deep.equal({ key: 'two' });
   });
+
+  for (const mode of [[], ['--server-side']]) {
+    it(`writes nothing when the same file is applied again${mode.length ? ' server-side' : ''}: no new resourceVersion, no event`, async () => {
+      const name = `twice${mode.length ? '-ssa' : ''}`;
+      const r = await k(['apply', ...mode, '-f', '-'], manifest(name, { key: 'one' }));
+      expect(r.code, r.stderr).to.equal(0);
+      const first = await get(name);
+      const w = await watch<Obj>(`${cluster.urls[0]}/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${first.metadata.resourceVersion}&fieldSelector=metadata.name%3D${name}`, cluster.credentialsFor());
+      try {
+        // A second later: a new managedFields time would make a different object.
+        await new Promise((res) => setTimeout(res, 1100));
+        const again = await k(['apply', ...mode, '-f', '-'], manifest(name, { key: 'one' }));
+        expect(again.code, again.stderr).to.equal(0);
+        expect(again.stdout.trim()).to.equal(mode.length ? `configmap/${name} serverside-applied` : `configmap/${name} unchanged`);
+        expect((await get(name)).metadata).to.deep.equal(first.metadata);
+        // The first event after it is the next real change's.
+        expect((await k(['apply', ...mode, '-f', '-'], manifest(name, { key: 'two' }))).code).to.equal(0);
+        const changed = await get(name);
+        expect(changed.metadata.resourceVersion).to.not.equal(first.metadata.resourceVersion);
+        const e = await w.next(5000);
+        expect([e.type, e.object.metadata.resourceVersion]).to.deep.equal(['MODIFIED', changed.metadata.resourceVersion]);
+      } finally {
+        w.close();
+      }
+    });
+  }
 });

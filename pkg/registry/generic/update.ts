@@ -6,6 +6,7 @@ import { errors } from '../../runtime/errors.js';
 import { GoLiteral } from '../../runtime/gofmt.js';
 import { StorageError } from '../../storage/interfaces.js';
 import type { FinishFunc } from './hooks.js';
+import { onlyTimesDiffer, withTimesOf } from './managedfields/timestamps.js';
 import { shouldDeleteDuringUpdate } from './deletion.js';
 import { prepareCreate } from './create.js';
 import type { RequestScope, StoreCore, UpdatedObjectInfo, UpdateResult } from './store-interfaces.js';
@@ -66,6 +67,7 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
     }
     checkUpdatePreconditions(store, desired, current);
     await scope.admission.admit(admissionAttrs(def, 'UPDATE', desired, current, scope));
+    keepTimesOfTimestampOnlyChange(desired, current);
     const prepared = prepareAdmittedUpdate(store, desired, current, scope);
     await scope.admission.validate(admissionAttrs(def, 'UPDATE', prepared, current, scope));
     if (shouldDeleteDuringUpdate(prepared, current) && !def.strategy.finalization?.pending(prepared)) {
@@ -131,6 +133,21 @@ function checkUpdatePreconditions(store: StoreCore, obj: KubeObject, old: KubeOb
     throw errors.conflict(store.groupResource, meta.name ?? '',
       `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${oldMeta.uid}`);
   }
+}
+
+/**
+ * An update whose object, after the field manager and mutating admission, is the stored
+ * one but for managedFields times (a value the client changed and a webhook set back, say)
+ * keeps the stored times, so that it writes nothing: no new resourceVersion, no event.
+ * Upstream's IgnoreManagedFieldsTimestampsTransformer, at the same point of the update.
+ */
+function keepTimesOfTimestampOnlyChange(desired: KubeObject, current: KubeObject): void {
+  const next = desired.metadata.managedFields;
+  const old = current.metadata.managedFields;
+  if (!onlyTimesDiffer(next, old)) return;
+  // The rest is compared with the stored entries in place (the same entries, other times).
+  desired.metadata.managedFields = old;
+  desired.metadata.managedFields = sameContent(desired, current) ? withTimesOf(next!, old!) : next;
 }
 
 /** What an update does between mutating and validating admission: system metadata, the strategy, validation. */
