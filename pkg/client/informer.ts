@@ -76,7 +76,7 @@ export class Informer {
   private async relist(): Promise<void> {
     const list = await this.store.list(this.namespace, {});
     const fresh = new Map(list.items.map((o) => [Informer.keyOf(o), o] as const));
-    for (const [k, old] of this.cache) if (!fresh.has(k)) this.emitDelete(old);
+    for (const [k, old] of this.cache) if (!fresh.has(k)) this.remove(k, old);
     for (const [k, obj] of fresh) {
       const old = this.cache.get(k);
       this.cache.set(k, obj);
@@ -129,9 +129,7 @@ export class Informer {
     const obj = this.store.decorate(ev.object);
     const key = Informer.keyOf(obj);
     if (ev.type === 'DELETED') {
-      const old = this.cache.get(key);
-      this.cache.delete(key);
-      this.emitDelete(old ?? obj);
+      this.remove(key, this.cache.get(key) ?? obj);
     } else {
       const old = this.cache.get(key);
       this.cache.set(key, obj);
@@ -141,8 +139,9 @@ export class Informer {
     return true;
   }
 
-  private emitDelete(obj: KubeObject): void {
-    this.cache.delete(Informer.keyOf(obj));
+  /** Drops `key` from the cache and tells the handlers `obj` (the cached copy when there is one) is gone. */
+  private remove(key: string, obj: KubeObject): void {
+    this.cache.delete(key);
     this.emit('delete', obj);
   }
 
