@@ -89,6 +89,15 @@ export interface Cluster {
 }
 
 const serverEntry = fileURLToPath(new URL('../../cmd/apiserver.js', import.meta.url));
+
+/**
+ * node's arguments (after process.execPath) that start the server as it ships: the
+ * shipped node flags but those NODE_OPTIONS in `env` names, then `nodeArgs` (which win),
+ * the entry and the server's own arguments. Every start in the tests goes through here.
+ */
+export function serverNodeArgs(serverArgs: string[], opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): string[] {
+  return [...shippedNodeFlagsUnder(opts.env ?? process.env), ...(opts.nodeArgs ?? []), serverEntry, ...serverArgs];
+}
 const startAttempts = 3;
 
 export async function startReplicas(n: number, opts: ReplicaOptions = {}): Promise<Cluster> {
@@ -144,7 +153,7 @@ async function startCluster(dir: string, n: number, opts: ReplicaOptions): Promi
       // Under the node flags the executable ships with, so that tests and benchmarks see
       // the server as shipped; nodeArgs come after them and win.
       const env = { ...process.env, ...(opts.env ?? {}), ...(wrapped.env ?? {}) };
-      const [command, ...args] = [...(wrapped.prefix ?? []), process.execPath, ...shippedNodeFlagsUnder(env), ...(opts.nodeArgs ?? []), serverEntry, ...argsFor(r)];
+      const [command, ...args] = [...(wrapped.prefix ?? []), process.execPath, ...serverNodeArgs(argsFor(r), { env, nodeArgs: opts.nodeArgs })];
       const fd = openSync(r.logFile, 'a');
       let p: Tracked;
       try {

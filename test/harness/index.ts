@@ -3,7 +3,7 @@ export { startTestEtcd, testEtcdEndpoint, testEtcdClient, type TestEtcd } from '
 export { uniquePrefix } from './prefix.js';
 export { deleteRevisionWithin } from './revisions.js';
 export { freePort, freePorts } from './ports.js';
-export { startReplicas, type Cluster, type Replica, type ReplicaOptions } from './apiserver.js';
+export { serverNodeArgs, startReplicas, type Cluster, type Replica, type ReplicaOptions } from './apiserver.js';
 export { createTestPki, createFrontProxyPki, frontProxyArgs, admin, type FrontProxyPki, type TestPki, type TestPkiOptions, type ClientUser, type TokenUser, type IssuedCert } from './pki.js';
 export { kubeconfigYaml, writeKubeconfig, type KubeconfigSpec, type KubeconfigUser } from './kubeconfig.js';
 export { kubectl, kubectlBinary, kubectlOn, kubectlStream, kubectlVersions, type KubectlProcess, type KubectlOptions, type KubectlResult, type KubectlVersion } from './kubectl.js';

@@ -7,16 +7,14 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { request, startReplicas, testEtcdEndpoint, type Cluster, type TlsCredentials } from '../harness/index.js';
+import { request, serverNodeArgs, startReplicas, testEtcdEndpoint, type Cluster, type TlsCredentials } from '../harness/index.js';
 import { startWebhook, type WebhookServer } from './authn-fixtures.js';
 
-const serverEntry = fileURLToPath(new URL('../../cmd/apiserver.js', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the server with flags that must stop it; resolves with its exit code and output. */
 async function startFails(args: string[], dir: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [serverEntry, `--etcd-servers=${await testEtcdEndpoint()}`, '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${dir}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serverNodeArgs([`--etcd-servers=${await testEtcdEndpoint()}`, '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${dir}`, ...args]), { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { output += d.toString(); });

@@ -6,11 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { request, startReplicas, testEtcdEndpoint, uniquePrefix, type Cluster } from '../harness/index.js';
+import { request, serverNodeArgs, startReplicas, testEtcdEndpoint, uniquePrefix, type Cluster } from '../harness/index.js';
 
-const serverEntry = fileURLToPath(new URL('../../cmd/apiserver.js', import.meta.url));
 const tokens = [
   { token: 'alice-token', name: 'alice', groups: ['readers'] },
   { token: 'bob-token', name: 'bob' },
@@ -151,8 +149,8 @@ current-context: hook
   });
 
   describe('start-up checks', () => {
-    const run = async (args: string[]) => spawnSync(process.execPath, [serverEntry, `--etcd-servers=${await testEtcdEndpoint()}`,
-      `--etcd-prefix=${uniquePrefix('authz-bad')}`, '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${dir}`, ...args], { encoding: 'utf8', timeout: 30_000 });
+    const run = async (args: string[]) => spawnSync(process.execPath, serverNodeArgs([`--etcd-servers=${await testEtcdEndpoint()}`,
+      `--etcd-prefix=${uniquePrefix('authz-bad')}`, '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${dir}`, ...args]), { encoding: 'utf8', timeout: 30_000 });
 
     it('a bad ABAC policy file stops the server, naming the line', async () => {
       const bad = join(dir, 'bad.jsonl');

@@ -4,12 +4,10 @@
 // names, and --storage-backend's start-up error.
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Etcd3 } from 'etcd3';
-import { request, startReplicas, startTestEtcd, testEtcdClient, testEtcdEndpoint, until, watch, type Cluster, type TestEtcd } from '../harness/index.js';
+import { request, serverNodeArgs, startReplicas, startTestEtcd, testEtcdClient, testEtcdEndpoint, until, watch, type Cluster, type TestEtcd } from '../harness/index.js';
 import { memberClient } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
 
-const serverEntry = fileURLToPath(new URL('../../cmd/apiserver.js', import.meta.url));
 
 async function keysUnder(client: Etcd3, prefix: string): Promise<string[]> {
   return Object.keys(await client.getAll().prefix(prefix).strings()).sort();
@@ -103,7 +101,7 @@ describe('--storage-backend', () => {
   it('anything but etcd3 is upstream\'s start-up error', () => {
     let out = '';
     try {
-      execFileSync(process.execPath, [serverEntry, '--storage-backend=etcd2'], { stdio: 'pipe' });
+      execFileSync(process.execPath, serverNodeArgs(['--storage-backend=etcd2']), { stdio: 'pipe' });
     } catch (e) {
       out = String((e as { stderr: Buffer }).stderr);
     }

@@ -7,13 +7,11 @@ import { expect } from 'chai';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { memberClient, startTestCluster, type TestCluster } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
 import { compactTick, type CompactorState } from '../../pkg/storage/etcd/compactor.js';
 import { createEtcdPki, etcdServerTLS, type EtcdPki } from '../harness/etcd-tls.js';
-import { freePort, request, spawnTracked, startReplicas, until, type Cluster } from '../harness/index.js';
+import { freePort, request, serverNodeArgs, spawnTracked, startReplicas, until, type Cluster } from '../harness/index.js';
 
-const serverEntry = fileURLToPath(new URL('../../cmd/apiserver.js', import.meta.url));
 
 /** Runs a replica that cannot start, until its output matches `expected` (or it exits). */
 async function startFailing(dir: string, args: string[], expected: RegExp): Promise<{ output: string; exitCode: number | null }> {
@@ -21,8 +19,8 @@ async function startFailing(dir: string, args: string[], expected: RegExp): Prom
   writeFileSync(logFile, '');
   const { openSync } = await import('node:fs');
   const fd = openSync(logFile, 'a');
-  const p = spawnTracked(process.execPath, [serverEntry, `--secure-port=${await freePort()}`, '--bind-address=127.0.0.1',
-    `--cert-dir=${join(dir, 'certs')}`, '--service-account-issuer=https://kubernetes.default.svc', '--logging-format=json', ...args],
+  const p = spawnTracked(process.execPath, serverNodeArgs([`--secure-port=${await freePort()}`, '--bind-address=127.0.0.1',
+    `--cert-dir=${join(dir, 'certs')}`, '--service-account-issuer=https://kubernetes.default.svc', '--logging-format=json', ...args]),
   { stdio: ['ignore', fd, fd] });
   let exitCode: number | null = null;
   let exited = false;
@@ -182,9 +180,9 @@ describe('replicas on a mutual-TLS etcd', function () {
     const logFile = join(dir, 'before-etcd.log');
     const { openSync } = await import('node:fs');
     const fd = openSync(logFile, 'a');
-    const p = spawnTracked(process.execPath, [serverEntry, `--secure-port=${port}`, '--bind-address=127.0.0.1',
+    const p = spawnTracked(process.execPath, serverNodeArgs([`--secure-port=${port}`, '--bind-address=127.0.0.1',
       `--cert-dir=${join(dir, 'certs')}`, '--service-account-issuer=https://kubernetes.default.svc', '--logging-format=json',
-      `--etcd-servers=${nobody}`, ...clientArgs()], { stdio: ['ignore', fd, fd] });
+      `--etcd-servers=${nobody}`, ...clientArgs()]), { stdio: ['ignore', fd, fd] });
     let exitCode: number | null | undefined;
     void p.exited.then((c) => { exitCode = c; });
     try {
