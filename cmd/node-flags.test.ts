@@ -1,11 +1,12 @@
 // Every way of starting a replica runs it under bin/node-flags: the launcher's path to
-// bin/kube-apiserver.js (V8 applies them: its heap is the one those flags give), with a
+// bin/kube-apiserver.js (V8 applies them: its heap is the one those flags give), npm start
+// (through the launcher: V8 refuses the build's code cache under other flags), with a
 // flag a user's NODE_OPTIONS names winning over its shipped value, and the test
 // harness's replicas. The snapshot path is asserted by test/e2e/envtest-replay.test.ts,
 // which starts from it.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,22 @@ describe('node flags the server ships with (bin/node-flags)', () => {
     expect({ heapLimit: started.heapLimit, newSpace: started.newSpace }).to.deep.equal(shipped);
     // So that the comparison above can fail: the flags change V8's heap.
     expect(shipped).to.not.deep.equal(await heapOf([]));
+  });
+
+  it('npm start runs bin/kube-apiserver, so under them', async function () {
+    this.timeout(30_000);
+    const dir = mkdtempSync(join(tmpdir(), 'node-flags-npm-start-'));
+    dirs.push(dir);
+    const { scripts } = JSON.parse(readFileSync(join(bin, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'npm-start-probe', version: '0.0.0', scripts: { start: scripts.start } }));
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(join(bin, 'kube-apiserver'), join(dir, 'bin', 'kube-apiserver'));
+    copyFileSync(nodeFlagsFile, join(dir, 'bin', 'node-flags'));
+    writeFileSync(join(dir, 'bin', 'kube-apiserver.js'), heapProbe);
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` };
+    delete env['NODE_OPTIONS'];
+    const started = JSON.parse((await run('npm', ['start', '--silent'], { cwd: dir, env })).stdout);
+    expect(started.execArgv).to.deep.equal(shippedNodeFlags());
   });
 
   it("a flag a user's NODE_OPTIONS names wins over the shipped one", async () => {
