@@ -84,10 +84,7 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, fiel
   if ((meta.generation ?? 0) < (old.generation ?? 0)) {
     errs.push(invalid(child(fieldPath, 'generation'), meta.generation ?? 0, 'must not be decremented'));
   }
-  for (const f of immutableMeta) {
-    const value = meta[f] ?? null;
-    if (!deepEqual(value, old[f] ?? null)) errs.push(invalid(child(fieldPath, f), value, FieldImmutableErrorMsg));
-  }
+  for (const f of immutableMeta) errs.push(...validateImmutableField(meta[f] ?? null, old[f] ?? null, child(fieldPath, f)));
   if (meta.labels) errs.push(...validateLabels(meta.labels, child(fieldPath, 'labels')));
   if (meta.annotations) errs.push(...validateAnnotations(meta.annotations, child(fieldPath, 'annotations')));
   if (meta.ownerReferences) errs.push(...validateOwnerReferences(meta.ownerReferences, child(fieldPath, 'ownerReferences')));
