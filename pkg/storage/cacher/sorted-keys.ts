@@ -47,9 +47,7 @@ export class SortedKeys implements KeyOrder {
   insert(key: string): boolean {
     const blocks = this.blocks;
     if (blocks.length === 0) {
-      blocks.push([key]);
-      this.firsts.push(key);
-      this.starts.push(0);
+      this.appendBlock(key);
       this.count = 1;
       return true;
     }
@@ -59,9 +57,7 @@ export class SortedKeys implements KeyOrder {
     if (block[i] === key) return false;
     if (i === block.length && block.length >= maxBlock && b === blocks.length - 1) {
       // Keys listed or created in order fill blocks rather than leave them half full.
-      blocks.push([key]);
-      this.firsts.push(key);
-      this.starts.push(0);
+      this.appendBlock(key);
     } else {
       block.splice(i, 0, key);
       if (i === 0) this.firsts[b] = key;
@@ -127,6 +123,13 @@ export class SortedKeys implements KeyOrder {
   /** Every key in order (tests, and a caller that reads them all). */
   *[Symbol.iterator](): IterableIterator<string> {
     for (const block of this.blocks) yield* block;
+  }
+
+  /** A new last block holding `key` alone (its start is settled when read). */
+  private appendBlock(key: string): void {
+    this.blocks.push([key]);
+    this.firsts.push(key);
+    this.starts.push(0);
   }
 
   /** The block `key` belongs in: the last whose first key is not after it (the first block when none). */
