@@ -38,7 +38,7 @@ export interface AggregatorDeps {
 
 export interface Aggregator {
   /** Proxies requests of service-backed APIServices; first among the path handlers. */
-  proxy: PathHandler;
+  proxy: (ctx: Koa.Context) => boolean | Promise<boolean>;
   /** Wraps the local discovery handler with the aggregated APIs. */
   discovery(local: PathHandler): PathHandler;
   /** The extension servers' OpenAPI, for the OpenAPI handler to merge. */

@@ -42,14 +42,14 @@ function encodedQuery(querystring: string): string {
   return s ? `?${s}` : '';
 }
 
-export function proxyHandler(deps: ProxyDeps): (ctx: Koa.Context) => Promise<boolean> {
-  return async (ctx) => {
+/** Not an async function: every resource request asks it first, and nearly all pass at once. */
+export function proxyHandler(deps: ProxyDeps): (ctx: Koa.Context) => boolean | Promise<boolean> {
+  return (ctx) => {
     const m = groupVersionPath.exec(ctx.path);
     if (!m) return false;
     const apiService = deps.apiServices.get(m[1]!, m[2]!);
     if (!apiService || !apiServiceSpec(apiService).service) return false;
-    await proxyToService(deps, ctx, apiService, ctx.path);
-    return true;
+    return proxyToService(deps, ctx, apiService, ctx.path).then(() => true);
   };
 }
 

@@ -50,7 +50,9 @@ function negotiatedFirst(verb: Verb, handler: Handler): Handler {
 }
 
 function runHandler(verb: Verb, h: HandlerScope): Promise<void> {
-  return negotiatedFirst(verb, handlers[verb])(h);
+  // As negotiatedFirst, without a closure made per request.
+  if (writes.has(verb)) chooseMedia(h);
+  return handlers[verb](h);
 }
 
 export interface Registry {
@@ -67,7 +69,8 @@ export function resourceHandler(registry: Registry, admission: Admission, connec
     const d = registry.scheme.resourceInGroup(group, plural);
     return d ? registry.storeFor(d) : undefined;
   };
-  return async (ctx, next) => {
+  // Not an async function: it only hands the request on (a throw here rejects the chain's promise all the same).
+  return (ctx, next) => {
     const info = ctx.state.requestInfo as RequestInfo | undefined;
     if (!info?.isResourceRequest) return next();
     // Upstream's router matches segment by segment (go-restful, reached only by a path under

@@ -13,7 +13,7 @@ export class UnionAuthenticator implements Authenticator {
     const messages: string[] = [];
     for (const a of this.members) {
       const r = await a.authenticate(req);
-      if (r.decision === 'authenticated') return { ...r, user: withAuthenticatedGroup(r.user) };
+      if (r.decision === 'authenticated') return withGroupAdded(r);
       if (r.decision === 'error') messages.push(r.message);
     }
     const message = aggregateMessage(messages);
@@ -21,6 +21,20 @@ export class UnionAuthenticator implements Authenticator {
     if (this.anonymous) return this.anonymous.authenticate(req);
     return { decision: 'noOpinion' };
   }
+}
+
+/**
+ * An answer (one without audiences: a certificate's) given again for every request on a
+ * connection, or by the same certificate, comes back as the same object, so its answer
+ * with the group added is kept with it rather than made again per request.
+ */
+const withGroup = new WeakMap<AuthResult, AuthResult>();
+
+function withGroupAdded(r: Extract<AuthResult, { decision: 'authenticated' }>): AuthResult {
+  if (!Object.isFrozen(r)) return { ...r, user: withAuthenticatedGroup(r.user) };
+  let out = withGroup.get(r);
+  if (!out) withGroup.set(r, out = Object.freeze({ ...r, user: Object.freeze(withAuthenticatedGroup(r.user)) }));
+  return out;
 }
 
 /** Upstream's AuthenticatedGroupAdder: anonymous and users already in either group are left alone. */

@@ -5,6 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { PeerCertificate, DetailedPeerCertificate } from 'node:tls';
 import type { AuthRequest, AuthResult, Authenticator } from '../interfaces.js';
+import type { UserInfo } from '../user.js';
 
 const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
 const anyExtendedKeyUsage = '2.5.29.37.0';
@@ -140,22 +141,25 @@ export class X509Authenticator implements Authenticator {
     const named = namedBy(chain[0]!);
     // Upstream's CommonNameUserConversion: a certificate without a CN names nobody.
     if (!named) return { decision: 'noOpinion' };
-    return { decision: 'authenticated', user: { name: named.name, groups: [...named.groups] } };
+    return named;
   }
 }
+
+type Named = { decision: 'authenticated'; user: UserInfo };
 
 /**
  * Who a verified leaf names, read once per parsed certificate (parsed chains are kept per
  * connection and per fingerprint, above): splitting its subject on every request was
- * work the same certificate always answers the same way.
+ * work the same certificate always answers the same way. The answer is one frozen
+ * object per certificate, not a copy per request: nothing downstream changes a user.
  */
-const names = new WeakMap<X509Certificate, { name: string; groups: string[] } | null>();
+const names = new WeakMap<X509Certificate, Named | null>();
 
-function namedBy(leaf: X509Certificate): { name: string; groups: string[] } | null {
+function namedBy(leaf: X509Certificate): Named | null {
   let named = names.get(leaf);
   if (named === undefined) {
     const [cn] = subjectField(leaf, 'CN');
-    named = cn ? { name: cn, groups: subjectField(leaf, 'O') } : null;
+    named = cn ? Object.freeze({ decision: 'authenticated', user: Object.freeze({ name: cn, groups: Object.freeze(subjectField(leaf, 'O')) as string[] }) } as const) : null;
     names.set(leaf, named);
   }
   return named;

@@ -25,13 +25,13 @@ export interface RequestAuditRecord {
 }
 
 export function auditInitFilter(): Koa.Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const id = ctx.get('Audit-ID') || randomUUID();
     ctx.state.auditID = id;
     // Kept as a clock reading: most requests write no audit event, so most never format it.
     ctx.state.receivedAt = process.hrtime.bigint();
     ctx.set('Audit-ID', id);
-    await next();
+    return next();
   };
 }
 

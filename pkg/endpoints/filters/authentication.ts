@@ -50,6 +50,6 @@ export function authenticationFilter(authenticator: Authenticator): Koa.Middlewa
     ctx.state.user = result.user;
     // Credentials are not passed further down the chain.
     delete ctx.req.headers.authorization;
-    await next();
+    return next();
   };
 }

@@ -29,27 +29,26 @@ function writeStatus(ctx: Koa.Context, status: object): void {
 }
 
 export function errorFilter(log: Logger): Koa.Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      const se = statusOf(err, log, ctx);
-      if (ctx.headerSent) {
-        // The answer is already on the wire (a watch, a streamed list): a Status now would
-        // be a second body inside it. As upstream's server aborts a handler that fails
-        // after writing its header, the connection (or HTTP/2 stream) is dropped instead.
-        log.warn({ err: se.message, code: se.code, path: ctx.path, method: ctx.method }, 'error after the response started; aborting it');
-        ctx.state.error = se;
-        ctx.respond = false;
-        if (!ctx.res.writableEnded) ctx.res.destroy();
-        return;
-      }
-      ctx.status = se.code;
-      for (const [k, v] of Object.entries(se.headers)) ctx.set(k, v);
-      writeStatus(ctx, se.toStatus());
-      ctx.state.error = se;
-    }
-  };
+  // then() rather than an async function's try/await: about 200 bytes less a request.
+  return (ctx, next) => next().then(undefined, (err: unknown) => answerError(ctx, log, err));
+}
+
+function answerError(ctx: Koa.Context, log: Logger, err: unknown): void {
+  const se = statusOf(err, log, ctx);
+  if (ctx.headerSent) {
+    // The answer is already on the wire (a watch, a streamed list): a Status now would
+    // be a second body inside it. As upstream's server aborts a handler that fails
+    // after writing its header, the connection (or HTTP/2 stream) is dropped instead.
+    log.warn({ err: se.message, code: se.code, path: ctx.path, method: ctx.method }, 'error after the response started; aborting it');
+    ctx.state.error = se;
+    ctx.respond = false;
+    if (!ctx.res.writableEnded) ctx.res.destroy();
+    return;
+  }
+  ctx.status = se.code;
+  for (const [k, v] of Object.entries(se.headers)) ctx.set(k, v);
+  writeStatus(ctx, se.toStatus());
+  ctx.state.error = se;
 }
 
 /** The Status a client gets for an error thrown while serving it. */

@@ -104,7 +104,7 @@ export interface RequestLogOptions {
 export function createRequestLogger(log: Logger, options: RequestLogOptions = {}): Middleware {
   const level = options.level ?? 'debug';
   const slowNs = BigInt(Math.round((options.slowMs ?? 1000) * 1e6));
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const start = process.hrtime.bigint();
     // Read now: later filters may rewrite request headers (impersonation, authentication).
     const userAgent = ctx.get('User-Agent');
@@ -136,7 +136,7 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
       };
       log[method](slow ? { ...line, slow: true } : line, 'HTTP');
     });
-    await next();
+    return next();
   };
 }
 

@@ -122,7 +122,7 @@ function responseBytes(ctx: Context): number | undefined {
 export function createMetricsFilter(options: MetricsFilterOptions = {}): Middleware {
   const metrics = options.metrics ?? apiserverMetrics();
   const scheme = options.scheme;
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const start = process.hrtime.bigint();
     const early = requestInfoOf(ctx);
     const longRunning = isLongRunning(early);
@@ -148,6 +148,6 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
     if (longRunning) {
       endLongRunning = metrics.beginLongRunning(requestLabels(early, ctx.method, new URLSearchParams(ctx.querystring), ctx.get('Content-Type')));
     }
-    await next();
+    return next();
   };
 }

@@ -22,7 +22,8 @@ function tooManyRequests(ctx: Koa.Context): void {
 }
 
 export function priorityAndFairnessFilter(apf: APFController, counts: ObjectCounts = () => undefined): Koa.Middleware {
-  return async (ctx, next) => {
+  // Not an async function: a seat granted at once (nearly always) is used without a turn.
+  return (ctx, next) => {
     if (!apf.ready()) return next();
     const info = ctx.state.requestInfo as RequestInfo;
     const user = ctx.state.user as UserInfo;
@@ -30,27 +31,32 @@ export function priorityAndFairnessFilter(apf: APFController, counts: ObjectCoun
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchema.metadata.uid ?? '');
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel.metadata.uid ?? '');
-    let release: () => void;
+    let admitted: ReturnType<APFController['admit']>;
     try {
-      release = await apf.admit(c, estimateSeats(info, new URLSearchParams(ctx.querystring), counts));
+      admitted = apf.admit(c, estimateSeats(info, new URLSearchParams(ctx.querystring), counts));
     } catch (err) {
-      if (err instanceof Rejected) return tooManyRequests(ctx);
-      throw err;
+      refused(ctx, err);
+      return Promise.resolve();
     }
-    await holdUntilSent(ctx, info, release, next);
+    if (typeof admitted === 'function') return holdUntilSent(ctx, info, admitted, next);
+    return admitted.then((release) => holdUntilSent(ctx, info, release, next), (err: unknown) => refused(ctx, err));
   };
 }
 
+function refused(ctx: Koa.Context, err: unknown): void {
+  if (err instanceof Rejected) return tooManyRequests(ctx);
+  throw err;
+}
+
 /** Runs the rest of the chain, then calls `release` once the response is sent (see top). */
-async function holdUntilSent(ctx: Koa.Context, info: RequestInfo, release: () => void, next: Koa.Next): Promise<void> {
-  try {
-    await next();
-  } catch (err) {
+function holdUntilSent(ctx: Koa.Context, info: RequestInfo, release: () => void, next: Koa.Next): Promise<void> {
+  return next().then(() => {
+    if (isLongRunning(info)) release();
+    else whenResponseSent(ctx.res, release);
+  }, (err: unknown) => {
     release();
     throw err;
-  }
-  if (isLongRunning(info)) release();
-  else whenResponseSent(ctx.res, release);
+  });
 }
 
 /**

@@ -18,8 +18,8 @@ export function parsedRequestInfo(ctx: Koa.Context): RequestInfo {
 }
 
 export function requestInfoFilter(): Koa.Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     ctx.state.requestInfo = parsedRequestInfo(ctx);
-    await next();
+    return next();
   };
 }

@@ -7,8 +7,8 @@
 import type Koa from 'koa';
 
 export function requestTargetFilter(): Koa.Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (ctx.url.includes('#')) ctx.url = ctx.url.replace(/#/g, '%23');
-    await next();
+    return next();
   };
 }

@@ -19,7 +19,7 @@ const exemptPaths = ['/readyz', '/livez', '/healthz', '/metrics', '/version'];
 const isExempt = (path: string) => exemptPaths.some((p) => path === p || path.startsWith(`${p}/`));
 
 export function shutdownFilter(lifecycle: ServerLifecycle, sendRetryAfter: boolean): Koa.Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     ctx.state.lifecycle = lifecycle;
     if (lifecycle.shutdownInitiated) closeConnectionAfter(ctx.req, ctx.res);
     if ((lifecycle.drained || (sendRetryAfter && lifecycle.notAcceptingNewRequests)) && !isExempt(ctx.path)) {
@@ -29,11 +29,11 @@ export function shutdownFilter(lifecycle: ServerLifecycle, sendRetryAfter: boole
     const info = ctx.state.requestInfo as RequestInfo | undefined;
     if (info && isLongRunning(info)) return next();
     const done = lifecycle.beginRequest();
-    try {
-      await next();
-    } finally {
-      // Counted until the response is written, not only until the handler returned.
-      whenResponseSent(ctx.res, done);
-    }
+    // Counted until the response is written, not only until the handler returned.
+    const handled = (): void => whenResponseSent(ctx.res, done);
+    return next().then(handled, (err: unknown) => {
+      handled();
+      throw err;
+    });
   };
 }

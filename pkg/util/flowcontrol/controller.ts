@@ -48,8 +48,12 @@ export class APFController {
     return undefined;
   }
 
-  /** Waits for a seat in the request's priority level; throws Rejected when refused. */
-  async admit(c: Classification, seats = 1): Promise<() => void> {
+  /**
+   * A seat in the request's priority level: its release at once when the level is exempt
+   * or has one free (nearly every request: no promise to wait on), else once one frees;
+   * throws (or rejects with) Rejected when refused.
+   */
+  admit(c: Classification, seats = 1): (() => void) | Promise<() => void> {
     const labels = { flow_schema: c.flowSchema.metadata.name!, priority_level: c.priorityLevel.metadata.name! };
     const queues = this.levels.get(labels.priority_level)?.queues;
     if (!queues) {
@@ -66,21 +70,28 @@ export class APFController {
       if (err instanceof Rejected) this.rejectedMetrics(labels, err, start);
       throw err;
     }
-    if (got instanceof Promise) {
-      this.metrics.inQueue.inc(labels);
-      try {
-        got = await got;
-      } catch (err) {
-        if (err instanceof Rejected) this.rejectedMetrics(labels, err, start);
-        throw err;
-      } finally {
-        this.metrics.inQueue.dec(labels);
-      }
+    if (got instanceof Promise) return this.queued(labels, got, start);
+    return this.dispatched(labels, got, start);
+  }
+
+  private async queued(labels: { flow_schema: string; priority_level: string }, got: Promise<() => void>, start: number): Promise<() => void> {
+    this.metrics.inQueue.inc(labels);
+    let release: () => void;
+    try {
+      release = await got;
+    } catch (err) {
+      if (err instanceof Rejected) this.rejectedMetrics(labels, err, start);
+      throw err;
+    } finally {
+      this.metrics.inQueue.dec(labels);
     }
+    return this.dispatched(labels, release, start);
+  }
+
+  private dispatched(labels: { flow_schema: string; priority_level: string }, release: () => void, start: number): () => void {
     this.metrics.waitDuration.observe({ ...labels, execute: 'true' }, (Date.now() - start) / 1000);
     this.metrics.dispatched.inc(labels);
     this.metrics.executing.inc(labels);
-    const release = got;
     return () => { this.metrics.executing.dec(labels); release(); };
   }
 

@@ -5,7 +5,8 @@ import { goQuote } from '../../../runtime/gofmt.js';
 import { isPlainObject } from '../../../runtime/object.js';
 
 export type PathElement =
-  | { kind: 'field'; name: string }
+  /** `key`: its FieldsV1 key, made once (see field()). */
+  | { kind: 'field'; name: string; key?: string }
   /** An associative-list item by its key fields, sorted by field name. */
   | { kind: 'key'; fields: Array<[string, unknown]> }
   /** A set-list item by its value. */
@@ -14,7 +15,24 @@ export type PathElement =
 
 export type Path = PathElement[];
 
-export const field = (name: string): PathElement => ({ kind: 'field', name });
+/**
+ * Field elements by name, each with its key: every write compares its whole object and
+ * builds its owners' sets, naming the same few dozen fields (apiVersion, metadata, name,
+ * data...) with a new element and a new key string each time. Bounded: names are the
+ * clients' (map keys, labels); elements are never changed, so sharing them is safe.
+ */
+const fieldElements = new Map<string, PathElement>();
+const fieldElementsKept = 4096;
+
+export function field(name: string): PathElement {
+  let pe = fieldElements.get(name);
+  if (pe === undefined) {
+    if (fieldElements.size >= fieldElementsKept) fieldElements.clear();
+    pe = Object.freeze({ kind: 'field', name, key: `f:${name}` } as const);
+    fieldElements.set(name, pe);
+  }
+  return pe;
+}
 
 export function keyElement(fields: Array<[string, unknown]>): PathElement {
   return { kind: 'key', fields: [...fields].sort(([a], [b]) => compareStrings(a, b)) };
@@ -33,7 +51,7 @@ export function canonicalJson(v: unknown): string {
 /** The FieldsV1 key of an element; also its identity inside a set. */
 export function elementKey(pe: PathElement): string {
   switch (pe.kind) {
-    case 'field': return `f:${pe.name}`;
+    case 'field': return pe.key ?? `f:${pe.name}`;
     case 'key': return `k:{${pe.fields.map(([n, v]) => `${JSON.stringify(n)}:${canonicalJson(v)}`).join(',')}}`;
     case 'value': return `v:${canonicalJson(pe.value)}`;
     case 'index': return `i:${pe.index}`;

@@ -5,9 +5,15 @@ import { compareElements, elementKey, parseElementKey, type Path, type PathEleme
 
 interface Child { pe: PathElement; set: FieldSet }
 
+const noMembers: ReadonlyMap<string, PathElement> = new Map();
+const noChildren: ReadonlyMap<string, Child> = new Map();
+
 export class FieldSet {
-  private readonly members = new Map<string, PathElement>();
-  private readonly children = new Map<string, Child>();
+  // Made on first use: most nodes have members or children, not both, and every write
+  // makes a few dozen sets (the comparison's three, their unions and differences, the
+  // owners' sets), each with two Maps when empty ones were made up front.
+  private members?: Map<string, PathElement>;
+  private children?: Map<string, Child>;
   /**
    * The FieldsV1 document this set was read from, while it is unchanged: an owner whose
    * fields a write does not touch keeps its document instead of having it rebuilt (read
@@ -21,6 +27,22 @@ export class FieldSet {
     return s;
   }
 
+  private get memberMap(): ReadonlyMap<string, PathElement> {
+    return this.members ?? noMembers;
+  }
+
+  private get childMap(): ReadonlyMap<string, Child> {
+    return this.children ?? noChildren;
+  }
+
+  private putMember(k: string, pe: PathElement): void {
+    (this.members ??= new Map()).set(k, pe);
+  }
+
+  private putChild(k: string, c: Child): void {
+    (this.children ??= new Map()).set(k, c);
+  }
+
   /** Adds `path`; its elements are kept, the array is not (callers may reuse it). */
   insert(path: Path): void {
     if (path.length === 0) return;
@@ -31,13 +53,13 @@ export class FieldSet {
       const pe = path[i];
       const k = elementKey(pe);
       if (i === path.length - 1) {
-        node.members.set(k, pe);
+        node.putMember(k, pe);
         return;
       }
-      let c = node.children.get(k);
+      let c = node.children?.get(k);
       if (!c) {
         c = { pe, set: new FieldSet() };
-        node.children.set(k, c);
+        node.putChild(k, c);
       }
       node = c.set;
     }
@@ -46,46 +68,46 @@ export class FieldSet {
   has(path: Path): boolean {
     if (path.length === 0) return false;
     const k = elementKey(path[0]);
-    if (path.length === 1) return this.members.has(k);
-    return this.children.get(k)?.set.has(path.slice(1)) ?? false;
+    if (path.length === 1) return this.memberMap.has(k);
+    return this.children?.get(k)?.set.has(path.slice(1)) ?? false;
   }
 
   hasMember(pe: PathElement): boolean {
-    return this.members.has(elementKey(pe));
+    return this.memberMap.has(elementKey(pe));
   }
 
   child(pe: PathElement): FieldSet | undefined {
-    return this.children.get(elementKey(pe))?.set;
+    return this.children?.get(elementKey(pe))?.set;
   }
 
   isEmpty(): boolean {
-    return this.members.size === 0 && this.children.size === 0;
+    return this.memberMap.size === 0 && this.childMap.size === 0;
   }
 
   /** Direct children that are themselves members or have descendants. */
   childElements(): PathElement[] {
-    return [...this.children.values()].map((c) => c.pe);
+    return [...this.childMap.values()].map((c) => c.pe);
   }
 
   memberElements(): PathElement[] {
-    return [...this.members.values()];
+    return [...this.memberMap.values()];
   }
 
   addMember(pe: PathElement): void {
     this.document = undefined;
-    this.members.set(elementKey(pe), pe);
+    this.putMember(elementKey(pe), pe);
   }
 
   setChild(pe: PathElement, set: FieldSet): void {
     this.document = undefined;
-    if (set.isEmpty()) this.children.delete(elementKey(pe));
-    else this.children.set(elementKey(pe), { pe, set });
+    if (set.isEmpty()) this.children?.delete(elementKey(pe));
+    else this.putChild(elementKey(pe), { pe, set });
   }
 
   clone(): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) out.members.set(k, pe);
-    for (const [k, c] of this.children) out.children.set(k, { pe: c.pe, set: c.set.clone() });
+    for (const [k, pe] of this.memberMap) out.putMember(k, pe);
+    for (const [k, c] of this.childMap) out.putChild(k, { pe: c.pe, set: c.set.clone() });
     return out;
   }
 
@@ -99,13 +121,13 @@ export class FieldSet {
     if (o.isEmpty()) return this;
     if (this.isEmpty()) return o;
     const out = new FieldSet();
-    for (const [k, pe] of this.members) out.members.set(k, pe);
-    for (const [k, pe] of o.members) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const oc = o.children.get(k);
-      out.children.set(k, { pe: c.pe, set: oc ? c.set.union(oc.set) : c.set.clone() });
+    for (const [k, pe] of this.memberMap) out.putMember(k, pe);
+    for (const [k, pe] of o.memberMap) out.putMember(k, pe);
+    for (const [k, c] of this.childMap) {
+      const oc = o.children?.get(k);
+      out.putChild(k, { pe: c.pe, set: oc ? c.set.union(oc.set) : c.set.clone() });
     }
-    for (const [k, c] of o.children) if (!this.children.has(k)) out.children.set(k, { pe: c.pe, set: c.set.clone() });
+    for (const [k, c] of o.childMap) if (!this.childMap.has(k)) out.putChild(k, { pe: c.pe, set: c.set.clone() });
     return out;
   }
 
@@ -116,9 +138,9 @@ export class FieldSet {
   difference(o: FieldSet): FieldSet {
     if (!this.overlaps(o)) return this;
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const oc = o.children.get(k);
+    for (const [k, pe] of this.memberMap) if (!o.memberMap.has(k)) out.putMember(k, pe);
+    for (const [k, c] of this.childMap) {
+      const oc = o.children?.get(k);
       out.setChild(c.pe, oc ? c.set.difference(oc.set) : c.set.clone());
     }
     return out;
@@ -126,9 +148,9 @@ export class FieldSet {
 
   /** Whether every member of `o` is a member of this set. */
   covers(o: FieldSet): boolean {
-    for (const k of o.members.keys()) if (!this.members.has(k)) return false;
-    for (const [k, oc] of o.children) {
-      const c = this.children.get(k);
+    for (const k of o.memberMap.keys()) if (!this.memberMap.has(k)) return false;
+    for (const [k, oc] of o.childMap) {
+      const c = this.children?.get(k);
       if (!c || !c.set.covers(oc.set)) return false;
     }
     return true;
@@ -136,9 +158,9 @@ export class FieldSet {
 
   /** Whether a member of `o` is a member of this set at the same place. */
   overlaps(o: FieldSet): boolean {
-    for (const k of o.members.keys()) if (this.members.has(k)) return true;
-    for (const [k, oc] of o.children) {
-      const c = this.children.get(k);
+    for (const k of o.memberMap.keys()) if (this.memberMap.has(k)) return true;
+    for (const [k, oc] of o.childMap) {
+      const c = this.children?.get(k);
       if (c && c.set.overlaps(oc.set)) return true;
     }
     return false;
@@ -146,9 +168,9 @@ export class FieldSet {
 
   intersection(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const oc = o.children.get(k);
+    for (const [k, pe] of this.memberMap) if (o.memberMap.has(k)) out.putMember(k, pe);
+    for (const [k, c] of this.childMap) {
+      const oc = o.children?.get(k);
       if (oc) out.setChild(c.pe, c.set.intersection(oc.set));
     }
     return out;
@@ -157,10 +179,10 @@ export class FieldSet {
   /** Like difference, but a member of `o` also removes everything below it. */
   recursiveDifference(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      if (o.members.has(k)) continue;
-      const oc = o.children.get(k);
+    for (const [k, pe] of this.memberMap) if (!o.memberMap.has(k)) out.putMember(k, pe);
+    for (const [k, c] of this.childMap) {
+      if (o.memberMap.has(k)) continue;
+      const oc = o.children?.get(k);
       out.setChild(c.pe, oc ? c.set.recursiveDifference(oc.set) : c.set.clone());
     }
     return out;
@@ -175,16 +197,16 @@ export class FieldSet {
     const out: Path[] = [];
     for (const pe of this.sortedElements()) {
       const k = elementKey(pe);
-      if (this.members.has(k)) out.push([...prefix, pe]);
-      const c = this.children.get(k);
+      if (this.memberMap.has(k)) out.push([...prefix, pe]);
+      const c = this.children?.get(k);
       if (c) out.push(...c.set.paths([...prefix, pe]));
     }
     return out;
   }
 
   private sortedElements(): PathElement[] {
-    const all = new Map<string, PathElement>(this.members);
-    for (const [k, c] of this.children) all.set(k, c.pe);
+    const all = new Map<string, PathElement>(this.memberMap);
+    for (const [k, c] of this.childMap) all.set(k, c.pe);
     return [...all.values()].sort(compareElements);
   }
 
@@ -194,10 +216,10 @@ export class FieldSet {
     const out: Record<string, unknown> = {};
     for (const pe of this.sortedElements()) {
       const k = elementKey(pe);
-      const c = this.children.get(k);
+      const c = this.children?.get(k);
       if (!c) { out[k] = {}; continue; }
       const inner = c.set.toFieldsV1();
-      out[k] = this.members.has(k) ? { '.': {}, ...inner } : inner;
+      out[k] = this.memberMap.has(k) ? { '.': {}, ...inner } : inner;
     }
     return out;
   }
