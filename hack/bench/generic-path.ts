@@ -6,9 +6,9 @@
 // replica's utime + stime over its slices of a second (concurrency C), less what it spends
 // idle. With --against=ENTRY a replica of another build takes turns with it (as
 // crud-verbs.js --against, each in a cluster of its own), each first in every other pair of
-// slices: an interleaved A/B of a change to that path. Run it both ways round: replica 0
-// measured 4-8% cheaper than the same build as replica 1 (2026-11-30, load 7-10, when both
-// shared one cluster and only one led its controllers). A bare Node HTTPS server answering the
+// slices: an interleaved A/B of a change to that path. Run it both ways round: the same
+// build against itself gave 0.88-1.13 in six runs at load 9-14 (replica 0 measured 4-8%
+// cheaper in every run while both shared one cluster). A bare Node HTTPS server answering the
 // same JSON costs 65-72 us a request here (docs/scaling.md).
 // Run: `node dist/hack/bench/generic-path.js [--seconds=20] [--warmup=5] [--concurrency=32] [--against=ENTRY]`.
 import { arg, httpsClient, procStats, report, runMain, againstBuild, withBenchCluster, configMap, type Row } from './common.js';
