@@ -59,8 +59,13 @@ export interface ListResult {
 }
 
 export interface PageAhead extends ListResult {
-  /** Asks etcd whether it would still answer this page (not compacted): call it once the page is asked for. */
+  /**
+   * Settles whether etcd would still answer this page (not compacted), asking etcd unless
+   * the compactors' revision is known: call it once the page is asked for.
+   */
   confirm(): Promise<void>;
+  /** Whether confirm() would ask etcd now (false: compaction is known without a question). */
+  confirmAsks(): boolean;
 }
 
 export interface GetOptions {

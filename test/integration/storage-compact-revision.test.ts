@@ -131,6 +131,10 @@ describe('storage: watch cache continue pages with the compact revision tracker'
     const first = await cached.list(`${root}ns/`, { limit: 2 });
     const second = await cached.list(`${root}ns/`, { limit: 2, continue: first.continue });
     expect(second.items.map((o) => o.metadata.name)).to.deep.equal(['c2', 'c3']);
+    // A page read ahead says so too: the request that takes it need not let a question leave first (askEarly).
+    const ahead = await cached.pageAhead(`${root}ns/`, { limit: 2, continue: first.continue });
+    expect(ahead?.items.map((o) => o.metadata.name)).to.deep.equal(['c2', 'c3']);
+    expect(ahead?.confirmAsks(), 'a read ahead page would not ask').to.equal(false);
     expect(questions, 'no question to etcd').to.deep.equal([]);
     await cached.guaranteedUpdate(`${root}ns/c0`, undefined, async (o) => ({ ...o, data: { v: '2' } }));
     const { compacted } = await compactLikeAReplica(client);
@@ -166,5 +170,7 @@ describe('storage: watch cache continue pages with the compact revision tracker'
     const err = await cached.list(`${root}ns/`, { limit: 2, continue: first.continue }).then(() => undefined, (e: unknown) => e);
     expired(err);
     expect(questions.slice(asked)).to.deep.equal([Number(first.resourceVersion) - 1]);
+    const ahead = await cached.pageAhead(`${root}ns/`, { limit: 2, continue: first.continue });
+    expect(ahead?.confirmAsks(), 'a read ahead page would ask').to.equal(true);
   });
 });

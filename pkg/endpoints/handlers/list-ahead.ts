@@ -16,7 +16,7 @@ import { chooseMedia, encodeList, joinedList, type EncodedList } from './respons
 const maxPages = 32;
 const keepMs = 10_000;
 
-interface Listed { list: KubeList; confirm: () => Promise<void> }
+interface Listed { list: KubeList; confirm: () => Promise<void>; confirmAsks: () => boolean }
 
 /** A page read ahead: its objects first, its encoding later (a request may come between). */
 export interface PageAhead {
@@ -24,6 +24,8 @@ export interface PageAhead {
   encoded: Promise<EncodedList | undefined>;
   /** etcd's word on the page, asked as its request arrived (askEarly). */
   confirmed?: Promise<void>;
+  /** The page read, once it has been (listed's value). */
+  read?: Listed;
   /** Starts reading now if the response before has not been seen out yet (its request is here). */
   start(): void;
 }
@@ -55,8 +57,12 @@ export function takeAhead(h: HandlerScope, token: string): PageAhead | undefined
  * As a request arrives, before the filters run: when its page was read ahead, asks etcd
  * about it now, so the round trip overlaps authentication, authorization and the rest
  * (the question is still sent after the page was asked for). The handler decides, as
- * for any request, whether the page is answered at all. True when it asked: the question
- * leaves once the event loop turns, which the caller lets it do before the filters run.
+ * for any request, whether the page is answered at all. True when a question went to
+ * etcd: it leaves once the event loop turns, which the caller lets it do before the
+ * filters run. False when nothing was asked: compaction known from the compactors' key
+ * (as on every continue page while that watch holds), or the page still being read (its
+ * question, if any, leaves when the read is done, not in that turn); a turn then only
+ * delayed the request (0.06-0.1 ms a page, or the rest of a read ahead run first).
  */
 export function askEarly(ctx: Context): boolean {
   if (pages.size === 0 || ctx.method !== 'GET' || !ctx.querystring.includes('continue=')) return false;
@@ -67,7 +73,7 @@ export function askEarly(ctx: Context): boolean {
   ahead.start();
   ahead.confirmed = ahead.listed.then((l) => l?.confirm());
   ahead.confirmed.catch(() => undefined);
-  return true;
+  return ahead.read?.confirmAsks() === true;
 }
 
 /**
@@ -89,6 +95,7 @@ export function readAhead(h: HandlerScope, params: ListParams, token: string, ad
   }).catch(() => undefined);
   const encoded = listed.then(async (l) => (l ? joinedList(await encodeList(h, l.list)) : undefined)).catch(() => undefined);
   const page: PageAhead = { listed, encoded, start: () => start(true) };
+  void listed.then((l) => { page.read = l; });
   const expiry = setTimeout(() => pages.delete(key), keepMs).unref();
   pages.set(key, { page, expiry });
 }

@@ -133,12 +133,13 @@ export class GenericStore implements StoreCore {
    * page before (Storage.pageAhead), or undefined. `confirm()`, once the client asks for
    * it, settles as listPending's `confirmed` would.
    */
-  async listAhead(namespace: string, params: ListParams): Promise<{ list: KubeList; confirm: () => Promise<void> } | undefined> {
+  async listAhead(namespace: string, params: ListParams): Promise<{ list: KubeList; confirm: () => Promise<void>; confirmAsks: () => boolean } | undefined> {
     const res = await this.storage.pageAhead?.(this.collectionKey(namespace), this.listOptions(params));
     if (!res) return undefined;
     return {
       list: this.toList(res),
       confirm: () => res.confirm().catch((err: unknown) => { throw this.mapError(err, ''); }),
+      confirmAsks: () => res.confirmAsks(),
     };
   }
 

@@ -189,7 +189,7 @@ export class CachedStorage implements Storage {
     const { rv: at, start } = token;
     const keyPrefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
     const page = this.pageAt(cache, keyPrefix, at, keyPrefix + start, opts.limit, opts);
-    return page && { ...page, confirm: () => this.notCompacted(at, start) };
+    return page && { ...page, confirm: () => this.notCompacted(at, start), confirmAsks: () => this.compactionUnknown(at) };
   }
 
   /** Up to `limit` objects from key `start` at revision `at`, or undefined when the ring no longer reaches back. */
@@ -203,6 +203,11 @@ export class CachedStorage implements Storage {
       if (!opts.filtered) result.remainingItemCount = page.remaining;
     }
     return result;
+  }
+
+  /** Whether settling a read at revision `at` asks etcd (the compactors' revision not followed now). */
+  private compactionUnknown(at: number): boolean {
+    return this.opts.knownCompaction?.historyCompacted(at - 1) === undefined;
   }
 
   /**
