@@ -17,6 +17,7 @@ import {
   type GetOptions, type ListOptions, type ListResult, type PageAhead, type Preconditions, type Storage, type TryUpdate,
   type WatchOptions, type WatchStream, type WriteOptions,
 } from '../interfaces.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { deepCopy, type KubeObject } from '../../runtime/object.js';
 import { WatchCache, type WatchCacheOptions } from './watch-cache.js';
 import { probeRange, type RangeProbe } from './freshness.js';
@@ -159,9 +160,14 @@ export class CachedStorage implements Storage {
    */
   private async firstPageEarly(prefix: string, cache: WatchCache, probe: () => Promise<RangeProbe>, keyPrefix: string,
     limit: number, opts: ListOptions): Promise<ListResult | undefined> {
+    const current = cache.catchUp(probe, consistentReadWaitMs);
+    current.catch(() => undefined);
+    // The probe's request leaves for etcd only once the event loop turns (grpc-js over Node's
+    // HTTP/2 session); read first, the page and what the caller then does to it before its
+    // first turn (500 decorations, the encoding's first batch) held the probe back by as long.
+    await nextTurn();
     const readAt = await cache.revision();
     const early = this.pageAt(cache, keyPrefix, readAt, keyPrefix, limit, opts);
-    const current = cache.catchUp(probe, consistentReadWaitMs);
     if (!early) {
       const at = await current;
       return at === undefined ? undefined : this.pageAt(cache, keyPrefix, at, keyPrefix, limit, opts);
