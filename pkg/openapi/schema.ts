@@ -33,6 +33,18 @@ export function definitionNameForGVK(group: string, version: string, kind: strin
   return byGVK.get(group)?.get(version)?.get(kind);
 }
 
+const refNodes = new Map<string, SchemaNode>();
+
+/**
+ * The node `{ $ref: name }`, one per name: how a definition is walked from its root, and
+ * classify() memoizes by node (a new literal per walk was classified again each time).
+ */
+export function refNode(name: string): SchemaNode {
+  let node = refNodes.get(name);
+  if (!node) refNodes.set(name, node = { $ref: name });
+  return node;
+}
+
 /** Follows `$ref` chains; siblings of a `$ref` (markers, defaults) are kept over the target's. */
 export function resolve(node: SchemaNode): SchemaNode {
   let cur = node;

@@ -82,4 +82,23 @@ describe('checkTypes', () => {
     expect(decodeErrorFor('io.k8s.api.core.v1.ConfigMap', { data: { a: 2 }, immutable: 1 }))
       .to.equal('json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
   });
+
+  it('walks only a changed region (a merge patch\'s keys), in the whole object\'s document order', () => {
+    const cm = 'io.k8s.api.core.v1.ConfigMap';
+    // What a stored object would never hold, outside the region: not looked at.
+    const outside = { metadata: { creationTimestamp: 'yesterday', labels: { a: 1 } }, data: { old: 2 } };
+    expect(decodeErrorFor(cm, outside, { data: { k: 'v' } })).to.equal(undefined);
+    expect(decodeErrorFor(cm, outside, { immutable: true })).to.equal(undefined);
+    // Inside it, the first error in the object's order, as the whole walk reports it.
+    const patched = { immutable: 1, metadata: { labels: { a: 'x', b: 2 } }, data: { k: 3 } };
+    const region = { data: { k: 3 }, metadata: { labels: { b: 2 } }, immutable: 1 };
+    expect(decodeErrorFor(cm, patched, region)).to.equal(decodeErrorFor(cm, patched))
+      .and.to.equal('json: cannot unmarshal number into Go struct field ConfigMap.immutable of type bool');
+    expect(decodeErrorFor(cm, patched, { data: {}, metadata: { labels: { b: 2 } } }))
+      .to.equal('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string');
+    // A value that is not an object replaces the whole subtree: all of it is walked.
+    expect(decodeErrorFor(cm, { metadata: { labels: { a: 1 } } }, { metadata: { labels: null } })).to.contain('ObjectMeta.metadata.labels');
+    expect(decodeErrorFor('io.k8s.api.core.v1.Pod', { spec: { containers: [{ name: 'c', image: 5 }] } }, { spec: { containers: [] } }))
+      .to.equal('json: cannot unmarshal number into Go struct field Container.spec.containers.image of type string');
+  });
 });

@@ -4,7 +4,8 @@
 import { errors, type StatusError } from '../runtime/errors.js';
 import { classify, goType } from './go-types.js';
 import { base64Error, quantityError, timeError } from '../runtime/literal-decoders.js';
-import { definition, definitionNameForGVK, goTypeName, shortTypeName } from './schema.js';
+import { type ChangedRegion, regionAt } from '../runtime/changed-region.js';
+import { definition, definitionNameForGVK, goTypeName, refNode, shortTypeName } from './schema.js';
 import type { SchemaNode } from './types.js';
 
 interface Ctx {
@@ -40,7 +41,8 @@ function checkInteger(v: number, min: number, max: number): boolean {
   return Number.isInteger(v) && v >= min && v <= max;
 }
 
-function walk(node: SchemaNode, v: unknown, ctx: Ctx): void {
+// Only `region` is walked: what lies outside it was decoded before and cannot fail.
+function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): void {
   if (v === null || v === undefined) return;
   const c = classify(node);
   switch (c.k) {
@@ -81,12 +83,17 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx): void {
       return;
     case 'array':
       if (!Array.isArray(v)) return save(ctx, mismatch(ctx, jsonKind(v), goType(node)));
-      for (const item of v) walk(c.items, item, ctx);
+      for (const item of v) walk(c.items, item, ctx, true);
       return;
-    case 'map':
+    case 'map': {
       if (typeof v !== 'object' || Array.isArray(v)) return save(ctx, mismatch(ctx, jsonKind(v), goType(node)));
-      for (const item of Object.values(v as Record<string, unknown>)) walk(c.values, item, ctx);
+      const obj = v as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        const r = regionAt(region, key);
+        if (r !== undefined) walk(c.values, obj[key], ctx, r);
+      }
       return;
+    }
     case 'struct': {
       if (typeof v !== 'object' || Array.isArray(v)) return save(ctx, mismatch(ctx, jsonKind(v), goType(node)));
       const props = c.node.properties ?? {};
@@ -96,9 +103,11 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx): void {
       // Keys, not entries: a body is walked on every write, and entries are an array each.
       for (const key of Object.keys(obj)) {
         if (!Object.prototype.hasOwnProperty.call(props, key)) continue;
+        const r = regionAt(region, key);
+        if (r === undefined) continue;
         ctx.struct = inner;
         ctx.fields.push(key);
-        walk(props[key], obj[key], ctx);
+        walk(props[key], obj[key], ctx, r);
         ctx.fields.pop();
       }
       ctx.struct = outer;
@@ -107,8 +116,11 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx): void {
   }
 }
 
-/** The decode error text for `obj` as a `definitionName`, or undefined when it decodes. */
-export function decodeErrorFor(definitionName: string, obj: unknown): string | undefined {
+/**
+ * The decode error text for `obj` as a `definitionName`, or undefined when it decodes.
+ * `region`: where `obj` may differ from an object that decoded (see ChangedRegion).
+ */
+export function decodeErrorFor(definitionName: string, obj: unknown, region: ChangedRegion = true): string | undefined {
   const def = definition(definitionName);
   if (!def) return undefined;
   const ctx: Ctx = { struct: '', fields: [] };
@@ -116,7 +128,7 @@ export function decodeErrorFor(definitionName: string, obj: unknown): string | u
     return obj === null ? undefined : mismatch(ctx, jsonKind(obj), goTypeName(definitionName));
   }
   try {
-    walk({ $ref: definitionName }, obj, ctx);
+    walk(refNode(definitionName), obj, ctx, region);
   } catch (e) {
     if (e instanceof Fatal) return e.message;
     throw e;
@@ -129,10 +141,10 @@ export function decodeErrorFor(definitionName: string, obj: unknown): string | u
  * `ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal ...`.
  * Kinds without a generated schema are not checked.
  */
-export function checkTypes(group: string, version: string, kind: string, obj: unknown): StatusError | undefined {
+export function checkTypes(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true): StatusError | undefined {
   const name = definitionNameForGVK(group, version, kind);
   if (!name) return undefined;
-  const msg = decodeErrorFor(name, obj);
+  const msg = decodeErrorFor(name, obj, region);
   return msg === undefined ? undefined : decodeFailure(version, kind, msg);
 }
 

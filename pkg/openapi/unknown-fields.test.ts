@@ -22,6 +22,15 @@ describe('unknownFields', () => {
     expect(unknownFields('apps', 'v1', 'ControllerRevision', { data: { any: { thing: 1 } } })).to.deep.equal([]);
   });
 
+  it('walks only a changed region (a merge patch\'s keys), in the whole object\'s order', () => {
+    const cm = { metadata: { name: 'a', stale: 1, labels: { x: 'y' } }, data: { k: 'v' }, extra: 1, added: { b: 1 } };
+    expect(unknownFields('', 'v1', 'ConfigMap', cm, { data: { k: 'v' } })).to.deep.equal([]);
+    expect(unknownFields('', 'v1', 'ConfigMap', cm, { added: { b: 1 }, metadata: { labels: { x: 'y' } } })).to.deep.equal(['added']);
+    expect(unknownFields('', 'v1', 'ConfigMap', cm, { added: 1, metadata: { stale: 1 }, extra: 1 }))
+      .to.deep.equal(['metadata.stale', 'extra', 'added']);
+    expect(unknownFields('', 'v1', 'ConfigMap', cm, { metadata: 'replaced' })).to.deep.equal(['metadata.stale']);
+  });
+
   it('is empty for kinds without a schema', () => {
     expect(unknownFields('example.com', 'v1', 'Widget', { foo: 1 })).to.deep.equal([]);
   });

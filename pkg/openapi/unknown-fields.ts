@@ -1,8 +1,9 @@
 // Fields of a body that a built-in kind does not declare, with paths printed the way
 // upstream's strict decoder prints them (`spec.foo`, `rules[0].foo`, `data.key.foo`).
 import type { StatusError } from '../runtime/errors.js';
+import { type ChangedRegion, regionAt } from '../runtime/changed-region.js';
 import { classify } from './go-types.js';
-import { definitionNameForGVK } from './schema.js';
+import { definitionNameForGVK, refNode } from './schema.js';
 import { decodeFailure } from './type-check.js';
 import type { SchemaNode } from './types.js';
 
@@ -17,8 +18,9 @@ export function pathOf(segments: Segments): string {
 }
 
 // The path is kept as segments and printed only for a field reported: a body is walked
-// on every write, and nearly always holds nothing unknown.
-function walk(node: SchemaNode, v: unknown, path: Segments, out: string[]): void {
+// on every write, and nearly always holds nothing unknown. Only `region` is walked: what
+// lies outside it was decoded before, which kept no unknown field.
+function walk(node: SchemaNode, v: unknown, path: Segments, out: string[], region: ChangedRegion): void {
   if (v === null || typeof v !== 'object') return;
   const c = classify(node);
   switch (c.k) {
@@ -26,7 +28,7 @@ function walk(node: SchemaNode, v: unknown, path: Segments, out: string[]): void
       if (!Array.isArray(v)) return;
       for (let i = 0; i < v.length; i++) {
         path.push(i);
-        walk(c.items, v[i], path, out);
+        walk(c.items, v[i], path, out, true);
         path.pop();
       }
       return;
@@ -34,8 +36,10 @@ function walk(node: SchemaNode, v: unknown, path: Segments, out: string[]): void
       if (Array.isArray(v)) return;
       const obj = v as Record<string, unknown>;
       for (const key of Object.keys(obj)) {
+        const r = regionAt(region, key);
+        if (r === undefined) continue;
         path.push(key);
-        walk(c.values, obj[key], path, out);
+        walk(c.values, obj[key], path, out, r);
         path.pop();
       }
       return;
@@ -45,9 +49,11 @@ function walk(node: SchemaNode, v: unknown, path: Segments, out: string[]): void
       const props = c.node.properties ?? {};
       const obj = v as Record<string, unknown>;
       for (const key of Object.keys(obj)) {
+        const r = regionAt(region, key);
+        if (r === undefined) continue;
         path.push(key);
         if (!Object.prototype.hasOwnProperty.call(props, key)) out.push(pathOf(path));
-        else walk(props[key], obj[key], path, out);
+        else walk(props[key], obj[key], path, out, r);
         path.pop();
       }
       return;
@@ -58,16 +64,19 @@ function walk(node: SchemaNode, v: unknown, path: Segments, out: string[]): void
   }
 }
 
-/** Paths of fields `obj` carries that the kind does not declare; [] for kinds without a schema. */
-export function unknownFields(group: string, version: string, kind: string, obj: unknown): string[] {
+/**
+ * Paths of fields `obj` carries that the kind does not declare; [] for kinds without a schema.
+ * `region`: where `obj` may differ from a decoded object (see ChangedRegion).
+ */
+export function unknownFields(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true): string[] {
   const name = definitionNameForGVK(group, version, kind);
   if (!name) return [];
-  return unknownFieldsOf(name, obj);
+  return unknownFieldsOf(name, obj, region);
 }
 
-export function unknownFieldsOf(definitionName: string, obj: unknown): string[] {
+export function unknownFieldsOf(definitionName: string, obj: unknown, region: ChangedRegion = true): string[] {
   const out: string[] = [];
-  walk({ $ref: definitionName }, obj, [], out);
+  walk(refNode(definitionName), obj, [], out, region);
   return out;
 }
 

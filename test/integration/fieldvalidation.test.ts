@@ -108,6 +108,28 @@ describe('fieldValidation', function () {
     expect(ignored.body).to.not.have.property('zz');
   });
 
+  it('merge patches: what the patch sets is type-checked and checked for unknown fields, at any depth', async () => {
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    expect((await call('POST', cms, { metadata: { name: 'typed', labels: { a: '1' } }, data: { k: 'v' } }, json)).status).to.equal(201);
+    const cases: Array<[string, string]> = [
+      ['{"data":{"k":5}}', 'json: cannot unmarshal number into Go struct field ConfigMap.data of type string'],
+      ['{"metadata":{"labels":{"b":{"c":1}}}}', 'json: cannot unmarshal object into Go struct field ObjectMeta.metadata.labels of type string'],
+      ['{"metadata":{"labels":{"a":"2"},"generation":"x"}}', 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.generation of type int64'],
+      // The result's order (data before immutable, in the stored object and in Go's sorted encoding), not the patch's.
+      ['{"immutable":1,"data":{"k":2}}', 'json: cannot unmarshal number into Go struct field ConfigMap.data of type string'],
+    ];
+    for (const [patch, cause] of cases) {
+      const res = await call<Status>('PATCH', `${cms}/typed`, patch, merge);
+      expect(res.status, patch).to.be.within(400, 499);
+      expect(res.body.message, patch).to.contain(cause);
+    }
+    const warn = await call<Obj>('PATCH', `${cms}/typed`, '{"metadata":{"labels":{"b":"2"},"nope":1},"data":{"k":"w"}}', merge);
+    expect(warn.status, warn.text).to.equal(200);
+    expect(warnings(warn)).to.deep.equal(['unknown field "metadata.nope"']);
+    expect(warn.body.metadata).to.not.have.property('nope');
+    expect(warn.body.data).to.deep.equal({ k: 'w' });
+  });
+
   it('apply: repeated keys are a 400 for Strict and warnings for Warn', async () => {
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  k: a\n  k: b\n';
     const apply = { 'Content-Type': 'application/apply-patch+yaml' };

@@ -3,6 +3,7 @@
 // request for Strict, Warning headers for Warn, nothing for Ignore).
 import type Koa from 'koa';
 import { errors, type StatusError } from '../../runtime/errors.js';
+import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { strictDecodingFailure } from '../../openapi/unknown-fields.js';
 import { duplicateJsonKeys, scanJsonKeys } from './json-keys.js';
 import { documentUnknownFields, sortedUnknownFields, type TypeRef } from './unknown.js';
@@ -65,8 +66,8 @@ export function jsonDuplicateIssues(text: string, prefix = ''): string[] {
 }
 
 /** Unknown fields of an object that was re-encoded (YAML bodies, patch results): sorted order. */
-export function sortedUnknownIssues(t: TypeRef, obj: unknown): string[] {
-  return sortedUnknownFields(t, obj).map(unknownMsg);
+export function sortedUnknownIssues(t: TypeRef, obj: unknown, region: ChangedRegion = true): string[] {
+  return sortedUnknownFields(t, obj, region).map(unknownMsg);
 }
 
 /** JSON patch operations may only name op, path, from and value. */

@@ -1,8 +1,9 @@
 // Unknown fields: found in document order (JSON bodies) or in the sorted order of a
 // re-encoded object (YAML bodies, patch results), and dropped from what is stored,
 // since upstream decodes into typed objects that have no place for them.
+import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { classify } from '../../openapi/go-types.js';
-import { definitionNameForGVK } from '../../openapi/schema.js';
+import { definitionNameForGVK, refNode } from '../../openapi/schema.js';
 import { unknownFields } from '../../openapi/unknown-fields.js';
 import type { SchemaNode } from '../../openapi/types.js';
 import { isPlainObject } from '../../runtime/object.js';
@@ -34,13 +35,16 @@ export function sortedCopy(v: unknown): unknown {
   return out;
 }
 
-/** Unknown field paths of `obj`, walking keys in sorted order. */
-export function sortedUnknownFields(t: TypeRef, obj: unknown): string[] {
+/**
+ * Unknown field paths of `obj`, walking keys in sorted order. `region`: where a built-in
+ * kind's `obj` may differ from a decoded object (see ChangedRegion).
+ */
+export function sortedUnknownFields(t: TypeRef, obj: unknown, region: ChangedRegion = true): string[] {
   if (t.pruning) return t.pruning.unknownFields(obj);
   // The sorted copy only orders what the walk finds: an object with nothing unknown (a
   // patch result, nearly always) is walked as it is, without copying it.
-  if (unknownFields(t.group, t.version, t.kind, obj).length === 0) return [];
-  return unknownFields(t.group, t.version, t.kind, sortedCopy(obj));
+  if (unknownFields(t.group, t.version, t.kind, obj, region).length === 0) return [];
+  return unknownFields(t.group, t.version, t.kind, sortedCopy(obj), region);
 }
 
 export function documentUnknownFields(t: TypeRef, obj: unknown): string[] {
@@ -69,5 +73,5 @@ function prune(node: SchemaNode, v: unknown): void {
 export function dropUnknownFields(t: TypeRef, obj: unknown): void {
   if (t.pruning) { t.pruning.prune(obj); return; }
   const name = definitionNameForGVK(t.group, t.version, t.kind);
-  if (name) prune({ $ref: name }, obj);
+  if (name) prune(refNode(name), obj);
 }

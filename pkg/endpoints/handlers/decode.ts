@@ -5,6 +5,7 @@ import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { apiVersionOf } from '../../runtime/scheme.js';
 import type { ResourceDef } from '../../registry/rest/resource.js';
 import { decodeBody, mediaTypeOf, objectBodyMediaTypes, readBody } from '../negotiation/body.js';
+import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { checkTypes } from '../../openapi/type-check.js';
 import { dropEmptyOmitted } from '../../runtime/serializer/protobuf/omit-empty.js';
 import { recordRawRequestBody, recordRequestObject } from '../filters/audit-context.js';
@@ -29,7 +30,12 @@ export async function decodeObjectBody(h: HandlerScope, type?: BodyType): Promis
   return obj;
 }
 
-export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType): KubeObject {
+/**
+ * `region`: where `body` may differ from an object of this kind that decoded (a merge
+ * patch's keys on a stored object; see ChangedRegion): only there can its types fail or
+ * an omitted field be empty.
+ */
+export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType, region: ChangedRegion = true): KubeObject {
   const { group, version, kind } = type ?? def;
   if (!isPlainObject(body)) {
     throw errors.badRequest(`Object '${'Kind'}' is missing in '${truncate(JSON.stringify(body))}'`);
@@ -52,9 +58,9 @@ export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType): 
   obj.metadata = (obj.metadata as KubeObject['metadata'] | null) ?? {};
   obj.apiVersion = expectedVersion;
   obj.kind = kind;
-  const typeProblem = checkTypes(group, version, kind, obj);
+  const typeProblem = checkTypes(group, version, kind, obj, region);
   if (typeProblem) throw typeProblem;
-  if (!def.customResource) dropEmptyOmitted(obj, expectedVersion, kind);
+  if (!def.customResource) dropEmptyOmitted(obj, expectedVersion, kind, region);
   if (type && type.kind !== def.kind) return obj;
   def.strategy.applyDefaults(obj);
   if (!def.conversion) return obj;

@@ -4,7 +4,8 @@
 import { errors } from '../../runtime/errors.js';
 import { ownedResults } from '../../registry/generic/store-interfaces.js';
 import type { KubeObject } from '../../runtime/object.js';
-import { applyPatch } from '../../apis/meta/patch/index.js';
+import { applyMergePatch, applyPatch, decodeMergePatch } from '../../apis/meta/patch/index.js';
+import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
 import {
   addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, reportPatchIssues,
@@ -40,11 +41,24 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
   const schema = patchType === 'strategic' ? patchSchemaFor(h.def.group, h.def.version, h.def.kind) : undefined;
   const t = typeRefOf(h.def);
   const scope = writeScope(h, opts);
+  // A merge patch changes only what its keys name: on a built-in kind, whose stored
+  // objects decode with no unknown field and no type error, only that region is checked.
+  const byRegion = patchType === 'merge' && !h.def.customResource && !h.def.conversion;
+  let mergePatch: unknown;
   const patchCurrent = (current: KubeObject | null): KubeObject => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);
-    const patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
-    const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t);
-    const obj = toKubeObject(h.def, patched);
+    let patched: Record<string, unknown>;
+    let region: ChangedRegion = true;
+    if (patchType === 'merge') {
+      // Decoded once for every pass; a syntax error is still this pass's error, after not found.
+      mergePatch ??= decodeMergePatch(patch);
+      patched = applyMergePatch(current as Record<string, unknown>, mergePatch);
+      if (byRegion) region = mergePatch as Record<string, unknown>;
+    } else {
+      patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
+    }
+    const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t, region);
+    const obj = toKubeObject(h.def, patched, undefined, region);
     // The strict walk found nothing to drop (nearly always); a built-in kind's decode adds
     // only declared fields unless a conversion round trip rebuilds the object.
     if (unknownSeen !== false || t.pruning || h.def.conversion) dropUnknownFields(t, obj);
@@ -66,16 +80,20 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
  * Returns whether the patched object has unknown fields; undefined when not looked for.
  */
 function checkPatchedFields(h: HandlerScope, directive: FieldValidation, patchType: 'json' | 'merge' | 'strategic',
-  patch: string, patched: Record<string, unknown>, t: TypeRef): boolean | undefined {
+  patch: string, patched: Record<string, unknown>, t: TypeRef, region: ChangedRegion): boolean | undefined {
   if (directive === 'Ignore') return undefined;
+  // A merge patch that applied has parsed; the others' bodies are parsed for their checks.
   let body: unknown;
-  try {
-    body = JSON.parse(patch);
-  } catch {
-    body = undefined;
+  if (patchType !== 'merge') {
+    try {
+      body = JSON.parse(patch);
+    } catch {
+      body = undefined;
+    }
   }
-  const before = body === undefined ? [] : patchType === 'json' ? jsonPatchOperationIssues(patch, body) : jsonDuplicateIssues(patch);
-  const unknown = sortedUnknownIssues(t, patched);
+  const parsed = patchType === 'merge' || body !== undefined;
+  const before = !parsed ? [] : patchType === 'json' ? jsonPatchOperationIssues(patch, body) : jsonDuplicateIssues(patch);
+  const unknown = sortedUnknownIssues(t, patched, region);
   const report: StrictReport = { yamlLines: [], errors: [...before, ...unknown] };
   // Every patch is checked; only a failed Strict one shows the object, sorted and encoded.
   const shown = (): string => (patchType === 'strategic' ? goValueString(body) : JSON.stringify(sortedCopy(patched)));

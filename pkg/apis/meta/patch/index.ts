@@ -5,7 +5,7 @@
 import type { PatchSchema } from '../patch-schema.js';
 import type { JsonMap } from './json-value.js';
 import { applyJsonPatch } from './json-patch.js';
-import { applyMergePatch } from './merge-patch.js';
+import { applyMergePatch, decodeMergePatch } from './merge-patch.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic';
@@ -37,5 +37,5 @@ export function applyPatch(patchType: PatchType, original: Record<string, unknow
   }
 }
 
-export { applyJsonPatch, applyMergePatch, applyStrategicMergePatch };
+export { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, decodeMergePatch };
 export type { JsonMap };

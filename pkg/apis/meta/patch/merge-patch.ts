@@ -46,6 +46,11 @@ function mergeDocs(doc: JsonMap, patch: JsonMap): void {
   }
 }
 
+/** A merge patch's body (string or bytes) as JSON; 400 for a syntax error, as applyMergePatch. */
+export function decodeMergePatch(patch: string | Uint8Array): unknown {
+  return decodePatchValue(patch, () => patchErrors.badRequest(badPatch));
+}
+
 /**
  * Applies a merge patch. `patch` is either the raw request body (string or bytes) or the
  * already-decoded JSON value. Neither input is modified.

@@ -22,4 +22,13 @@ describe('dropEmptyOmitted: what decoding into the Go type loses', () => {
     dropEmptyOmitted(cr, 'example.com/v1', 'Widget');
     expect(cr).to.deep.equal({ metadata: { labels: {} }, spec: { list: [] } });
   });
+
+  it('looks only in a changed region (a merge patch\'s keys), there at any depth', () => {
+    const cm: Record<string, unknown> = { metadata: { name: 'c', labels: {}, annotations: {} }, data: {}, binaryData: {} };
+    dropEmptyOmitted(cm, 'v1', 'ConfigMap', { metadata: { annotations: {} }, binaryData: null });
+    expect(cm).to.deep.equal({ metadata: { name: 'c', labels: {} }, data: {} });
+    const pod: Record<string, unknown> = { spec: { containers: [{ name: 'c', ports: [] }], volumes: [], nodeSelector: {} } };
+    dropEmptyOmitted(pod, 'v1', 'Pod', { spec: { containers: [{ name: 'c', ports: [] }] } });
+    expect(pod).to.deep.equal({ spec: { containers: [{ name: 'c' }], volumes: [], nodeSelector: {} } });
+  });
 });

@@ -2,26 +2,32 @@
 // empty map or slice in an omitempty field (`"labels": {}`) is never encoded again, so
 // the field manager, admission, storage and the response all see it absent. Only kinds
 // upstream has a Go type (a protobuf message) for; custom resources keep what was sent.
+import { type ChangedRegion, regionAt } from '../../changed-region.js';
 import { isPlainObject } from '../../object.js';
 import { messageFields, messageForKind, type FieldDesc } from './schema.js';
 import { special } from './special-types.js';
 
 type Obj = Record<string, unknown>;
 
-/** Removes, in place, the empty maps and slices of omitempty fields of `obj` (a `kind` of `apiVersion`). */
-export function dropEmptyOmitted(obj: Obj, apiVersion: string, kind: string): void {
+/**
+ * Removes, in place, the empty maps and slices of omitempty fields of `obj` (a `kind` of
+ * `apiVersion`). `region`: where `obj` may differ from a decoded object, which holds none.
+ */
+export function dropEmptyOmitted(obj: Obj, apiVersion: string, kind: string, region: ChangedRegion = true): void {
   const message = messageForKind(apiVersion, kind);
-  if (message) walk(obj, message);
+  if (message) walk(obj, message, region);
 }
 
-function walk(obj: Obj, message: string): void {
+function walk(obj: Obj, message: string, region: ChangedRegion): void {
   const fields = messageFields(message);
   if (!fields || special.has(message)) return;
   for (const f of fields) {
     if (f.i) {
-      if (f.m) walk(obj, f.m);
+      if (f.m) walk(obj, f.m, region);
       continue;
     }
+    const r = regionAt(region, f.j);
+    if (r === undefined) continue;
     const v = obj[f.j];
     if (v === undefined || v === null) continue;
     if (f.o && isEmptyCollection(f, v)) {
@@ -30,11 +36,15 @@ function walk(obj: Obj, message: string): void {
     }
     if (f.t !== 'msg' || !f.m) continue;
     if (f.r === 1 && Array.isArray(v)) {
-      for (const item of v) if (isPlainObject(item)) walk(item, f.m);
+      for (const item of v) if (isPlainObject(item)) walk(item, f.m, true);
     } else if (f.r === 2 && isPlainObject(v)) {
-      for (const item of Object.values(v)) if (isPlainObject(item)) walk(item, f.m);
+      for (const key of Object.keys(v)) {
+        const item = v[key];
+        const ri = regionAt(r, key);
+        if (ri !== undefined && isPlainObject(item)) walk(item, f.m, ri);
+      }
     } else if (!f.r && isPlainObject(v)) {
-      walk(v, f.m);
+      walk(v, f.m, r);
     }
   }
 }
