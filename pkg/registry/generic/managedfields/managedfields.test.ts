@@ -167,6 +167,22 @@ describe('managedfields', () => {
       expect(fieldsOf(kept)['m/Update']).to.deep.equal({ 'f:data': { 'f:a': {} } });
     });
 
+    it('entries sent back as read (a merge patch, a read-modify-write) are the live ones: their documents are kept', () => {
+      const fm = cmManager();
+      const live = persisted(fm.update(persisted(fm.update(null, cm({ a: '1' }) as KubeObject, 'm')), cm({ a: '1', b: '1' }) as KubeObject, 'n'));
+      const out = fm.update(live, { ...structuredClone(live), data: { a: '1', b: '2', c: '3' } }, 'n');
+      expect(out.metadata.managedFields).to.deep.equal(canonical(out));
+      expect(fieldsOf(out)['m/Update']).to.equal(fieldsOf(live)['m/Update']);
+      expect(fieldsOf(out)['n/Update']).to.deep.equal({ 'f:data': { 'f:b': {}, 'f:c': {} } });
+      // The same write with entries that are not the live ones (the same sets, written otherwise): documents rebuilt.
+      const sent = structuredClone(live.metadata.managedFields)!;
+      expect(sent[0]!.fieldsV1).to.deep.equal({ 'f:data': { '.': {}, 'f:a': {} } });
+      sent[0]!.fieldsV1 = { 'f:data': { '.': {}, 'f:a': { '.': {} } } };
+      const rebuilt = fm.update(live, { ...structuredClone(live), metadata: { ...live.metadata, managedFields: sent }, data: { a: '1', b: '2', c: '3' } }, 'n');
+      expect(rebuilt.metadata.managedFields).to.deep.equal(out.metadata.managedFields);
+      expect(fieldsOf(rebuilt)['m/Update']).to.not.equal(fieldsOf(live)['m/Update']);
+    });
+
     it('difference gives the set itself when nothing is taken away, covers and overlaps by member', () => {
       const a = FieldSet.of([field('a'), field('b')], [field('c')]);
       expect(a.difference(FieldSet.of([field('a'), field('x')]))).to.equal(a);

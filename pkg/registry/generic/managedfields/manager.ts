@@ -95,6 +95,10 @@ export class FieldManager {
     } else if (isReset(sent)) {
       managed = new Map();
       reset = true;
+    } else if (live && sent !== undefined && deepEqual(sent, live.metadata.managedFields)) {
+      // Sent back as read (a patch that left them, a read-modify-write): the same entries,
+      // read as the live object's, whose documents an owner the write leaves alone keeps.
+      managed = decodeOrEmpty(live.metadata.managedFields);
     } else {
       let fromRequest: Managed | undefined;
       try {
