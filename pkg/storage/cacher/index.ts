@@ -25,6 +25,7 @@ import { sharedQuestion } from './shared-probe.js';
 import { guardEtcd } from '../etcd/boundary.js';
 import { readPageAt } from './paged-read.js';
 import { CompactionChecks, type KnownCompaction } from './compaction-checks.js';
+import { longestRoot } from './roots.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError, type ContinueToken } from '../etcd/continue.js';
 
 /** How long a consistent list waits for the cache to catch up before reading etcd. */
@@ -37,8 +38,8 @@ export class CachedStorage implements Storage {
   /** Per cache, first pages read early (firstPageEarly) that etcd's word replaced since one stood. */
   private earlyMisses = new WeakMap<WatchCache, number>();
   private readonly rootOf: (key: string) => string | undefined;
-  /** Key prefixes served from a cache, longest first (so `services/specs/` wins over a shorter root). */
-  private roots: string[] = [];
+  /** Key prefixes served from a cache, each ending in '/'. */
+  private readonly roots = new Set<string>();
 
   /**
    * `roots`: the resources' key prefixes (the server's, from the scheme), or a function
@@ -56,7 +57,7 @@ export class CachedStorage implements Storage {
       this.rootOf = roots;
     } else {
       for (const r of roots) this.addRoot(r);
-      this.rootOf = (key) => { const k = key.endsWith('/') ? key : `${key}/`; return this.roots.find((r) => k.startsWith(r)); };
+      this.rootOf = (key) => longestRoot(this.roots, key);
     }
   }
 
@@ -283,14 +284,13 @@ export class CachedStorage implements Storage {
   /** Caches a resource that is served from now on (a custom resource). */
   addRoot(root: string): void {
     const r = root.endsWith('/') ? root : `${root}/`;
-    if (this.roots.includes(r)) return;
-    this.roots = [...this.roots, r].sort((a, b) => b.length - a.length);
+    this.roots.add(r);
   }
 
   /** Drops the cache of a resource no longer served; its watchers end and re-list. */
   removeRoot(root: string): void {
     const r = root.endsWith('/') ? root : `${root}/`;
-    this.roots = this.roots.filter((x) => x !== r);
+    this.roots.delete(r);
     this.caches.get(r)?.stop();
     this.caches.delete(r);
   }
