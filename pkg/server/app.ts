@@ -25,6 +25,7 @@ import { sendBatchedBody } from '../endpoints/handlers/list-encoder.js';
 import { sendHttp2Body } from '../endpoints/handlers/http2-body.js';
 import { askEarly } from '../endpoints/handlers/list-ahead.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { leanHeaderSet } from './koa-headers.js';
 
 /**
  * A non-resource endpoint: answers and returns true, or returns false to pass (a plain
@@ -77,6 +78,7 @@ export function loadWebGlobals(): void {
 export function createApp(cfg: AppConfig): Koa {
   const app = new Koa();
   app.silent = true;
+  leanHeaderSet(app);
   // Every filter that acts when its response is really sent (metrics, APF, audit, logging,
   // shutdown) listens for the response's 'close', and Koa's pipeline for a streamed body
   // adds its own: about a dozen by design, past the leak warning Node gives at 10.
