@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { base64Error, quantityError, quantityFormatError, timeError } from './literal-decoders.js';
+import { base64Error, canonicalBase64, quantityError, quantityFormatError, timeError } from './literal-decoders.js';
 
 describe('literal decoders', () => {
   it('quantity: accepts upstream forms, reports the failure class', () => {
@@ -23,6 +23,17 @@ describe('literal decoders', () => {
     expect(base64Error('YQ==YQ==')).to.equal('illegal base64 data at input byte 4');
   });
 
+  it('base64: the form Go encodes what it decoded in (line breaks dropped, unused bits cleared, padded)', () => {
+    expect(canonicalBase64('YWJj')).to.equal('YWJj');
+    expect(canonicalBase64('YW\nJj')).to.equal('YWJj');
+    expect(canonicalBase64('YWJj\r\n')).to.equal('YWJj');
+    expect(canonicalBase64('YWJ=')).to.equal('YWI=');
+    expect(canonicalBase64('YR==')).to.equal('YQ==');
+    expect(canonicalBase64('YQ=\n=')).to.equal('YQ==');
+    expect(canonicalBase64('')).to.equal('');
+    expect(canonicalBase64('AAEC/w==')).to.equal('AAEC/w==');
+  });
+
   it('time: RFC 3339 for Time, six fractional digits for MicroTime', () => {
     expect(timeError('2023-01-02T03:04:05Z', false)).to.equal(undefined);
     expect(timeError('2023-01-02T03:04:05.123+02:00', false)).to.equal(undefined);
@@ -43,8 +54,14 @@ describe('literal decoders', () => {
       .to.equal('parsing time "2023-01-02T03:04:05.1234567Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "7Z" as "Z07:00"');
     expect(timeError('\u0661\u0662\u0663\u0664-01-02T03:04:05Z', false))
       .to.equal('parsing time "\u0661\u0662\u0663\u0664-01-02T03:04:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse "\u0661\u0662\u0663\u0664-01-02T03:04:05Z" as "2006"');
-    // Accepted as before: the day is checked against 1-31 only, a comma fraction and an offset are fine.
-    expect(timeError('2023-02-31T03:04:05Z', false)).to.equal(undefined);
+    // The day is checked against its month, leap years included, after the rest matched.
+    expect(timeError('2023-02-31T03:04:05Z', false)).to.equal('parsing time "2023-02-31T03:04:05Z": day out of range');
+    expect(timeError('2023-02-29T03:04:05.000000Z', true)).to.equal('parsing time "2023-02-29T03:04:05.000000Z": day out of range');
+    expect(timeError('2023-04-31T03:04:05,5Z', false)).to.equal('parsing time "2023-04-31T03:04:05,5Z": day out of range');
+    expect(timeError('2023-04-31T03:04:05Zjunk', false)).to.equal('parsing time "2023-04-31T03:04:05Zjunk": extra text: "junk"');
+    for (const ok of ['2024-02-29T00:00:00Z', '2000-02-29T00:00:00Z', '2023-04-30T00:00:00Z', '2023-12-31T23:59:59Z']) expect(timeError(ok, false), ok).to.equal(undefined);
+    expect(timeError('1900-02-29T00:00:00Z', false)).to.equal('parsing time "1900-02-29T00:00:00Z": day out of range');
+    // A comma fraction and an offset are fine.
     expect(timeError('2023-01-02T03:04:05,5Z', false)).to.equal(undefined);
     expect(timeError('2023-01-02T03:04:05.123456-07:00', true)).to.equal(undefined);
   });

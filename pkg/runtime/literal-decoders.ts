@@ -76,8 +76,18 @@ export function timeError(s: string, micro: boolean): string | undefined {
   // Nearly every time a body carries is well formed: one match says so, and only a time
   // that fails it is parsed step by step for Go's message.
   const m = (micro ? wellFormedMicroTime : wellFormedTime).exec(s);
-  if (m && inRanges(m)) return undefined;
+  if (m && inRanges(m)) return dayInMonthError(s);
   return timeErrorSteps(s, micro);
+}
+
+/** Go checks the day against its month (and leap years) after the whole layout matched. */
+function dayInMonthError(s: string): string | undefined {
+  const year = Number(s.slice(0, 4));
+  const month = Number(s.slice(5, 7));
+  const day = Number(s.slice(8, 10));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return day > days ? `parsing time ${JSON.stringify(s)}: day out of range` : undefined;
 }
 
 /** dateSteps' ranges (month, day, hour, minute, second), in the order the expressions below capture them. */
@@ -121,5 +131,14 @@ function timeErrorSteps(s: string, micro: boolean): string | undefined {
   if (!zone) return fail(rest, 'Z07:00');
   rest = rest.slice(zone[0].length);
   if (rest) return `parsing time ${JSON.stringify(s)}: extra text: ${JSON.stringify(rest)}`;
-  return undefined;
+  return dayInMonthError(s);
+}
+
+/**
+ * The form upstream serves []byte in: Go's decoder skips CR and LF and ignores the unused
+ * bits of the last character, and the encoder writes standard padded base64. `s` has
+ * passed base64Error.
+ */
+export function canonicalBase64(s: string): string {
+  return Buffer.from(s, 'base64').toString('base64');
 }

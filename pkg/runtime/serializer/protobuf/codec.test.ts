@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { decodeObject, encodeObject, openEnvelope, sealEnvelope } from './envelope.js';
-import { formatGoDuration, parseGoDuration, parseRFC3339 } from './gotime.js';
+import { canonicalRFC3339, formatGoDuration, parseGoDuration, parseRFC3339 } from './gotime.js';
 import { Writer } from './wire.js';
 
 type Obj = Record<string, any>;
@@ -16,6 +16,24 @@ describe('protobuf codec: the fine points', () => {
     const cm = roundTrip({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
     expect(cm.metadata.creationTimestamp).to.equal(null);
     expect(parseRFC3339('2026-01-02T04:04:05+01:00')).to.deep.equal(parseRFC3339('2026-01-02T03:04:05Z'));
+  });
+
+  it('a time in the form upstream serves it: UTC, cut to seconds or microseconds, zero time null', () => {
+    expect(canonicalRFC3339('2024-05-01T12:00:00.123+02:00')).to.equal('2024-05-01T10:00:00Z');
+    expect(canonicalRFC3339('2024-05-01T10:00:00.999999999Z')).to.equal('2024-05-01T10:00:00Z');
+    expect(canonicalRFC3339('2024-05-01T00:30:00-01:00')).to.equal('2024-05-01T01:30:00Z');
+    expect(canonicalRFC3339('2024-05-01T10:00:00Z')).to.equal('2024-05-01T10:00:00Z');
+    expect(canonicalRFC3339('2024-05-01T12:00:00.1234569+02:00', 6)).to.equal('2024-05-01T10:00:00.123456Z');
+    expect(canonicalRFC3339('2024-05-01T10:00:00.000000Z', 6)).to.equal('2024-05-01T10:00:00.000000Z');
+    // Before 1970 the cut is still toward the past, as Go's calendar fields are.
+    expect(canonicalRFC3339('1969-12-31T23:59:59.5Z')).to.equal('1969-12-31T23:59:59Z');
+    expect(canonicalRFC3339('0001-01-01T00:00:00Z')).to.equal(null);
+    expect(canonicalRFC3339('0001-01-01T01:00:00+01:00')).to.equal(null);
+    expect(canonicalRFC3339('0001-01-01T00:00:00.000000Z', 6)).to.equal(null);
+    expect(canonicalRFC3339('0001-01-01T00:00:00.000001Z', 6)).to.equal('0001-01-01T00:00:00.000001Z');
+    // Years below 100 are years, not 1900 onwards.
+    expect(canonicalRFC3339('0050-03-01T00:00:00Z')).to.equal('0050-03-01T00:00:00Z');
+    expect(canonicalRFC3339('yesterday')).to.equal(undefined);
   });
 
   it('Duration as Go prints it', () => {

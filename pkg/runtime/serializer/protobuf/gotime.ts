@@ -29,7 +29,9 @@ export function parseRFC3339(text: string): Timestamp | undefined {
 function parseUncached(text: string): Timestamp | undefined {
   const m = rfc3339.exec(text);
   if (!m) return undefined;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+  const date = new Date(Date.UTC(2000, Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])));
+  // setUTCFullYear, not Date.UTC's year: that one reads years 0-99 as 1900-1999.
+  const ms = date.setUTCFullYear(Number(m[1]));
   if (Number.isNaN(ms)) return undefined;
   let seconds = Math.floor(ms / 1000);
   if (m[8]) seconds -= (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 3600 + Number(m[10]) * 60);
@@ -49,6 +51,21 @@ export function formatRFC3339(t: Timestamp, fractionDigits = 0): string {
     formatted.set(t.seconds, s);
   }
   return s;
+}
+
+/**
+ * The form upstream serves a time in once decoded into its Go type: UTC, cut (never
+ * rounded) to seconds (Time) or microseconds (MicroTime, `fractionDigits` 6), and null
+ * for Go's zero time. Undefined when `text` is no RFC 3339 time (the decoder has
+ * rejected it by then).
+ */
+export function canonicalRFC3339(text: string, fractionDigits = 0): string | null | undefined {
+  const t = parseRFC3339(text);
+  if (!t) return undefined;
+  const unit = 10 ** (9 - fractionDigits);
+  const kept: Timestamp = { seconds: t.seconds, nanos: fractionDigits === 0 ? 0 : Math.floor(t.nanos / unit) * unit };
+  if (kept.seconds === goZeroTimeSeconds && kept.nanos === 0) return null;
+  return formatRFC3339(kept, fractionDigits);
 }
 
 function formatUncached(t: Timestamp, fractionDigits: number): string {
