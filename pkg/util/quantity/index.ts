@@ -2,10 +2,15 @@
 // bigint (upstream rounds anything finer up to the nano), and printed in upstream's
 // canonical form for their format (the format of the written suffix), so sums read
 // in messages and status exactly as upstream prints them ("1500m", "3Gi", "2k").
+import { printBinary, printDecimal } from './canonical.js';
+
+export { canonicalQuantityString } from './canonical.js';
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
 const nano = 1_000_000_000n;
 const binarySuffixes: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
+const maxBinary = ((1n << 63n) - 1n) * nano;
+const maxPow10 = 400;
 const decimalSuffixes: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const quantityRe = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:([eE][+-]?[0-9]+)|([numkMGTPE]|[KMGTPE]i))?$/;
 
@@ -43,12 +48,19 @@ export class Quantity {
     } else {
       pow10 = decimalSuffixes[suffix];
     }
+    // A value under 10^-10 rounds up to one nano-unit (10^pow10 need not be built for it);
+    // past 10^400 no value is a resource, and BigInt powers that large stall the event loop.
+    if (whole.replace(/^0+/, '').length + pow10 < -10) return new Quantity(num === 0n ? 0n : sign === '-' ? -1n : 1n, format);
+    if (pow10 > maxPow10) pow10 = maxPow10;
     if (pow10 >= 0) num *= 10n ** BigInt(pow10);
     else den *= 10n ** BigInt(-pow10);
     num *= nano;
-    // Upstream rounds a value finer than a nano-unit up (away from zero).
+    // Upstream rounds a value finer than a nano-unit up (away from zero), caps BinarySI at
+    // 2^63-1 and prints a BinarySI value under 1 as DecimalSI.
     let n = num / den;
     if (num % den !== 0n) n += 1n;
+    if (format === 'BinarySI' && n > maxBinary) n = maxBinary;
+    if (format === 'BinarySI' && n > 0n && n < nano) format = 'DecimalSI';
     return new Quantity(sign === '-' ? -n : n, format);
   }
 
@@ -72,29 +84,11 @@ export class Quantity {
     return this.nanos === 0n;
   }
 
-  /** Upstream's canonical string for the value in its format. */
+  /** Upstream's canonical string for the value in its format (CanonicalizeBytes). */
   toString(): string {
-    const v = this.nanos;
-    if (v === 0n) return '0';
-    const neg = v < 0n;
-    const abs = neg ? -v : v;
-    let out: string;
-    if (this.format === 'BinarySI' && abs >= 1024n * nano && abs % nano === 0n) {
-      let units = abs / nano;
-      const names = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
-      let i = 0;
-      while (i < names.length - 1 && units % 1024n === 0n) { units /= 1024n; i++; }
-      out = `${units}${names[i]}`;
-    } else {
-      // The largest power-of-1000 exponent that keeps the mantissa whole.
-      let mantissa = abs;
-      let exp = -9;
-      while (exp < 18 && mantissa % 1000n === 0n) { mantissa /= 1000n; exp += 3; }
-      const suffix = this.format === 'DecimalExponent'
-        ? (exp === 0 ? '' : `e${exp}`)
-        : Object.entries(decimalSuffixes).find(([, e]) => e === exp)![0];
-      out = `${mantissa}${suffix}`;
-    }
-    return neg ? `-${out}` : out;
+    const neg = this.nanos < 0n;
+    const abs = neg ? -this.nanos : this.nanos;
+    if (this.format === 'BinarySI') return printBinary(abs, neg);
+    return printDecimal(abs.toString(), -9, neg, this.format === 'DecimalExponent');
   }
 }
