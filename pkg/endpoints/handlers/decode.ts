@@ -8,7 +8,7 @@ import { decodeBody, mediaTypeOf, objectBodyMediaTypes, readBody } from '../nego
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { checkTypes } from '../../openapi/type-check.js';
 import { dropEmptyOmitted } from '../../runtime/serializer/protobuf/omit-empty.js';
-import { canonicalizeTimesAndBytes } from '../../runtime/serializer/protobuf/decoded-forms.js';
+import { canonicalizeDecodedForms } from '../../runtime/serializer/protobuf/decoded-forms.js';
 import { recordRawRequestBody, recordRequestObject } from '../filters/audit-context.js';
 import type { HandlerScope } from './scope.js';
 import { summarizeBody, typeMetaDecodeError } from './type-meta.js';
@@ -63,7 +63,7 @@ export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType, r
   if (typeProblem) throw typeProblem;
   if (!def.customResource) {
     dropEmptyOmitted(obj, expectedVersion, kind, region);
-    canonicalizeTimesAndBytes(obj, expectedVersion, kind, region);
+    canonicalizeDecodedForms(obj, expectedVersion, kind, region);
   }
   if (type && type.kind !== def.kind) return obj;
   def.strategy.applyDefaults(obj);
