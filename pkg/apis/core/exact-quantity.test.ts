@@ -16,4 +16,10 @@ describe('exact quantities', () => {
     expect(canonical({ nano: parse('1')!.nano * 3n, format: 'DecimalSI' })).to.equal('3');
     expect(parse('abc')).to.equal(undefined);
   });
+
+  it('answers at once for exponents far out of range (10^N is never built for them)', () => {
+    expect(parse('1e-99999999')!.nano).to.equal(1n);
+    expect(parse('1e99999999')!.nano > parse('1E')!.nano).to.equal(true);
+    expect(canonicalQuantity('1e99999999')).to.equal('1e99999999');
+  });
 });
