@@ -142,10 +142,14 @@ export function decodeErrorFor(definitionName: string, obj: unknown, region: Cha
  * Kinds without a generated schema are not checked.
  */
 export function checkTypes(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true): StatusError | undefined {
-  const name = definitionNameForGVK(group, version, kind);
-  if (!name) return undefined;
-  const msg = decodeErrorFor(name, obj, region);
+  const msg = typeProblemOf(group, version, kind, obj, region);
   return msg === undefined ? undefined : decodeFailure(version, kind, msg);
+}
+
+/** The decode error text (`json: cannot unmarshal ...`) for `obj` as the kind, or undefined. */
+export function typeProblemOf(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true): string | undefined {
+  const name = definitionNameForGVK(group, version, kind);
+  return name ? decodeErrorFor(name, obj, region) : undefined;
 }
 
 /** The BadRequest upstream answers when a body cannot be decoded as a kind. */

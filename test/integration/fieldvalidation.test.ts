@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
 
-interface Status { code: number; reason: string; message: string }
+interface Status { code: number; reason: string; message: string; details?: { causes?: unknown[] } }
 interface Obj { metadata: { name: string; resourceVersion: string }; data?: Record<string, string>; [k: string]: unknown }
 
 /** The texts of `Warning: 299 - "..."` headers, unescaped. */
@@ -118,11 +118,23 @@ describe('fieldValidation', function () {
       // The result's order (data before immutable, in the stored object and in Go's sorted encoding), not the patch's.
       ['{"immutable":1,"data":{"k":2}}', 'json: cannot unmarshal number into Go struct field ConfigMap.data of type string'],
     ];
+    // Upstream's merge patcher decodes the patched document first: a 422 on "patch" showing
+    // that document (Go's encoding, keys sorted) with the decoder's error.
     for (const [patch, cause] of cases) {
       const res = await call<Status>('PATCH', `${cms}/typed`, patch, merge);
-      expect(res.status, patch).to.be.within(400, 499);
-      expect(res.body.message, patch).to.contain(cause);
+      expect(res.status, patch).to.equal(422);
+      expect(res.body.reason, patch).to.equal('Invalid');
+      expect(res.body.message, patch).to.match(/^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"v1\\",.*\}": (.*)$/s);
+      expect(res.body.message.endsWith(`": ${cause}`), res.body.message).to.equal(true);
+      expect(res.body.details?.causes, patch).to.have.length(1);
     }
+    // A type error trumps strict problems, as in upstream's patcher; a JSON patch the same way.
+    const both = await call<Status>('PATCH', `${cms}/typed?fieldValidation=Strict`, '{"nope":1,"data":{"k":5}}', merge);
+    expect(both.status).to.equal(422);
+    expect(both.body.message).to.match(/": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
+    const jsonPatch = await call<Status>('PATCH', `${cms}/typed`, '[{"op":"replace","path":"/data/k","value":7}]', { 'Content-Type': 'application/json-patch+json' });
+    expect(jsonPatch.status).to.equal(422);
+    expect(jsonPatch.body.message).to.match(/^ "" is invalid: patch: Invalid value: "\{.*\}": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/s);
     const warn = await call<Obj>('PATCH', `${cms}/typed`, '{"metadata":{"labels":{"b":"2"},"nope":1},"data":{"k":"w"}}', merge);
     expect(warn.status, warn.text).to.equal(200);
     expect(warnings(warn)).to.deep.equal(['unknown field "metadata.nope"']);

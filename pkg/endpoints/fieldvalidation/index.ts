@@ -109,9 +109,12 @@ export function reportPatchIssues(ctx: Koa.Context, directive: FieldValidation, 
 }
 
 export function patchStrictFailure(patched: string, messages: string[]): StatusError {
-  return errors.invalid('', '', '', [{
-    type: 'FieldValueInvalid', field: 'patch', value: patched, detail: `strict decoding error: ${messages.join(', ')}`,
-  }]);
+  return patchDecodeFailure(patched, `strict decoding error: ${messages.join(', ')}`);
+}
+
+/** Upstream's patchers' 422 when the patched object does not decode: the object shown, the decoder's error. */
+export function patchDecodeFailure(patched: string, detail: string): StatusError {
+  return errors.invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', value: patched, detail }]);
 }
 
 /** Go's %+v of a decoded JSON value (how upstream shows a strategic merge patch). */

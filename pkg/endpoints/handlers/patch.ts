@@ -7,8 +7,9 @@ import type { KubeObject } from '../../runtime/object.js';
 import { applyMergePatch, applyPatch, decodeMergePatch } from '../../apis/meta/patch/index.js';
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
+import { typeProblemOf } from '../../openapi/type-check.js';
 import {
-  addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, reportPatchIssues,
+  addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, patchDecodeFailure, reportPatchIssues,
   sortedCopy, sortedUnknownIssues, type FieldValidation, type StrictReport, type TypeRef, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { applyHandler } from './apply.js';
@@ -57,6 +58,7 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
     } else {
       patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
     }
+    if (patchType !== 'strategic') rejectUndecodable(h, patched, region);
     const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t, region);
     const obj = toKubeObject(h.def, patched, undefined, region);
     // The strict walk found nothing to drop (nearly always); a built-in kind's decode adds
@@ -72,6 +74,17 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
     patchType === 'strategic' ? patchCurrent : ownedResults(patchCurrent), scope);
   addWarnings(h.ctx, scope.warnings ?? []);
   writeObject(h, 200, res.object);
+}
+
+/**
+ * Upstream's JSON and merge patchers decode the patched document into the kind before
+ * anything else, and a value of the wrong type there is their 422 on "patch" showing the
+ * document (Go's encoding: keys sorted), ahead of any strict-field problem. (The strategic
+ * patcher converts from a map, whose error texts differ: it keeps toKubeObject's 400.)
+ */
+function rejectUndecodable(h: HandlerScope, patched: Record<string, unknown>, region: ChangedRegion): void {
+  const cause = typeProblemOf(h.def.group, h.def.version, h.def.kind, patched, region);
+  if (cause !== undefined) throw patchDecodeFailure(JSON.stringify(sortedCopy(patched)), cause);
 }
 
 /**
