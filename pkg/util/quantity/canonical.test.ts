@@ -53,6 +53,9 @@ describe('canonicalQuantityString', () => {
     expect(canonicalQuantityString('5e-999999999')).to.equal('1e-9');
     expect(Quantity.parse('5e-999999999')!.toString()).to.equal('1e-9');
     expect(Quantity.parse('1000E')!.toString()).to.equal('1e21');
+    // A million digits: bounded, so no BigInt of that length is parsed (it took about 0.35 s).
+    expect(Quantity.parse(`1${'0'.repeat(1_000_000)}`)!.cmp(Quantity.parse('1e999')!)).to.equal(1);
+    expect(Quantity.parse(`0.${'0'.repeat(1_000_000)}1`)!.toString()).to.equal('1n');
     expect(Quantity.parse('0.5Ki')!.format).to.equal('BinarySI');
     expect(Quantity.parse('0.0001Ki')!.format).to.equal('DecimalSI');
   });

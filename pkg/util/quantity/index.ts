@@ -11,6 +11,7 @@ const nano = 1_000_000_000n;
 const binarySuffixes: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
 const maxBinary = ((1n << 63n) - 1n) * nano;
 const maxPow10 = 400;
+const maxDigits = 1000;
 const decimalSuffixes: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const quantityRe = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:([eE][+-]?[0-9]+)|([numkMGTPE]|[KMGTPE]i))?$/;
 
@@ -34,7 +35,8 @@ export class Quantity {
     if (typeof v !== 'string') return undefined;
     const m = quantityRe.exec(v.trim());
     if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
-    const [, sign, whole, frac = '', exp, suffix = ''] = m;
+    const [, sign, digits, fraction = '', exp, suffix = ''] = m;
+    const [whole, frac] = boundedDigits(digits, fraction);
     let num = BigInt(`${whole || '0'}${frac}`);
     let den = 10n ** BigInt(frac.length);
     let format: QuantityFormat = 'DecimalSI';
@@ -91,4 +93,16 @@ export class Quantity {
     if (this.format === 'BinarySI') return printBinary(abs, neg);
     return printDecimal(abs.toString(), -9, neg, this.format === 'DecimalExponent');
   }
+}
+
+/**
+ * Digits BigInt can take at once (its parse grows with the square of their length): a
+ * whole part past 10^1000 is taken as 10^1000, no resource's size, and a fraction past
+ * 1000 digits keeps only whether the rest is non-zero, which is all the rounding up needs.
+ */
+function boundedDigits(whole: string, frac: string): [string, string] {
+  const w = whole.replace(/^0+/, '');
+  if (w.length > maxDigits) return [`1${'0'.repeat(maxDigits)}`, ''];
+  if (frac.length <= maxDigits) return [w, frac];
+  return [w, `${frac.slice(0, maxDigits)}${/[1-9]/.test(frac.slice(maxDigits)) ? '1' : ''}`];
 }
