@@ -7,6 +7,7 @@
 // writes it into the bundle as ordinary functions: Type.setup takes them from there,
 // and generates as before for a type the table does not have or whose fields differ.
 import { createRequire } from 'node:module';
+import { longToString } from '../pkg/util/long-to-string.js';
 
 type Codegen = ((scope: Record<string, unknown>) => unknown) & { toString(): string };
 interface PbType { fullName: string; fieldsArray: Array<{ name: string }> }
@@ -37,18 +38,12 @@ type Kind = keyof typeof scopes;
 const fieldsKeySource = 'function (type) { return type.fieldsArray.map(function (f) { return f.name; }).join(","); }';
 
 /**
- * What Long's toString gives, without Long: the generated toObject turns every 64-bit
- * field of every response (a header's cluster_id, member_id, revision and raft_term,
- * each event's revisions) into a string, and Long's division-based toString, cold, cost
- * 20-40 us a value: 40-150 ms of a start's CPU in profiles, by what etcd's random IDs were.
- * Below 2^53 a double is exact; above, BigInt.
+ * What Long's toString gives, without Long (pkg/util/long-to-string.ts): the generated
+ * toObject turns every 64-bit field of every response into a string, and Long's
+ * division-based toString, cold, cost 20-40 us a value: 40-150 ms of a start's CPU in
+ * profiles, by what etcd's random IDs were.
  */
-export const longToStringSource = `function longToString(l) {
-  var hi = l.high, lo = l.low >>> 0;
-  if (hi >= 0 && hi < 0x200000) return String(hi * 4294967296 + lo);
-  var v = (BigInt(hi >>> 0) << BigInt(32)) | BigInt(lo);
-  return (l.unsigned ? v : BigInt.asIntN(64, v)).toString();
-}`;
+export const longToStringSource = longToString.toString();
 
 /** etcd3's protobufjs, which the bundle's etcd client uses. */
 function etcd3Protobufjs(): Record<string, unknown> {

@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { createLogger } from '../endpoints/filters/logging.js';
 import { installCheapAsyncResourceBind } from '../util/async-resource-bind.js';
+import { installFastLongToString } from '../util/long-to-string.js';
 import { setUndecodableLogger } from '../storage/etcd/undecodable.js';
 import { setManagedFieldsFailureLogger } from '../registry/generic/managedfields/failure-log.js';
 import { legacyKeyMoves, migrateKeyPrefixes } from '../storage/etcd/migrate-keys.js';
@@ -87,6 +88,7 @@ function postStartHooks(o: ServerOptions): string[] {
  */
 export async function runServer(o: ServerOptions, log: Logger = createLogger(o.logLevel, undefined, o.loggingFormat), signal?: AbortSignal): Promise<RunningServer> {
   installCheapAsyncResourceBind();
+  installFastLongToString();
   for (const warning of resetFeatureGates(o.featureGates).settingsToWarnAbout()) log.warn(warning);
   setMinRequestTimeout(o.minRequestTimeoutSeconds);
   apiserverMetrics().showHiddenMetricsFor(o.showHiddenMetricsForVersion);
