@@ -294,6 +294,41 @@ describe('storage: watch cache', function () {
     expect(replaced, 'pages read before the cache saw the write were replaced').to.be.greaterThan(0);
   });
 
+  it('answers a first page from memory once etcd shows the keys it read unchanged, though a write beyond it has not reached the cache yet', async () => {
+    const root = `${uniquePrefix('cacher-page-probe')}/configmaps/`;
+    const { calls, counting } = countingReads(etcd, ['list']);
+    // The cache takes a second to read a value whose key sorts after the first page.
+    const lateReads = {
+      fromStorage: async (key: Buffer, data: Buffer) => {
+        if (key.toString().includes('/zz-')) await new Promise((r) => setTimeout(r, 1000));
+        return { data, stale: false };
+      },
+      toStorage: async (_key: Buffer, data: Buffer) => data,
+    };
+    const s = new CachedStorage(counting, client, [root], { maxPending: 100, transformer: lateReads });
+    caches.push(s);
+    for (let i = 0; i < 10; i++) await etcd.create(`${root}ns/o-${i}`, cm(`o-${i}`));
+    const view = (l: ListResult) => ({ items: l.items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`), remaining: l.remainingItemCount });
+    expect(view(await s.list(`${root}ns`, { limit: 4 }))).to.deep.equal(view(await etcd.list(`${root}ns`, { limit: 4 })));
+    const acked = await etcd.create(`${root}ns/zz-late`, cm('zz-late'));
+    calls.length = 0;
+    const first = await s.list(`${root}ns`, { limit: 4 });
+    // The whole resource's probe would have waited for the cache to read zz-late, then asked etcd.
+    expect(calls, 'the first page read etcd').to.deep.equal([]);
+    expect(Number(first.resourceVersion)).to.be.at.least(Number(acked.metadata.resourceVersion));
+    expect(view(first)).to.deep.equal(view(await etcd.list(`${root}ns`, { limit: 4 })));
+    expect(first.remainingItemCount, 'zz-late counted').to.equal(7);
+    let page = first;
+    const names: string[] = first.items.map((o) => o.metadata.name!);
+    while (page.continue) {
+      const truth = await etcd.list(`${root}ns`, { limit: 4, continue: page.continue });
+      page = await s.list(`${root}ns`, { limit: 4, continue: page.continue });
+      expect(view(page)).to.deep.equal(view(truth));
+      names.push(...page.items.map((o) => o.metadata.name!));
+    }
+    expect(names.at(-1), 'the write beyond the first page is in the list').to.equal('zz-late');
+  });
+
   it('applies a transaction that writes many keys as one revision: a consistent list or page never shows part of it', async () => {
     const root = `${uniquePrefix('cacher-txn')}/configmaps/`;
     // Each value's read takes a turn of the event loop, as a KMS-backed one does: the list's

@@ -3,7 +3,7 @@
 // cheap because it returns at most one key and no values. etcd 3.4 has no watch
 // progress requests, so this stands in for them.
 import type { Etcd3 } from 'etcd3';
-import { SortOrder, SortTarget } from 'etcd3/lib/rpc.js';
+import { SortOrder, SortTarget, type IResponseOp } from 'etcd3/lib/rpc.js';
 import { prefixEnd } from '../etcd/keys.js';
 
 export interface RangeProbe {
@@ -15,21 +15,45 @@ export interface RangeProbe {
   maxModRevision: number;
 }
 
+/** The two reads of a range that give its key count and its newest modification. */
+function countAndNewest(key: Buffer, range_end: Buffer) {
+  return [
+    { request_range: { key, range_end, count_only: true } },
+    { request_range: { key, range_end, keys_only: true, limit: 1, sort_order: SortOrder.Descend, sort_target: SortTarget.Mod } },
+  ];
+}
+
+const countOf = (op: IResponseOp | undefined): number => Number(op?.response_range?.count ?? 0);
+const newestOf = (op: IResponseOp | undefined): number => Number(op?.response_range?.kvs?.[0]?.mod_revision ?? 0);
+
 export async function probeRange(client: Etcd3, root: string): Promise<RangeProbe> {
   const key = Buffer.from(root);
-  const range_end = prefixEnd(key);
+  const res = await client.kv.txn({ compare: [], success: countAndNewest(key, prefixEnd(key)), failure: [] });
+  return { revision: Number(res.header.revision), count: countOf(res.responses[0]), maxModRevision: newestOf(res.responses[1]) };
+}
+
+export interface PageProbe extends RangeProbe {
+  /** Keys under the listed prefix at that revision (count: those in the page's range). */
+  listed: number;
+}
+
+/**
+ * probeRange for a first page: the count and newest modification of the range the page
+ * read (`prefix` up to `pageEnd`, exclusive; the whole prefix when undefined), beside the
+ * listed prefix's count for remainingItemCount. etcd 3.4 reads every value of a sorted
+ * range, so this reads about the page's values, as upstream's first page (a range of
+ * `limit` keys) does, where probeRange reads every value of the resource.
+ */
+export async function probePage(client: Etcd3, prefix: string, pageEnd: string | undefined): Promise<PageProbe> {
+  const key = Buffer.from(prefix);
+  const listEnd = prefixEnd(key);
   const res = await client.kv.txn({
     compare: [],
-    success: [
-      { request_range: { key, range_end, count_only: true } },
-      { request_range: { key, range_end, keys_only: true, limit: 1, sort_order: SortOrder.Descend, sort_target: SortTarget.Mod } },
-    ],
+    success: [...countAndNewest(key, pageEnd === undefined ? listEnd : Buffer.from(pageEnd)), { request_range: { key, range_end: listEnd, count_only: true } }],
     failure: [],
   });
-  const newest = res.responses[1]?.response_range?.kvs?.[0];
   return {
-    revision: Number(res.header.revision),
-    count: Number(res.responses[0]?.response_range?.count ?? 0),
-    maxModRevision: newest ? Number(newest.mod_revision) : 0,
+    revision: Number(res.header.revision), count: countOf(res.responses[0]), maxModRevision: newestOf(res.responses[1]),
+    listed: countOf(res.responses[2]),
   };
 }

@@ -5,8 +5,8 @@
 // of gets 410 Expired there, as upstream's, and only one from before the cache existed
 // goes to etcd. Consistent lists (resourceVersion unset) are served from the cache too once
 // a probe of etcd shows the cache has caught up (beyond upstream v1.28, as its later
-// ConsistentListFromCache), and so are their pages: the first at the revision the probe
-// showed, later ones at their continue token's, rolled back through the cache's ring of
+// ConsistentListFromCache), and so are their pages: the first once a probe of the keys it
+// read shows them etcd's present (at etcd's revision), later ones at their continue token's, rolled back through the cache's ring of
 // events (etcd answers instead when the ring no longer reaches back that far; a page at a
 // revision the compactors have compacted is 410 Expired, as etcd answers it). Exact reads stay with etcd. A list or watch
 // that names an indexed field value (ListOptions.index, WatchOptions.trigger) is served
@@ -20,10 +20,10 @@ import {
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { deepCopy, type KubeObject } from '../../runtime/object.js';
 import { WatchCache, type WatchCacheOptions } from './watch-cache.js';
-import { probeRange, type RangeProbe } from './freshness.js';
+import { probePage, probeRange, type RangeProbe } from './freshness.js';
 import { sharedQuestion } from './shared-probe.js';
 import { guardEtcd } from '../etcd/boundary.js';
-import { readPageAt } from './paged-read.js';
+import { readPageAt, type PageAt } from './paged-read.js';
 import { CompactionChecks, type KnownCompaction } from './compaction-checks.js';
 import { longestRoot } from './roots.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError, type ContinueToken } from '../etcd/continue.js';
@@ -35,8 +35,10 @@ export class CachedStorage implements Storage {
   private caches = new Map<string, WatchCache>();
   /** Per cache, its freshness probe, shared by consistent lists that ask at once. */
   private probes = new WeakMap<WatchCache, () => Promise<RangeProbe>>();
-  /** Per cache, first pages read early (firstPageEarly) that etcd's word replaced since one stood. */
+  /** Per cache, first pages read early (firstPage) that etcd's word replaced since one stood. */
   private earlyMisses = new WeakMap<WatchCache, number>();
+  /** Per cache, a catchUp a first page started so that its continue pages are served from memory. */
+  private advancing = new WeakMap<WatchCache, Promise<unknown>>();
   private readonly rootOf: (key: string) => string | undefined;
   /** Key prefixes served from a cache, each ending in '/'. */
   private readonly roots = new Set<string>();
@@ -123,15 +125,14 @@ export class CachedStorage implements Storage {
       if (!token) return undefined;
       at = token.rv;
       start = keyPrefix + token.start;
+      if ((await cache.revision()) < at) await this.advancing.get(cache);
       if ((await cache.revision()) < at && ((await cache.catchUp(probe, consistentReadWaitMs)) ?? 0) < at) return undefined;
       confirmed = this.notCompacted(at, token.start);
       // A deferring caller encodes the page during etcd's round trip (about half a page's time).
       if (!opts.deferConfirmation) await confirmed;
     } else {
       if ((opts.resourceVersion ?? '') !== '' || (opts.resourceVersionMatch ?? '') !== '') return undefined;
-      if (opts.deferConfirmation && this.tryEarly(cache)) return this.firstPageEarly(prefix, cache, probe, keyPrefix, limit, opts);
-      at = await cache.catchUp(probe, consistentReadWaitMs);
-      if (at === undefined) return undefined;
+      return this.firstPage(prefix, cache, probe, keyPrefix, limit, opts);
     }
     const result = this.pageAt(cache, keyPrefix, at, start, limit, opts);
     if (result && confirmed && opts.deferConfirmation) result.confirmed = confirmed;
@@ -139,9 +140,10 @@ export class CachedStorage implements Storage {
   }
 
   /**
-   * Whether to read a first page early (firstPageEarly): not while it keeps being replaced
-   * (etcd's revision moving between lists, with writes to other resources), when it costs
-   * the page's reading, decoration and encoding twice; tried again every 16th page.
+   * Whether to hand a first page over before etcd's word on it (firstPage): not while it
+   * keeps being replaced (etcd's revision moving between lists, with writes to other
+   * resources), when it costs the page's decoration and encoding twice; tried again every
+   * 16th page.
    */
   private tryEarly(cache: WatchCache): boolean {
     const misses = this.earlyMisses.get(cache) ?? 0;
@@ -151,36 +153,67 @@ export class CachedStorage implements Storage {
   }
 
   /**
-   * A consistent list's first page, read at the cache's revision while the freshness probe
-   * is out, for a caller that encodes it meanwhile (its decoration and encoding, about half
-   * a millisecond at 500 objects, then no longer wait for etcd's answer). When the probe
-   * shows the cache held etcd's present at that revision already (the revision it then
-   * reaches is the one read at: no change came since), the page stands as read; otherwise
-   * `confirmed` resolves with the page at the revision reached, or etcd's page when the
-   * cache cannot show it is current.
+   * A consistent list's first page, from memory once etcd shows that the keys it read are
+   * etcd's present. Read at the cache's revision C, then probePage at etcd's revision R: a
+   * newest modification at most C and the same key count in the page's range mean every key
+   * of that range at R is in the cache as of C, with its value, and no other, so the page is
+   * etcd's at R (its remainingItemCount etcd's count). That reads about the page's values in
+   * etcd (as upstream's first page, a range of `limit` keys), where probeRange reads every
+   * value of the resource. Otherwise the resource is probed whole (catchUp), and etcd answers
+   * if that does not show the cache current. A caller that defers confirmation encodes the
+   * page meanwhile (unless such pages keep being replaced: tryEarly); `confirmed` resolves
+   * with nothing when it stands (R = C), otherwise with the page at R (the same items) or
+   * the one read after the whole probe.
    */
-  private async firstPageEarly(prefix: string, cache: WatchCache, probe: () => Promise<RangeProbe>, keyPrefix: string,
+  private async firstPage(prefix: string, cache: WatchCache, probe: () => Promise<RangeProbe>, keyPrefix: string,
     limit: number, opts: ListOptions): Promise<ListResult | undefined> {
-    const current = cache.catchUp(probe, consistentReadWaitMs);
-    current.catch(() => undefined);
-    // The probe's request leaves for etcd only once the event loop turns (grpc-js over Node's
-    // HTTP/2 session); read first, the page and what the caller then does to it before its
-    // first turn (500 decorations, the encoding's first batch) held the probe back by as long.
-    await nextTurn();
     const readAt = await cache.revision();
-    const early = this.pageAt(cache, keyPrefix, readAt, keyPrefix, limit, opts);
-    if (!early) {
-      const at = await current;
+    const view = cache.historyView(readAt);
+    const page = view && readPageAt(view, keyPrefix, keyPrefix, limit, opts.predicate);
+    const afterWholeProbe = async (): Promise<ListResult | undefined> => {
+      const at = await cache.catchUp(probe, consistentReadWaitMs);
       return at === undefined ? undefined : this.pageAt(cache, keyPrefix, at, keyPrefix, limit, opts);
-    }
-    early.confirmed = current.then(async (at) => {
-      this.earlyMisses.set(cache, at === readAt ? 0 : (this.earlyMisses.get(cache) ?? 0) + 1);
-      if (at === readAt) return undefined;
-      const page = at === undefined ? undefined : this.pageAt(cache, keyPrefix, at, keyPrefix, limit, opts);
-      return page ?? this.inner.list(prefix, { ...opts, deferConfirmation: false });
+    };
+    if (!page) return afterWholeProbe();
+    const more = page.lastKey !== undefined && page.remaining > 0;
+    const asked = probePage(this.client, keyPrefix, more ? `${page.lastKey}\0` : undefined);
+    // The page at etcd's revision, undefined when it is the one read (nothing changed since),
+    // null when the page's range changed after C: the whole resource is probed then.
+    const atEtcd = asked.then((p): ListResult | undefined | null => {
+      if (p.maxModRevision > readAt || p.count !== page.read) return null;
+      if (p.revision === readAt) return undefined;
+      // Its continue pages are read at R from memory once the cache has shown it holds R.
+      this.advanceInBackground(cache, probe);
+      return pageResult(page, keyPrefix, p.revision, opts, p.listed - p.count);
     });
-    early.confirmed.catch(() => undefined);
-    return early;
+    const read = pageResult(page, keyPrefix, readAt, opts);
+    const early = opts.deferConfirmation === true && this.tryEarly(cache);
+    if (!early) {
+      const settled = await atEtcd;
+      return settled === null ? afterWholeProbe() : settled ?? read;
+    }
+    read.confirmed = atEtcd.then(async (settled) => {
+      this.earlyMisses.set(cache, settled === undefined ? 0 : (this.earlyMisses.get(cache) ?? 0) + 1);
+      if (settled !== null) return settled;
+      return (await afterWholeProbe()) ?? this.inner.list(prefix, { ...opts, deferConfirmation: false });
+    });
+    read.confirmed.catch(() => undefined);
+    // The probe's request leaves for etcd only once the event loop turns (grpc-js over Node's
+    // HTTP/2 session): what the caller does to the page first (500 decorations, the
+    // encoding's first batch) would hold it back by as long.
+    await nextTurn();
+    return read;
+  }
+
+  /**
+   * Starts the whole resource's probe (catchUp) unless one is under way, so that the
+   * continue pages of a first page answered at a revision past the cache's find the cache
+   * there; they (and their reading ahead) wait for it instead of probing again.
+   */
+  private advanceInBackground(cache: WatchCache, probe: () => Promise<RangeProbe>): void {
+    if (this.advancing.has(cache)) return;
+    const done = cache.catchUp(probe, consistentReadWaitMs).catch(() => undefined).finally(() => this.advancing.delete(cache));
+    this.advancing.set(cache, done);
   }
 
   /**
@@ -192,7 +225,9 @@ export class CachedStorage implements Storage {
     const cache = this.existingCache(prefix);
     if (!cache || !opts.continue || !opts.limit || opts.limit <= 0) return undefined;
     const token = servableToken(opts.continue, prefix);
-    if (!token || (await cache.revision()) < token.rv) return undefined;
+    if (!token) return undefined;
+    if ((await cache.revision()) < token.rv) await this.advancing.get(cache);
+    if ((await cache.revision()) < token.rv) return undefined;
     const { rv: at, start } = token;
     const keyPrefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
     const page = this.pageAt(cache, keyPrefix, at, keyPrefix + start, opts.limit, opts);
@@ -202,14 +237,7 @@ export class CachedStorage implements Storage {
   /** Up to `limit` objects from key `start` at revision `at`, or undefined when the ring no longer reaches back. */
   private pageAt(cache: WatchCache, keyPrefix: string, at: number, start: string, limit: number, opts: ListOptions): ListResult | undefined {
     const view = cache.historyView(at);
-    if (!view) return undefined;
-    const page = readPageAt(view, keyPrefix, start, limit, opts.predicate);
-    const result: ListResult = { items: page.items, resourceVersion: String(at) };
-    if (page.lastKey !== undefined && page.remaining > 0) {
-      result.continue = encodeContinue(at, `${page.lastKey.slice(keyPrefix.length)}\0`);
-      if (!opts.filtered) result.remainingItemCount = page.remaining;
-    }
-    return result;
+    return view && pageResult(readPageAt(view, keyPrefix, start, limit, opts.predicate), keyPrefix, at, opts);
   }
 
   /** Whether settling a read at revision `at` asks etcd (the compactors' revision not followed now). */
@@ -330,6 +358,16 @@ export type { WatchCacheOptions };
 
 export interface CachedStorageOptions extends WatchCacheOptions {
   knownCompaction?: KnownCompaction;
+}
+
+/** A page read at revision `at` as a list answers it; `remaining`: keys after its last at `at`, when not the page's own count. */
+function pageResult(page: PageAt, keyPrefix: string, at: number, opts: ListOptions, remaining = page.remaining): ListResult {
+  const result: ListResult = { items: page.items, resourceVersion: String(at) };
+  if (page.lastKey !== undefined && remaining > 0) {
+    result.continue = encodeContinue(at, `${page.lastKey.slice(keyPrefix.length)}\0`);
+    if (!opts.filtered) result.remainingItemCount = remaining;
+  }
+  return result;
 }
 
 /** A continue token the cache may serve: well formed and at a revision (else etcd answers, with its own errors). */

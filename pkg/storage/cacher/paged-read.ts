@@ -21,6 +21,8 @@ export interface PageAt {
   lastKey?: string;
   /** Keys after lastKey at that revision (0 when the page ends the list). */
   remaining: number;
+  /** Keys read from `start`, matching or not (with `remaining`, every key from `start` when the page ends the list). */
+  read: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export function readPageAt(view: HistoryView, prefix: string, start: string, lim
   const stop = view.keys.lowerBound(end);
   let j = 0;
   let lastKey: string | undefined;
+  let read = 0;
   while ((i < stop || j < changed.length) && items.length < limit) {
     const present = i < stop ? view.keys.at(i) : undefined;
     const rolledBack = j < changed.length ? changed[j] : undefined;
@@ -52,13 +55,14 @@ export function readPageAt(view: HistoryView, prefix: string, start: string, lim
       lastKey = present;
       i++;
     }
+    if (obj) read++;
     if (obj && (!predicate || predicate(obj))) items.push(obj);
   }
-  if (items.length < limit) return { items, remaining: 0 };
+  if (items.length < limit) return { items, remaining: 0, read };
   // Keys after lastKey then: the present ones, corrected for those changed since.
   let remaining = stop - i;
   for (; j < changed.length; j++) {
     remaining += (view.then.get(changed[j]) ? 1 : 0) - (view.objects.has(changed[j]) ? 1 : 0);
   }
-  return { items, lastKey, remaining };
+  return { items, lastKey, remaining, read };
 }
