@@ -15,6 +15,22 @@ import type { HandlerScope } from './scope.js';
 /** `type`: the body's kind when it is not the resource's own (a subresource's Scale). */
 export async function decodeStrictBody(h: HandlerScope, directive: FieldValidation, type?: BodyType): Promise<KubeObject> {
   const { raw, mediaType } = await readRawBody(h);
+  return decodeStrict(h, directive, raw, mediaType, type);
+}
+
+/**
+ * An update's body: its object, which the store may change (its first pass does), and
+ * `again`, the same object decoded anew for a retried pass, its issues reported once.
+ * A copy of the object for every update would cost each one a walk; retries are rare.
+ */
+export async function decodeStrictUpdateBody(h: HandlerScope, directive: FieldValidation): Promise<{ obj: KubeObject; again: () => KubeObject }> {
+  const { raw, mediaType } = await readRawBody(h);
+  const obj = decodeStrict(h, directive, raw, mediaType);
+  // What the first decode dropped or reported decodes and drops the same way unreported.
+  return { obj, again: () => decodeStrict(h, 'Ignore', raw, mediaType) };
+}
+
+function decodeStrict(h: HandlerScope, directive: FieldValidation, raw: Buffer, mediaType: string, type?: BodyType): KubeObject {
   if (!objectBodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectBodyMediaTypes.join(', '));
   const text = raw.toString('utf8');
   const t = typeRefOf(type ?? h.def);
