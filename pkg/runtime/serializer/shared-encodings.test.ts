@@ -36,6 +36,12 @@ describe('shared encodings (bytes of the watch cache\'s objects, computed once)'
     const removed = view(source) as Record<string, unknown>;
     delete removed.data;
     expect(sharedEncoding(removed, 'json', encode)).to.equal(undefined);
+    // A copy of a view carries its link along (spread, Object.assign), and is checked as the view is.
+    const copied = { ...view(source), data: { k: 'copied' } };
+    expect(sharedEncoding(copied, 'json', encode)?.toString()).to.equal(undefined);
+    const assigned = Object.assign({}, view(source), { metadata: { name: 'other' } });
+    expect(sharedEncoding(assigned, 'json', encode)).to.equal(undefined);
+    expect(sharedEncoding({ ...view(source) }, 'json', encode)?.toString()).to.include('"data":{"k":"v"}');
     const plain = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' } };
     recordView(plain, { metadata: plain.metadata });
     expect(sharedEncoding(plain, 'json', encode)).to.equal(undefined);
