@@ -99,6 +99,50 @@ const rawJsonCodec: SpecialCodec = {
   },
 };
 
+/**
+ * FieldsV1 documents decoded from the same text, one object while they are in use: the
+ * pods of one ReplicaSet carry the same managers' field sets, and every version of an
+ * object repeats its unchanged ones; a parsed copy each, held by the watch cache and its
+ * event ring, was about 2.6 KB of a bound pod's 11.6 KB of heap. Frozen, as
+ * nothing changes a field set in place (the field manager writes new documents): a
+ * shared one stays whole. The table forgets everything once it is full.
+ */
+const fieldsV1Seen = new Map<string, unknown>();
+const fieldsV1SeenMax = 4096;
+
+function deepFreeze(v: unknown): unknown {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    for (const child of Object.values(v)) deepFreeze(child);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+function fieldsV1Bytes(b: Buffer): unknown {
+  if (b.length === 0) return null;
+  const text = (b as Buffer & { utf8Slice(s: number, e: number): string }).utf8Slice(0, b.length);
+  let doc = fieldsV1Seen.get(text);
+  if (doc === undefined) {
+    doc = deepFreeze(JSON.parse(text));
+    if (fieldsV1Seen.size >= fieldsV1SeenMax) fieldsV1Seen.clear();
+    fieldsV1Seen.set(text, doc);
+  }
+  return doc;
+}
+
+const fieldsV1Codec: SpecialCodec = {
+  ...rawJsonCodec,
+  decode(r, end) {
+    let out: unknown = null;
+    while (r.pos < end) {
+      const tag = r.uint32();
+      if (tag === 10) out = fieldsV1Bytes(r.bytes());
+      else r.skipType(tag & 7);
+    }
+    return out;
+  },
+};
+
 /** JSON-schema unions of apiextensions: an object (field 1), else the alternative (field 2). */
 function schemaUnionCodec(pkg: string, alternative: 'bool' | 'schemas' | 'strings'): SpecialCodec {
   const props = `${pkg}.JSONSchemaProps`;
@@ -155,7 +199,7 @@ export const special = new Map<string, SpecialCodec>([
       return formatGoDuration(n);
     },
   }],
-  [`${meta}.FieldsV1`, rawJsonCodec],
+  [`${meta}.FieldsV1`, fieldsV1Codec],
   [`${meta}.Verbs`, stringListCodec],
   ['k8s.io.apimachinery.pkg.runtime.RawExtension', rawJsonCodec],
   ['k8s.io.apimachinery.pkg.api.resource.Quantity', {

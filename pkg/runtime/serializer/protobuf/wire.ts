@@ -5,6 +5,26 @@
 
 const twoTo32 = 4294967296;
 
+/**
+ * Short strings decoded before, one copy while they are in use. Why: the watch cache
+ * holds every object it decodes (and 75 s of their versions in its ring), and most of a
+ * pod's short strings repeat across pods and versions (image, policies, condition types
+ * and statuses, the node's name; times are shared by gotime.ts): a copy each was about
+ * 1.8 KB of a bound pod's heap, which every major GC marks. Strings are immutable, so
+ * sharing them changes nothing a reader can see; the table forgets all once it is full.
+ */
+const internedMaxLength = 40;
+const internedMax = 8192;
+const seenStrings = new Map<string, string>();
+
+function interned(s: string): string {
+  const seen = seenStrings.get(s);
+  if (seen !== undefined) return seen;
+  if (seenStrings.size >= internedMax) seenStrings.clear();
+  seenStrings.set(s, s);
+  return s;
+}
+
 /** Node's Buffer methods behind toString(encoding, start, end), without its argument checks. */
 interface NativeSlices {
   latin1Slice(start: number, end: number): string;
@@ -278,7 +298,8 @@ export class Reader {
     // long ones go straight to the UTF-8 decoder, whose own ASCII scan is faster than ours.
     if (n > 64) return b.utf8Slice(start, end);
     for (let i = start; i < end; i++) if (b[i] >= 128) return b.utf8Slice(start, end);
-    return b.latin1Slice(start, end);
+    const s = b.latin1Slice(start, end);
+    return n > internedMaxLength ? s : interned(s);
   }
 
   bytes(): Buffer {
