@@ -80,24 +80,27 @@ const stringListCodec: SpecialCodec = {
   },
 };
 
-/** A message holding JSON text in field 1 (FieldsV1, RawExtension, apiextensions JSON). */
-const rawJsonCodec: SpecialCodec = {
-  zero: null,
-  encode(w, v) {
-    if (v === undefined || v === null) return;
-    // A string field and a bytes field are the same on the wire.
-    w.uint32(10).string(JSON.stringify(v));
-  },
-  decode(r, end) {
-    let out: unknown = null;
-    while (r.pos < end) {
-      const tag = r.uint32();
-      if (tag === 10) out = parseJsonBytes(r.bytes());
-      else r.skipType(tag & 7);
-    }
-    return out;
-  },
-};
+/** A message holding JSON text in field 1 (FieldsV1, RawExtension, apiextensions JSON), read by `parse`. */
+function rawJsonCodec(parse: (b: Buffer) => unknown): SpecialCodec {
+  return {
+    zero: null,
+    encode(w, v) {
+      if (v === undefined || v === null) return;
+      // A string field and a bytes field are the same on the wire.
+      w.uint32(10).string(JSON.stringify(v));
+    },
+    decode(r, end) {
+      let out: unknown = null;
+      while (r.pos < end) {
+        const tag = r.uint32();
+        if (tag === 10) out = parse(r.bytes());
+        else r.skipType(tag & 7);
+      }
+      return out;
+    },
+  };
+}
+const rawJson = rawJsonCodec(parseJsonBytes);
 
 /**
  * FieldsV1 documents decoded from the same text, one object while they are in use: the
@@ -130,18 +133,6 @@ function fieldsV1Bytes(b: Buffer): unknown {
   return doc;
 }
 
-const fieldsV1Codec: SpecialCodec = {
-  ...rawJsonCodec,
-  decode(r, end) {
-    let out: unknown = null;
-    while (r.pos < end) {
-      const tag = r.uint32();
-      if (tag === 10) out = fieldsV1Bytes(r.bytes());
-      else r.skipType(tag & 7);
-    }
-    return out;
-  },
-};
 
 /** JSON-schema unions of apiextensions: an object (field 1), else the alternative (field 2). */
 function schemaUnionCodec(pkg: string, alternative: 'bool' | 'schemas' | 'strings'): SpecialCodec {
@@ -199,9 +190,9 @@ export const special = new Map<string, SpecialCodec>([
       return formatGoDuration(n);
     },
   }],
-  [`${meta}.FieldsV1`, fieldsV1Codec],
+  [`${meta}.FieldsV1`, rawJsonCodec(fieldsV1Bytes)],
   [`${meta}.Verbs`, stringListCodec],
-  ['k8s.io.apimachinery.pkg.runtime.RawExtension', rawJsonCodec],
+  ['k8s.io.apimachinery.pkg.runtime.RawExtension', rawJson],
   ['k8s.io.apimachinery.pkg.api.resource.Quantity', {
     zero: '0',
     encode(w, v) {
@@ -241,7 +232,7 @@ export const special = new Map<string, SpecialCodec>([
 ]);
 for (const v of ['v1', 'v1beta1']) {
   const pkg = `${apiext}.${v}`;
-  special.set(`${pkg}.JSON`, rawJsonCodec);
+  special.set(`${pkg}.JSON`, rawJson);
   special.set(`${pkg}.JSONSchemaPropsOrBool`, schemaUnionCodec(pkg, 'bool'));
   special.set(`${pkg}.JSONSchemaPropsOrArray`, schemaUnionCodec(pkg, 'schemas'));
   special.set(`${pkg}.JSONSchemaPropsOrStringArray`, schemaUnionCodec(pkg, 'strings'));
