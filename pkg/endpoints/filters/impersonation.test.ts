@@ -27,5 +27,11 @@ describe('filters/impersonation headers', () => {
 
   it('no headers, nothing to do', () => {
     expect(parseImpersonation(['Accept', 'application/json'])).to.deep.equal([]);
+    // Names of any case; a value that looks like a header name is not one.
+    expect(parseImpersonation(['IMPERSONATE-USER', 'jane', 'iMpErSoNaTe-GrOuP', 'g'])).to.deep.equal([{ kind: 'User', name: 'jane' }, { kind: 'Group', name: 'g' }]);
+    expect(parseImpersonation(['Impersonate', 'x', 'Impersonate-', 'y', 'X-Note', 'Impersonate-User'])).to.deep.equal([]);
+    expect(parseImpersonation(['Impersonate-Extra-', 'v', 'Impersonate-User', 'u'])).to.deep.equal([
+      { kind: 'User', name: 'u' }, { kind: 'UserExtra', apiVersion: 'authentication.k8s.io/v1', name: 'v', fieldPath: '' },
+    ]);
   });
 });
