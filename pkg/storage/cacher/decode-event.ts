@@ -9,30 +9,51 @@
 import type { Etcd3, IEvent } from 'etcd3';
 import type { KubeObject } from '../../runtime/object.js';
 import type { WatchEvent } from '../interfaces.js';
-import { UndecodableValueError } from '../etcd/codec.js';
+import { decodeFromStorage, UndecodableValueError } from '../etcd/codec.js';
 import { decodeStored } from '../etcd/stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { toWatchEvent } from '../etcd/watch.js';
 
-/** The event, or undefined when it needs the previous value and `cached` is not it. */
-export async function decodeWithCached(ev: IEvent, cached: KubeObject | undefined, transformer?: ValueTransformer): Promise<WatchEvent | undefined> {
+/**
+ * The event, or undefined when it needs the previous value and `cached` is not it. A
+ * promise only when a transformer unseals the value: each event of every write went
+ * through two async functions and an await before.
+ */
+export function decodeWithCached(ev: IEvent, cached: KubeObject | undefined,
+  transformer?: ValueTransformer): WatchEvent | undefined | Promise<WatchEvent | undefined> {
   if (ev.type === 'Put') {
     const added = ev.kv.create_revision === ev.kv.mod_revision;
     if (!added && !cached) return undefined;
+    if (transformer) return decodeSealedPut(ev, cached, added, transformer);
     let object: KubeObject;
     try {
-      object = await decodeStored(transformer, ev.kv, ev.kv.mod_revision);
+      object = decodeFromStorage(ev.kv.value, ev.kv.mod_revision);
     } catch (err) {
       if (!(err instanceof UndecodableValueError)) throw err;
       return toWatchEvent(ev, transformer); // reports the undecodable value as an ERROR event
     }
-    return added ? { type: 'ADDED', object } : { type: 'MODIFIED', object, previous: cached };
+    return putEvent(added, object, cached);
   }
   if (!cached) return undefined;
   // A deleted object is reported with the revision of its deletion; the cache's copy is
   // shared with readers, so the revision goes on a shallow copy.
   const object = { ...cached, metadata: { ...cached.metadata, resourceVersion: String(ev.kv.mod_revision) } };
   return { type: 'DELETED', object, previous: object };
+}
+
+async function decodeSealedPut(ev: IEvent, cached: KubeObject | undefined, added: boolean, transformer: ValueTransformer): Promise<WatchEvent> {
+  let object: KubeObject;
+  try {
+    object = await decodeStored(transformer, ev.kv, ev.kv.mod_revision);
+  } catch (err) {
+    if (!(err instanceof UndecodableValueError)) throw err;
+    return toWatchEvent(ev, transformer);
+  }
+  return putEvent(added, object, cached);
+}
+
+function putEvent(added: boolean, object: KubeObject, cached: KubeObject | undefined): WatchEvent {
+  return added ? { type: 'ADDED', object } : { type: 'MODIFIED', object, previous: cached };
 }
 
 /** The event decoded in full with the key's value before it, read from etcd at the revision before. */

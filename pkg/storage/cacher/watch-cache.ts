@@ -317,7 +317,8 @@ export class WatchCache {
           const decoded: Array<{ key: string; event: WatchEvent }> = [];
           for (const ev of group) {
             const key = ev.kv.key.toString();
-            let event = await decodeWithCached(ev, this.objects.get(key), this.opts.transformer);
+            const pending = decodeWithCached(ev, this.objects.get(key), this.opts.transformer);
+            let event = pending instanceof Promise ? await pending : pending;
             if (this.stopped || source !== this.source) return;
             if (!event) {
               try {

@@ -111,7 +111,7 @@ export class EtcdStorage implements Storage {
     return this.client.kv.range(req);
   }
 
-  async create(key: string, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+  create(key: string, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
     return this.timed('create', key, () => this.createUntimed(key, obj, opts));
   }
 
