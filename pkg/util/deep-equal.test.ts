@@ -17,6 +17,15 @@ describe('deepEqual', () => {
     expect(deepEqual({ a: null }, { a: {} })).to.equal(false);
     expect(deepEqual([1, 2], [1, 2, 3])).to.equal(false);
   });
+
+  it('with nullIsAbsent, takes a field holding null as absent, at any depth, and nothing else', () => {
+    expect(deepEqual({ a: 1, b: null }, { a: 1 })).to.equal(false);
+    expect(deepEqual({ a: 1, b: null }, { a: 1 }, true)).to.equal(true);
+    expect(deepEqual({ s: { a: 1 } }, { s: { a: 1, b: null } }, true)).to.equal(true);
+    expect(deepEqual({ a: null }, { a: {} }, true)).to.equal(false);
+    expect(deepEqual({ a: null }, { a: 0 }, true)).to.equal(false);
+    expect(deepEqual([null], [], true)).to.equal(false);
+  });
 });
 
 describe('deepCopy', () => {

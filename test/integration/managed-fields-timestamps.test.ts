@@ -89,6 +89,15 @@ describe('managed fields: an update changing only their times', function () {
     });
   }
 
+  it('is not written for a field sent as null where none is stored (the same Go value), in a later second', async () => {
+    // The create owns `immutable` (null over the zero value); storage keeps no null.
+    const created = ok(await call('POST', `${cms}?fieldManager=owner`, { metadata: { name: 'nulled' }, data: { k: 'v' }, immutable: null }), 201);
+    await nextSecond(created);
+    const same = ok(await call('PUT', `${cms}/nulled?fieldManager=owner`, { ...created, immutable: null }));
+    expect(same.metadata.resourceVersion).to.equal(created.metadata.resourceVersion);
+    expect(same.metadata.managedFields).to.deep.equal(created.metadata.managedFields);
+  });
+
   it('is written when ownership moves, though no value changes (a manager takes the field)', async () => {
     const created = ok(await call('POST', `${cms}?fieldManager=owner`, pinned('taken', { pinned: 'yes' })), 201);
     await nextSecond(created);

@@ -67,7 +67,7 @@ export async function updateObject(store: StoreCore, namespace: string, name: st
     }
     checkUpdatePreconditions(store, desired, current);
     await scope.admission.admit(admissionAttrs(def, 'UPDATE', desired, current, scope));
-    keepTimesOfTimestampOnlyChange(desired, current);
+    keepTimesOfTimestampOnlyChange(desired, current, !def.customResource);
     const prepared = prepareAdmittedUpdate(store, desired, current, scope);
     await scope.admission.validate(admissionAttrs(def, 'UPDATE', prepared, current, scope));
     if (shouldDeleteDuringUpdate(prepared, current) && !def.strategy.finalization?.pending(prepared)) {
@@ -140,14 +140,17 @@ function checkUpdatePreconditions(store: StoreCore, obj: KubeObject, old: KubeOb
  * one but for managedFields times (a value the client changed and a webhook set back, say)
  * keeps the stored times, so that it writes nothing: no new resourceVersion, no event.
  * Upstream's IgnoreManagedFieldsTimestampsTransformer, at the same point of the update.
+ * `typed`: a built-in kind, which upstream compares as Go values, where a field sent as
+ * null is the absent one (the field manager counts null over absent as a change and stamps
+ * a new time, so a PUT of what was read, with a null, was written only in a later second).
  */
-function keepTimesOfTimestampOnlyChange(desired: KubeObject, current: KubeObject): void {
+function keepTimesOfTimestampOnlyChange(desired: KubeObject, current: KubeObject, typed: boolean): void {
   const next = desired.metadata.managedFields;
   const old = current.metadata.managedFields;
   if (!onlyTimesDiffer(next, old)) return;
   // The rest is compared with the stored entries in place (the same entries, other times).
   desired.metadata.managedFields = old;
-  desired.metadata.managedFields = sameContent(desired, current) ? withTimesOf(next!, old!) : next;
+  desired.metadata.managedFields = sameContent(desired, current, typed) ? withTimesOf(next!, old!) : next;
 }
 
 /** What an update does between mutating and validating admission: system metadata, the strategy, validation. */
