@@ -24,6 +24,7 @@ import { virtualReadHandler } from './handlers/virtual-read.js';
 import { recordDeprecatedRequest } from './deprecation.js';
 import { connectHandler, type ConnectDeps } from './handlers/connect.js';
 import { chooseMedia } from './handlers/response.js';
+import { requestQuery } from './request/query.js';
 
 type Handler = (h: HandlerScope) => Promise<void>;
 
@@ -85,7 +86,7 @@ export function resourceHandler(registry: Registry, admission: Admission, connec
     const h: HandlerScope = {
       ctx, info, def, store: registry.storeFor(def),
       user: (ctx.state.user as UserInfo | undefined) ?? anonymousUser, admission,
-      query: new URLSearchParams(ctx.querystring),
+      query: requestQuery(ctx),
     };
     // Routes exist only in the resource's own scope: no cluster-scoped kind under
     // /namespaces/<ns>/, and no namespaced item or write without a namespace.

@@ -7,6 +7,7 @@ import { reportedVerb, requestInfoOf } from './metrics.js';
 import { klogTextDestination } from './klog-text.js';
 import { connectionSocket } from '../../util/net/connection.js';
 import { whenResponseClosed } from '../responsewriters/sent.js';
+import { requestQuery } from '../request/query.js';
 
 export type LogLevel = Level | 'silent';
 
@@ -123,7 +124,7 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
       if (!log.isLevelEnabled(method)) return;
       const info = requestInfoOf(ctx);
       const line = {
-        verb: reportedVerb(info, ctx.method, new URLSearchParams(ctx.querystring), contentType),
+        verb: reportedVerb(info, ctx.method, requestQuery(ctx), contentType),
         URI: ctx.originalUrl,
         latency: formatGoDuration(elapsed),
         latencyMs: Number(elapsed) / 1e6,

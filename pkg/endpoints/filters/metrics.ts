@@ -14,6 +14,7 @@ import type { RequestInfo } from '../request/info.js';
 import { parsedRequestInfo } from './request-info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type RequestLabels } from '../metrics/metrics.js';
+import { requestQuery } from '../request/query.js';
 
 /** The request-info fields metrics and logging read (set by the request-info filter). */
 export type RequestInfoFields = Pick<RequestInfo,
@@ -140,13 +141,13 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
       } else if (code === 404 || info.path === '/metrics' || ctx.state[routedKey] !== true) {
         return;
       }
-      const labels = requestLabels(info, ctx.method, new URLSearchParams(ctx.querystring), ctx.get('Content-Type'));
+      const labels = requestLabels(info, ctx.method, requestQuery(ctx), ctx.get('Content-Type'));
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       metrics.observeRequest(labels, code, seconds);
       if (!longRunning && info.isResourceRequest) metrics.observeServed(labels, seconds, responseBytes(ctx));
     });
     if (longRunning) {
-      endLongRunning = metrics.beginLongRunning(requestLabels(early, ctx.method, new URLSearchParams(ctx.querystring), ctx.get('Content-Type')));
+      endLongRunning = metrics.beginLongRunning(requestLabels(early, ctx.method, requestQuery(ctx), ctx.get('Content-Type')));
     }
     return next();
   };

@@ -15,6 +15,7 @@ import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { plainTextError } from '../responsewriters/http-error.js';
 import { whenResponseSent } from '../responsewriters/sent.js';
 import { attributesFor } from '../request/attributes.js';
+import { requestQuery } from '../request/query.js';
 
 /** Upstream answers with http.Error: plain text, not a Status, and Retry-After. */
 function tooManyRequests(ctx: Koa.Context): void {
@@ -33,7 +34,7 @@ export function priorityAndFairnessFilter(apf: APFController, counts: ObjectCoun
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel.metadata.uid ?? '');
     let admitted: ReturnType<APFController['admit']>;
     try {
-      admitted = apf.admit(c, estimateSeats(info, new URLSearchParams(ctx.querystring), counts));
+      admitted = apf.admit(c, estimateSeats(info, requestQuery(ctx), counts));
     } catch (err) {
       refused(ctx, err);
       return Promise.resolve();

@@ -7,6 +7,7 @@ import { errors } from '../../runtime/errors.js';
 import { parseGoDuration } from '../../runtime/serializer/protobuf/gotime.js';
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning } from '../request/long-running.js';
+import { requestQuery } from '../request/query.js';
 
 export interface RequestLimits {
   requestTimeoutMs: number;
@@ -21,7 +22,7 @@ export function requestDeadlineFilter(limits: RequestLimits): Koa.Middleware {
     const info = ctx.state.requestInfo as RequestInfo | undefined;
     if (!info || isLongRunning(info)) return next();
     let timeoutMs = limits.requestTimeoutMs;
-    const asked = new URLSearchParams(ctx.querystring).get('timeout');
+    const asked = requestQuery(ctx).get('timeout');
     if (asked) {
       const nanos = parseGoDuration(asked);
       if (nanos === undefined) {

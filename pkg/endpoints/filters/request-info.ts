@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { parseRequestInfo, type RequestInfo } from '../request/info.js';
+import { requestQuery } from '../request/query.js';
 
 const parsedKey = 'requestInfoParsed';
 
@@ -12,7 +13,7 @@ interface Parsed { method: string; url: string; info: RequestInfo }
 export function parsedRequestInfo(ctx: Koa.Context): RequestInfo {
   const memo = ctx.state[parsedKey] as Parsed | undefined;
   if (memo && memo.method === ctx.method && memo.url === ctx.url) return memo.info;
-  const info = parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+  const info = parseRequestInfo(ctx.method, ctx.path, requestQuery(ctx));
   ctx.state[parsedKey] = { method: ctx.method, url: ctx.url, info } satisfies Parsed;
   return info;
 }
