@@ -50,6 +50,8 @@ export function tooMany(field: string, actual: number, max: number): FieldError 
 
 /** Drops exact repeats, as upstream's aggregate does when it renders the message. */
 export function dedupe(errs: FieldError[]): FieldError[] {
+  // Nearly every write is valid: no Set and no copy for a list that cannot repeat.
+  if (errs.length < 2) return errs;
   const seen = new Set<string>();
   return errs.filter((e) => {
     const k = JSON.stringify([e.type, e.field, e.value, e.detail]);

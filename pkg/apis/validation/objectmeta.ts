@@ -69,6 +69,20 @@ const immutableMeta: ReadonlyArray<keyof ObjectMeta> = ['name', 'namespace', 'ui
 
 /** What an update may not change; labels and the rest are re-checked on the new object. */
 export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, fieldPath = 'metadata'): FieldError[] {
+  const errs = validateObjectMetaChange(meta, old, fieldPath);
+  if (meta.labels) errs.push(...validateLabels(meta.labels, child(fieldPath, 'labels')));
+  if (meta.annotations) errs.push(...validateAnnotations(meta.annotations, child(fieldPath, 'annotations')));
+  if (meta.ownerReferences) errs.push(...validateOwnerReferences(meta.ownerReferences, child(fieldPath, 'ownerReferences')));
+  if (meta.managedFields) errs.push(...validateManagedFields(meta.managedFields, child(fieldPath, 'managedFields')));
+  return errs;
+}
+
+/**
+ * validateObjectMetaUpdate without its re-check of the new object's labels, annotations,
+ * owner references and managed fields: for a caller that has run validateObjectMeta on the
+ * same object first and drops exact repeats (dedupe), to which that re-check adds only repeats.
+ */
+export function validateObjectMetaChange(meta: ObjectMeta, old: ObjectMeta, fieldPath = 'metadata'): FieldError[] {
   const errs: FieldError[] = [];
   if (old.deletionTimestamp) {
     const before = new Set(old.finalizers ?? []);
@@ -88,10 +102,6 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, fiel
   for (const f of immutableMeta) {
     if (!deepEqual(meta[f] ?? null, old[f] ?? null)) errs.push(...validateImmutableField(meta[f] ?? null, old[f] ?? null, child(fieldPath, f)));
   }
-  if (meta.labels) errs.push(...validateLabels(meta.labels, child(fieldPath, 'labels')));
-  if (meta.annotations) errs.push(...validateAnnotations(meta.annotations, child(fieldPath, 'annotations')));
-  if (meta.ownerReferences) errs.push(...validateOwnerReferences(meta.ownerReferences, child(fieldPath, 'ownerReferences')));
-  if (meta.managedFields) errs.push(...validateManagedFields(meta.managedFields, child(fieldPath, 'managedFields')));
   return errs;
 }
 

@@ -59,6 +59,23 @@ describe('BaseStrategy', () => {
     expect(render(s.validateUpdate(obj, old, {}))).to.deep.equal(['metadata.namespace: Invalid value: "other": field is immutable']);
   });
 
+  it('reports each bad label, annotation, owner reference and managed field once on update, in the create check\'s order', () => {
+    const s = new Widget();
+    const old = stored();
+    const obj = stored({ metadata: { ...old.metadata, namespace: 'other',
+      labels: { 'a/b/c': 'ok', x: '-bad', y: '-bad' }, annotations: { '-k': 'v' },
+      ownerReferences: [{ apiVersion: '', kind: 'K', name: 'n', uid: 'u' }],
+      managedFields: [{ manager: 'm', operation: 'Delete' as never }] } });
+    expect(render(s.validateUpdate(obj, old, {}))).to.deep.equal([
+      "metadata.labels: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+      "metadata.labels: Invalid value: \"-bad\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+      "metadata.annotations: Invalid value: \"-k\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      "metadata.ownerReferences.apiVersion: Invalid value: \"\": version must not be empty",
+      "metadata.managedFields[0].operation: Invalid value: \"Delete\": must be `Apply` or `Update`",
+      "metadata.namespace: Invalid value: \"other\": field is immutable",
+    ]);
+  });
+
   it('keeps server-set metadata on update', () => {
     const s = new Widget();
     const old = stored({ metadata: { ...stored().metadata, deletionTimestamp: '2024-02-01T00:00:00Z', deletionGracePeriodSeconds: 0 } });

@@ -5,7 +5,7 @@ import type { FieldError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
 import { dedupe } from '../../apis/validation/field.js';
 import { validatePathSegmentName, type NameValidator } from '../../apis/validation/names.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../apis/validation/objectmeta.js';
+import { validateObjectMeta, validateObjectMetaChange } from '../../apis/validation/objectmeta.js';
 import { deepEqual } from '../../util/deep-equal.js';
 import type { Strategy, StrategyContext } from './strategy.js';
 
@@ -82,7 +82,7 @@ export class BaseStrategy implements Strategy {
   validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
     return dedupe([
       ...validateObjectMeta(obj.metadata, { namespaced: this.options.namespaced, nameValidator: validatePathSegmentName }),
-      ...validateObjectMetaUpdate(obj.metadata, old.metadata),
+      ...validateObjectMetaChange(obj.metadata, old.metadata),
       ...this.metadataErrors(obj),
       ...this.validateObjectUpdate(obj, old, ctx),
     ]);

@@ -9,7 +9,7 @@ import { validatePodSpec } from '../../../apis/core/validation.js';
 import { podSpecDiff } from '../../../apis/core/diff.js';
 import { arr, obj, str, type Obj } from '../../../apis/core/types.js';
 import { forbidden, child, index, invalid, required, dedupe } from '../../../apis/validation/field.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../../apis/validation/objectmeta.js';
+import { validateObjectMeta, validateObjectMetaChange } from '../../../apis/validation/objectmeta.js';
 import { deepEqual } from '../../../util/deep-equal.js';
 import { validatePathSegmentName } from '../../../apis/validation/names.js';
 import { nameIsDNSSubdomain } from '../../../apis/validation/names.js';
@@ -60,7 +60,7 @@ export class PodStrategy extends BaseStrategy {
   override validateUpdate(o: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
     const meta = dedupe([
       ...validateObjectMeta(o.metadata, { namespaced: true, nameValidator: validatePathSegmentName }),
-      ...validateObjectMetaUpdate(o.metadata, old.metadata),
+      ...validateObjectMetaChange(o.metadata, old.metadata),
       ...this.metadataErrors(o),
     ]);
     return [...meta, ...this.validateObjectUpdate(o, old, ctx)];
