@@ -197,21 +197,29 @@ describe('rolling restart behind HAProxy', function () {
       req.end();
     });
     const workers = Array.from({ length: 6 }, async () => { while (running) await get(); });
+    const steps: string[] = [];
+    const step = (what: string) => steps.push(`${new Date().toISOString()} ${what}`);
+    let lbOutput = '';
     try {
       for (const i of [0, 1]) {
         await sleep(500);
+        step(`stop ${i} (${failures.length} failed so far)`);
         await cluster.stopReplica(i);
+        step(`start ${i} (${failures.length})`);
         await cluster.startReplica(i);
+        step(`started ${i} (${failures.length})`);
       }
       await sleep(500);
     } finally {
       running = false;
       await Promise.all(workers);
       agent.destroy();
+      lbOutput = lb.output();
       await lb.stop();
     }
     const kinds = [...new Set(failures)].slice(0, 5).join('; ');
-    expect(failures.length, `${failures.length} of ${answered + failures.length} requests failed: ${kinds}`).to.equal(0);
+    const states = lbOutput.split('\n').filter((l) => /Server|backend/.test(l)).join('\n');
+    expect(failures.length, `${failures.length} of ${answered + failures.length} requests failed: ${kinds}\n${steps.join('\n')}\nhaproxy:\n${states}`).to.equal(0);
     expect(answered).to.be.greaterThan(100);
     // Requests kept arriving through each replica's shutdown; none became an internal error.
     expect([...errorLines(cluster, 0), ...errorLines(cluster, 1)]).to.deep.equal([]);
