@@ -17,18 +17,24 @@ export function deepEqual(a: unknown, b: unknown, nullIsAbsent = false): boolean
     return true;
   }
   // Every write compares whole objects (no-op detection, managed fields): no key set is built.
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
+  return membersEqual(a as Record<string, unknown>, b as Record<string, unknown>, nullIsAbsent);
+}
+
+/**
+ * deepEqual of two objects' members, leaving out the member named `skip` (a caller that
+ * compares it apart, last: sameContent's metadata).
+ */
+export function membersEqual(ao: Record<string, unknown>, bo: Record<string, unknown>, nullIsAbsent = false, skip?: string): boolean {
   for (const k of Object.keys(ao)) {
-    if (!deepEqual(ao[k], bo[k], nullIsAbsent) && !(nullIsAbsent && ao[k] == null && bo[k] == null)) return false;
+    if (k !== skip && !deepEqual(ao[k], bo[k], nullIsAbsent) && !(nullIsAbsent && ao[k] == null && bo[k] == null)) return false;
   }
   for (const k of Object.keys(bo)) {
-    if (!absentHere(bo[k], nullIsAbsent) && !Object.prototype.hasOwnProperty.call(ao, k)) return false;
+    if (k !== skip && !absentHere(bo[k], nullIsAbsent) && !Object.prototype.hasOwnProperty.call(ao, k)) return false;
   }
   return true;
 }
 
 /** Whether a field holding `v` counts as absent (undefined, or null when `nullIsAbsent`). */
-export function absentHere(v: unknown, nullIsAbsent: boolean): boolean {
+function absentHere(v: unknown, nullIsAbsent: boolean): boolean {
   return v === undefined || (nullIsAbsent && v === null);
 }

@@ -3,7 +3,7 @@
 import type { AdmissionAttributes, Operation } from '../../admission/interfaces.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
 import type { KubeObject } from '../../runtime/object.js';
-import { absentHere, deepEqual } from '../../util/deep-equal.js';
+import { deepEqual, membersEqual } from '../../util/deep-equal.js';
 import type { StoreDef } from './store-def.js';
 import type { FinishFunc } from './hooks.js';
 import type { StrategyContext } from './strategy.js';
@@ -66,11 +66,5 @@ export function assertValid(def: StoreDef, obj: KubeObject, fieldErrors: FieldEr
 export function sameContent(a: KubeObject, b: KubeObject, nullIsAbsent = false): boolean {
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  for (const k of Object.keys(ao)) {
-    if (k !== 'metadata' && !deepEqual(ao[k], bo[k], nullIsAbsent) && !(nullIsAbsent && ao[k] == null && bo[k] == null)) return false;
-  }
-  for (const k of Object.keys(bo)) {
-    if (k !== 'metadata' && !absentHere(bo[k], nullIsAbsent) && !Object.prototype.hasOwnProperty.call(ao, k)) return false;
-  }
-  return deepEqual(ao.metadata, bo.metadata, nullIsAbsent);
+  return membersEqual(ao, bo, nullIsAbsent, 'metadata') && deepEqual(ao.metadata, bo.metadata, nullIsAbsent);
 }
