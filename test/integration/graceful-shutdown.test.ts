@@ -181,7 +181,14 @@ describe('rolling restart behind HAProxy', function () {
     // The delay is how long a stopping replica keeps serving while /readyz fails, so that the
     // balancer stops sending it new connections first; HAProxy checks every 200 ms, but at
     // CI's load (15-25) 1 s was once not enough (16 of 2,195 requests met a closed listener).
-    cluster = await startReplicas(2, { authorizationMode: 'RBAC', extraArgs: ['--shutdown-delay-duration=3s'] });
+    // Each replica its own advertise address, as replicas on separate machines have: two that
+    // share one share its master lease key, so the one stopping deletes the key the other has
+    // just renewed, and the other's next sync finds no lease at all and logs upstream's
+    // "refusing to erase all endpoints" error (seen once on CI).
+    cluster = await startReplicas(2, {
+      authorizationMode: 'RBAC',
+      extraArgs: (i) => ['--shutdown-delay-duration=3s', `--advertise-address=192.0.2.${31 + i}`],
+    });
     const lb = await startHAProxy(cluster.replicas.map((r) => r.port));
     const creds = cluster.credentialsFor();
     const agent = new https.Agent({ keepAlive: true, maxSockets: 8, ca: creds.ca, cert: creds.cert, key: creds.key });
