@@ -47,13 +47,11 @@ export interface PageProbe extends RangeProbe {
 export async function probePage(client: Etcd3, prefix: string, pageEnd: string | undefined): Promise<PageProbe> {
   const key = Buffer.from(prefix);
   const listEnd = prefixEnd(key);
-  const res = await client.kv.txn({
-    compare: [],
-    success: [...countAndNewest(key, pageEnd === undefined ? listEnd : Buffer.from(pageEnd)), { request_range: { key, range_end: listEnd, count_only: true } }],
-    failure: [],
-  });
-  return {
-    revision: Number(res.header.revision), count: countOf(res.responses[0]), maxModRevision: newestOf(res.responses[1]),
-    listed: countOf(res.responses[2]),
-  };
+  // A page that reached the prefix's end read the whole listed range: its count is the listed one.
+  const whole = pageEnd === undefined;
+  const success = countAndNewest(key, whole ? listEnd : Buffer.from(pageEnd));
+  if (!whole) success.push({ request_range: { key, range_end: listEnd, count_only: true } });
+  const res = await client.kv.txn({ compare: [], success, failure: [] });
+  const count = countOf(res.responses[0]);
+  return { revision: Number(res.header.revision), count, maxModRevision: newestOf(res.responses[1]), listed: whole ? count : countOf(res.responses[2]) };
 }
