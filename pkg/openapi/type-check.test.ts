@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { checkTypes, decodeErrorFor } from './type-check.js';
+import { checkTypes, decodeErrorFor, typeProblemOf } from './type-check.js';
 
 function message(group: string, version: string, kind: string, obj: unknown): string | undefined {
   const err = checkTypes(group, version, kind, obj);
@@ -13,6 +13,22 @@ function message(group: string, version: string, kind: string, obj: unknown): st
 const prefix = (kind: string) => `${kind} in version "v1" cannot be handled as a ${kind}: `;
 
 describe('checkTypes', () => {
+  it('refuses integers written as floats, as written, and puts the numbers back (a quantity as its text)', () => {
+    const pod = { spec: { terminationGracePeriodSeconds: 3, containers: [{ name: 'c', ports: [{ containerPort: 80 }], resources: { limits: { memory: 1000000 } } }] } };
+    const floats = [{ path: ['spec', 'terminationGracePeriodSeconds'], text: '3.0' }];
+    expect(typeProblemOf('', 'v1', 'Pod', pod, true, floats))
+      .to.equal('json: cannot unmarshal number 3.0 into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64');
+    expect(pod.spec.terminationGracePeriodSeconds).to.equal(3);
+    const port = [{ path: ['spec', 'containers', 0, 'ports', 0, 'containerPort'], text: '8e1' }];
+    expect(typeProblemOf('', 'v1', 'Pod', pod, true, port))
+      .to.equal('json: cannot unmarshal number 8e1 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32');
+    const memory = [{ path: ['spec', 'containers', 0, 'resources', 'limits', 'memory'], text: '1e6' }];
+    expect(typeProblemOf('', 'v1', 'Pod', pod, true, memory)).to.equal(undefined);
+    expect(pod.spec.containers[0].resources.limits.memory).to.equal('1e6');
+    // A path that no longer leads to that number (a moved patch value) is left alone.
+    expect(typeProblemOf('', 'v1', 'Pod', pod, true, [{ path: ['spec', 'terminationGracePeriodSeconds'], text: '4.0' }])).to.equal(undefined);
+  });
+
   it('accepts well-typed bodies, nulls and unknown fields (those are not type errors)', () => {
     expect(message('', 'v1', 'ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { x: 'y' } }, data: { k: 'v' }, extra: 1 })).to.equal(undefined);
     expect(message('', 'v1', 'ConfigMap', { metadata: null, data: null, immutable: null })).to.equal(undefined);

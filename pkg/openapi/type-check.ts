@@ -7,12 +7,15 @@ import { base64Error, quantityError, timeError } from '../runtime/literal-decode
 import { type ChangedRegion, regionAt } from '../runtime/changed-region.js';
 import { definition, definitionNameForGVK, goTypeName, refNode, shortTypeName } from './schema.js';
 import type { SchemaNode } from './types.js';
+import { type FloatLiteral, floatLiteralText, markFloatLiterals, unmarkFloatLiterals } from './float-literals.js';
 
 interface Ctx {
   struct: string;
   fields: string[];
   /** First recoverable error (Go keeps decoding and reports the earliest one). */
   saved?: string;
+  /** Float literals met where a quantity goes: decoded from their text, as Go's Quantity does. */
+  quantityLiterals?: Set<symbol>;
 }
 
 /** Thrown for errors that stop Go's decoder at once (custom unmarshalers). */
@@ -23,9 +26,15 @@ class Fatal {
 function jsonKind(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'object') return 'object';
-  if (typeof v === 'number') return 'number';
+  // A symbol is a number written as a float (see float-literals.ts).
+  if (typeof v === 'number' || typeof v === 'symbol') return 'number';
   if (typeof v === 'boolean') return 'bool';
   return 'string';
+}
+
+/** How Go's decoder names a number it refuses: as written. */
+function numberAsWritten(v: unknown): string {
+  return typeof v === 'number' ? `number ${v}` : typeof v === 'symbol' ? `number ${floatLiteralText(v)}` : jsonKind(v);
 }
 
 function mismatch(ctx: Ctx, value: string, type: string): string {
@@ -51,10 +60,11 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): vo
     case 'intOrString':
       if (typeof v === 'string') return;
       if (typeof v === 'number' && checkInteger(v, -2147483648, 2147483647)) return;
-      throw new Fatal(mismatch(ctx, typeof v === 'number' ? `number ${v}` : jsonKind(v), 'int32'));
+      throw new Fatal(mismatch(ctx, numberAsWritten(v), 'int32'));
     case 'quantity': {
       if (typeof v === 'number') return;
-      const err = typeof v === 'string' ? quantityError(v) : quantityError(JSON.stringify(v));
+      if (typeof v === 'symbol') ctx.quantityLiterals?.add(v);
+      const err = quantityError(typeof v === 'string' ? v : floatLiteralText(v) ?? JSON.stringify(v));
       if (err) throw new Fatal(err);
       return;
     }
@@ -72,11 +82,11 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): vo
       }
       return;
     case 'integer':
-      if (typeof v !== 'number') return save(ctx, mismatch(ctx, jsonKind(v), c.go));
+      if (typeof v !== 'number') return save(ctx, mismatch(ctx, numberAsWritten(v), c.go));
       if (!checkInteger(v, c.min, c.max)) save(ctx, mismatch(ctx, `number ${v}`, c.go));
       return;
     case 'number':
-      if (typeof v !== 'number') save(ctx, mismatch(ctx, jsonKind(v), 'float64'));
+      if (typeof v !== 'number' && typeof v !== 'symbol') save(ctx, mismatch(ctx, jsonKind(v), 'float64'));
       return;
     case 'boolean':
       if (typeof v !== 'boolean') save(ctx, mismatch(ctx, jsonKind(v), 'bool'));
@@ -120,10 +130,10 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): vo
  * The decode error text for `obj` as a `definitionName`, or undefined when it decodes.
  * `region`: where `obj` may differ from an object that decoded (see ChangedRegion).
  */
-export function decodeErrorFor(definitionName: string, obj: unknown, region: ChangedRegion = true): string | undefined {
+export function decodeErrorFor(definitionName: string, obj: unknown, region: ChangedRegion = true, quantityLiterals?: Set<symbol>): string | undefined {
   const def = definition(definitionName);
   if (!def) return undefined;
-  const ctx: Ctx = { struct: '', fields: [] };
+  const ctx: Ctx = { struct: '', fields: [], quantityLiterals };
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
     return obj === null ? undefined : mismatch(ctx, jsonKind(obj), goTypeName(definitionName));
   }
@@ -141,15 +151,29 @@ export function decodeErrorFor(definitionName: string, obj: unknown, region: Cha
  * `ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal ...`.
  * Kinds without a generated schema are not checked.
  */
-export function checkTypes(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true): StatusError | undefined {
-  const msg = typeProblemOf(group, version, kind, obj, region);
+export function checkTypes(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true,
+  floats?: FloatLiteral[]): StatusError | undefined {
+  const msg = typeProblemOf(group, version, kind, obj, region, floats);
   return msg === undefined ? undefined : decodeFailure(version, kind, msg);
 }
 
-/** The decode error text (`json: cannot unmarshal ...`) for `obj` as the kind, or undefined. */
-export function typeProblemOf(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true): string | undefined {
+/**
+ * The decode error text (`json: cannot unmarshal ...`) for `obj` as the kind, or undefined.
+ * `floats`: where the document `obj` was parsed from wrote numbers as floats.
+ */
+export function typeProblemOf(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true,
+  floats?: FloatLiteral[]): string | undefined {
   const name = definitionNameForGVK(group, version, kind);
-  return name ? decodeErrorFor(name, obj, region) : undefined;
+  if (!name) return undefined;
+  if (floats === undefined || floats.length === 0) return decodeErrorFor(name, obj, region);
+  const marked = markFloatLiterals(obj, floats);
+  // A quantity keeps the literal's text (`1e6` stays 1e6, where the number would be 1M).
+  const asText = new Set<symbol>();
+  try {
+    return decodeErrorFor(name, obj, region, asText);
+  } finally {
+    unmarkFloatLiterals(marked, asText);
+  }
 }
 
 /** The BadRequest upstream answers when a body cannot be decoded as a kind. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { duplicateJsonKeys, scanJsonKeys } from './json-keys.js';
+import { duplicateJsonKeys, floatLiterals, scanJsonKeys } from './json-keys.js';
 import { decodeYamlBody } from './yaml-body.js';
 import {
   dropUnknownFields, goValueString, jsonBodyIssues, jsonDuplicateIssues, jsonPatchOperationIssues, sortedUnknownIssues,
@@ -10,6 +10,16 @@ const configMap = { group: '', version: 'v1', kind: 'ConfigMap' };
 const role = { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role' };
 
 describe('fieldvalidation', () => {
+  it('finds numbers written with a fraction or an exponent, with their paths, and not in strings', () => {
+    const text = '{"a":3.0,"l":[1, 2e1 ,{"x":-0.5E-3}],"b":true,"c":false,"i":10,"s":"x\\": 1.5","t":"[1.5,2.5]"}';
+    expect(floatLiterals(text)).to.deep.equal([
+      { path: ['a'], text: '3.0' }, { path: ['l', 1], text: '2e1' }, { path: ['l', 2, 'x'], text: '-0.5E-3' },
+    ]);
+    // Float-looking text in strings only (an image tag, an address): nothing, whether or not the pre-check matched.
+    expect(floatLiterals('{"image":"nginx:1.25","ip":"10.0.0.1","n":1,"b":true}')).to.deep.equal([]);
+    expect(floatLiterals('{"s":"a\\":1.5"}')).to.deep.equal([]);
+  });
+
   it('scans JSON keys with strict-decoder paths and repeats', () => {
     const text = '{"a":{"b":1,"b":2},"l":[{"x":1},{"x":2,"x":3}],"s":"{\\"no\\":1}"}';
     expect(scanJsonKeys(text).map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['a', 'a.b', 'a.b!', 'l', 'l[0].x', 'l[1].x', 'l[1].x!', 's']);

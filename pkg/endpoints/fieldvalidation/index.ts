@@ -6,6 +6,7 @@ import { errors, type StatusError } from '../../runtime/errors.js';
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { strictDecodingFailure } from '../../openapi/unknown-fields.js';
 import { duplicateJsonKeys, scanJsonKeys } from './json-keys.js';
+export { floatLiterals } from './json-keys.js';
 import { documentUnknownFields, sortedUnknownFields, type TypeRef } from './unknown.js';
 import { addWarnings } from './warnings.js';
 

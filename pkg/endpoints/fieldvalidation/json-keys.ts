@@ -6,6 +6,7 @@
 // without escapes rather than parsing each key: a fresh process scanned 270 bodies of a
 // bootstrap ClusterRole's size (1.5 KB, 45 keys) in 27 ms of CPU, not 33; 2,700 in 66, not 104.
 import { pathOf, type Segments } from '../../openapi/unknown-fields.js';
+import type { FloatLiteral } from '../../openapi/float-literals.js';
 
 export interface KeyOccurrence {
   path: string;
@@ -29,6 +30,21 @@ export function scanJsonKeys(text: string): KeyOccurrence[] {
   return scan(text, false);
 }
 
+// A number with a fraction or exponent right after a key's colon or in a list: the native
+// search every body pays; only a body it matches (or a string that looks like one) is scanned.
+const floatAfterColonOrInList = /(?:":|[[,])\s*-?\d+[.eE]/;
+
+/**
+ * The numbers of a JSON document written as floats. JSON.parse reads `3.0` as 3, which
+ * Go's decoder refuses for an integer field and prints as written.
+ */
+export function floatLiterals(text: string): FloatLiteral[] {
+  if (!floatAfterColonOrInList.test(text)) return [];
+  const floats: FloatLiteral[] = [];
+  scan(text, true, floats);
+  return floats;
+}
+
 /**
  * scanJsonKeys' repeated keys only: what a body with no unknown field (nearly every one)
  * is checked for. Only their paths are printed; `order` still counts every key.
@@ -37,7 +53,7 @@ export function duplicateJsonKeys(text: string): KeyOccurrence[] {
   return scan(text, true);
 }
 
-function scan(text: string, onlyDuplicates: boolean): KeyOccurrence[] {
+function scan(text: string, onlyDuplicates: boolean, floats?: FloatLiteral[]): KeyOccurrence[] {
   const out: KeyOccurrence[] = [];
   // The path of the value being read, printed only for a key reported.
   const path: Segments = [];
@@ -110,10 +126,17 @@ function scan(text: string, onlyDuplicates: boolean): KeyOccurrence[] {
     }
     if (c === QUOTE) { readString(); return; }
     // A number, true, false or null: up to the next delimiter.
+    const start = i;
     for (;;) {
       const d = text.charCodeAt(i);
-      if (i >= end || d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || isSpace(d)) return;
+      if (i >= end || d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || isSpace(d)) break;
       i++;
+    }
+    if (floats !== undefined) {
+      const first = text.charCodeAt(start);
+      const literal = text.slice(start, i);
+      // true and false hold an e too.
+      if (first !== 0x74 && first !== 0x66 && /[.eE]/.test(literal)) floats.push({ path: [...path], text: literal });
     }
   };
   value();

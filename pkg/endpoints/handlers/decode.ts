@@ -7,6 +7,7 @@ import type { ResourceDef } from '../../registry/rest/resource.js';
 import { decodeBody, mediaTypeOf, objectBodyMediaTypes, readBody } from '../negotiation/body.js';
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { checkTypes } from '../../openapi/type-check.js';
+import type { FloatLiteral } from '../../openapi/float-literals.js';
 import { dropEmptyOmitted } from '../../runtime/serializer/protobuf/omit-empty.js';
 import { canonicalizeDecodedForms } from '../../runtime/serializer/protobuf/decoded-forms.js';
 import { recordRawRequestBody, recordRequestObject } from '../filters/audit-context.js';
@@ -34,9 +35,9 @@ export async function decodeObjectBody(h: HandlerScope, type?: BodyType): Promis
 /**
  * `region`: where `body` may differ from an object of this kind that decoded (a merge
  * patch's keys on a stored object; see ChangedRegion): only there can its types fail or
- * an omitted field be empty.
+ * an omitted field be empty. `floats`: the numbers the body's JSON wrote as floats.
  */
-export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType, region: ChangedRegion = true): KubeObject {
+export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType, region: ChangedRegion = true, floats?: FloatLiteral[]): KubeObject {
   const { group, version, kind } = type ?? def;
   if (!isPlainObject(body)) {
     throw errors.badRequest(`Object '${'Kind'}' is missing in '${truncate(JSON.stringify(body))}'`);
@@ -59,7 +60,7 @@ export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType, r
   obj.metadata = (obj.metadata as KubeObject['metadata'] | null) ?? {};
   obj.apiVersion = expectedVersion;
   obj.kind = kind;
-  const typeProblem = checkTypes(group, version, kind, obj, region);
+  const typeProblem = checkTypes(group, version, kind, obj, region, floats);
   if (typeProblem) throw typeProblem;
   if (!def.customResource) {
     dropEmptyOmitted(obj, expectedVersion, kind, region);

@@ -8,11 +8,13 @@ import { applyMergePatch, applyPatch, decodeMergePatch } from '../../apis/meta/p
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
 import { typeProblemOf } from '../../openapi/type-check.js';
+import { encodeWithFloatLiterals, type FloatLiteral } from '../../openapi/float-literals.js';
 import {
   addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, patchDecodeFailure, reportPatchIssues,
   sortedCopy, sortedUnknownIssues, type FieldValidation, type StrictReport, type TypeRef, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { applyHandler } from './apply.js';
+import { patchResultFloats } from './patch-floats.js';
 import { readRawBody, toKubeObject } from './decode.js';
 import { writeObject } from './response.js';
 import type { HandlerScope } from './scope.js';
@@ -46,6 +48,7 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
   // objects decode with no unknown field and no type error, only that region is checked.
   const byRegion = patchType === 'merge' && !h.def.customResource && !h.def.conversion;
   let mergePatch: unknown;
+  let floats: FloatLiteral[] | undefined;
   const patchCurrent = (current: KubeObject | null): KubeObject => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);
     let patched: Record<string, unknown>;
@@ -58,7 +61,10 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
     } else {
       patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
     }
-    if (patchType !== 'strategic') rejectUndecodable(h, patched, region);
+    if (patchType !== 'strategic') {
+      floats ??= h.def.customResource ? [] : patchResultFloats(patchType, patch);
+      rejectUndecodable(h, patched, region, floats);
+    }
     const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t, region);
     const obj = toKubeObject(h.def, patched, undefined, region);
     // The strict walk found nothing to drop (nearly always); a built-in kind's decode adds
@@ -79,12 +85,13 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
 /**
  * Upstream's JSON and merge patchers decode the patched document into the kind before
  * anything else, and a value of the wrong type there is their 422 on "patch" showing the
- * document (Go's encoding: keys sorted), ahead of any strict-field problem. (The strategic
+ * document (Go's encoding: keys sorted, a patch's numbers as written), ahead of any
+ * strict-field problem. (The strategic
  * patcher converts from a map, whose error texts differ: it keeps toKubeObject's 400.)
  */
-function rejectUndecodable(h: HandlerScope, patched: Record<string, unknown>, region: ChangedRegion): void {
-  const cause = typeProblemOf(h.def.group, h.def.version, h.def.kind, patched, region);
-  if (cause !== undefined) throw patchDecodeFailure(JSON.stringify(sortedCopy(patched)), cause);
+function rejectUndecodable(h: HandlerScope, patched: Record<string, unknown>, region: ChangedRegion, floats: FloatLiteral[]): void {
+  const cause = typeProblemOf(h.def.group, h.def.version, h.def.kind, patched, region, floats);
+  if (cause !== undefined) throw patchDecodeFailure(encodeWithFloatLiterals(patched, floats, sortedCopy), cause);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../runtime/object.js';
 import { decodeBody, objectBodyMediaTypes } from '../negotiation/body.js';
 import { protobufMediaType } from '../negotiation/media.js';
 import {
-  decodeYamlBody, documentUnknownFields, dropUnknownFields, jsonBodyIssues, reportDecodeIssues, sortedUnknownIssues,
+  decodeYamlBody, documentUnknownFields, dropUnknownFields, floatLiterals, jsonBodyIssues, reportDecodeIssues, sortedUnknownIssues,
   type FieldValidation, type StrictReport, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { readRawBody, toKubeObject, type BodyType } from './decode.js';
@@ -47,7 +47,9 @@ function decodeStrict(h: HandlerScope, directive: FieldValidation, raw: Buffer, 
       report.errors = sortedUnknownIssues(t, obj);
     }
   } else {
-    obj = toKubeObject(h.def, decodeBody(raw, mediaType, text), type);
+    // Only a JSON body can write an integer as 3.0 (YAML's 3.0 converts to JSON's 3, as upstream's).
+    const floats = mediaType === 'application/json' && !h.def.customResource ? floatLiterals(text) : undefined;
+    obj = toKubeObject(h.def, decodeBody(raw, mediaType, text), type, true, floats);
     // Unknown protobuf fields are dropped by the decoder and reported by nobody, as upstream.
     if (directive !== 'Ignore' && mediaType !== protobufMediaType) {
       const unknown = documentUnknownFields(t, obj);

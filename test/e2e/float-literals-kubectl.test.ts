@@ -1,0 +1,33 @@
+// kubectl v1.28 and v1.34 sending a Deployment whose replicas is written `3.0`: with
+// `create --raw` the body goes as written and upstream's typed decoder refuses it (400,
+// shown as "Error from server (BadRequest)"); `create -f` decodes the file itself and
+// sends 3, which is taken.
+import { expect } from 'chai';
+import { kubectl, kubectlVersions, startReplicas, type Cluster } from '../harness/index.js';
+
+describe('e2e: kubectl sending an integer written as a float', function () {
+  this.timeout(120_000);
+  let cluster: Cluster;
+
+  before(async () => { cluster = await startReplicas(1); });
+  after(async () => { await cluster?.stop(); });
+
+  for (const version of kubectlVersions) {
+    it(`kubectl ${version}: create --raw is refused naming the field, create -f is taken`, async () => {
+      const ns = `ef-${version.replace('.', '')}-${Date.now().toString(36)}`;
+      const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: cluster.kubeconfigFor(0), stdin, version });
+      expect((await run(['create', 'namespace', ns])).code).to.equal(0);
+      const body = JSON.stringify({
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: ns },
+        spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] } } },
+      }).replace('"replicas":3', '"replicas":3.0');
+      const raw = await run(['create', '--raw', `/apis/apps/v1/namespaces/${ns}/deployments`, '-f', '-'], body);
+      expect(raw.code, raw.stdout).to.not.equal(0);
+      expect(raw.stderr).to.include('Error from server (BadRequest): Deployment in version "v1" cannot be handled as a Deployment: '
+        + 'json: cannot unmarshal number 3.0 into Go struct field DeploymentSpec.spec.replicas of type int32');
+      const file = await run(['create', '-f', '-', '-o', 'jsonpath={.spec.replicas}'], body);
+      expect(file.code, file.stderr).to.equal(0);
+      expect(file.stdout).to.equal('3');
+    });
+  }
+});

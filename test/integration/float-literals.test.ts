@@ -1,0 +1,93 @@
+// Integers written as JSON floats (`3.0`, `1e2`) into a built-in kind's integer fields:
+// upstream's typed decoder refuses them (ParseInt of the literal fails) and names the
+// literal as written. Create and update answer its 400; a JSON or merge patch keeps the
+// patch's raw number in the patched document, so its decode fails too (422 on "patch");
+// a strategic merge patch converts from a map, where an integral float converts.
+import { expect } from 'chai';
+import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+
+interface Status { code: number; reason: string; message: string; details?: { causes?: Array<{ field: string }> } }
+interface Deployment { metadata: { name: string; resourceVersion: string }; spec: { replicas: number; template: { spec: Record<string, unknown> } } }
+
+describe('integers written as JSON floats', function () {
+  this.timeout(60_000);
+  let cluster: Cluster;
+  const ns = `floats-${Date.now().toString(36)}`;
+  const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
+  const call = <T>(method: string, path: string, body?: string, contentType = 'application/json'): Promise<HttpResponse<T>> =>
+    request<T>(`${cluster.urls[0]}${path}`, { ...cluster.credentialsFor(), method, body, headers: { 'Content-Type': contentType } });
+  const deployment = (name: string, replicas: string, extraPodSpec = ''): string => `{"apiVersion":"apps/v1","kind":"Deployment",`
+    + `"metadata":{"name":"${name}","annotations":{"note":"v1.25, 2.0 and [1.5]: \\": 3.0\\""}},"spec":{"replicas":${replicas},`
+    + '"selector":{"matchLabels":{"app":"f"}},"template":{"metadata":{"labels":{"app":"f"}},"spec":{'
+    + `${extraPodSpec}"containers":[{"name":"c","image":"nginx:1.25","resources":{"limits":{"cpu":0.5,"memory":1e6}}}]}}}}`;
+  const refused = (literal: string, field: string, type = 'int32'): string =>
+    `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number ${literal} into Go struct field ${field} of type ${type}`;
+
+  before(async () => {
+    cluster = await startReplicas(1);
+    expect((await call('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }))).status).to.equal(201);
+  });
+  after(async () => { await cluster?.stop(); });
+
+  it('create: 400 naming the field and the number as written', async () => {
+    for (const [replicas, extra, field, type] of [
+      ['3.0', '', 'DeploymentSpec.spec.replicas', 'int32'],
+      ['1e2', '', 'DeploymentSpec.spec.replicas', 'int32'],
+      ['-2.50', '', 'DeploymentSpec.spec.replicas', 'int32'],
+      ['1', '"terminationGracePeriodSeconds":30.0,', 'PodSpec.spec.template.spec.terminationGracePeriodSeconds', 'int64'],
+    ]) {
+      const res = await call<Status>('POST', deployments, deployment('refused', replicas, extra));
+      expect(res.status, res.text).to.equal(400);
+      expect(res.body.reason).to.equal('BadRequest');
+      expect(res.body.message).to.equal(refused(replicas === '1' ? '30.0' : replicas, field, type));
+    }
+    expect((await call('GET', `${deployments}/refused`)).status).to.equal(404);
+    // An int-or-string's integer is decoded by its own unmarshaler, named the same way.
+    const svc = await call<Status>('POST', `/api/v1/namespaces/${ns}/services`,
+      '{"metadata":{"name":"s"},"spec":{"ports":[{"port":80,"targetPort":8080.0}]}}');
+    expect(svc.status).to.equal(400);
+    expect(svc.body.message).to.equal('Service in version "v1" cannot be handled as a Service: json: cannot unmarshal number 8080.0 '
+      + 'into Go struct field ServicePort.spec.ports.targetPort of type int32');
+  });
+
+  it('create: floats where a float or a quantity goes, and float-looking strings, are taken', async () => {
+    const res = await call<Deployment>('POST', deployments, deployment('taken', '2'));
+    expect(res.status, res.text).to.equal(201);
+    const container = (res.body.spec.template.spec.containers as Array<{ image: string; resources: unknown }>)[0];
+    expect(container.image).to.equal('nginx:1.25');
+    // A quantity is parsed from the number's text: 1e6 keeps its exponent form (1000000 would be 1M).
+    expect(container.resources).to.deep.equal({ limits: { cpu: '500m', memory: '1e6' } });
+  });
+
+  it('update: the same 400', async () => {
+    const current = await call<Deployment>('GET', `${deployments}/taken`);
+    const body = deployment('taken', '4.0').replace('"name":"taken"', `"name":"taken","resourceVersion":"${current.body.metadata.resourceVersion}"`);
+    const res = await call<Status>('PUT', `${deployments}/taken`, body);
+    expect(res.status, res.text).to.equal(400);
+    expect(res.body.message).to.equal(refused('4.0', 'DeploymentSpec.spec.replicas'));
+  });
+
+  it('JSON and merge patches: 422 on "patch" showing the patched document with the number as written', async () => {
+    for (const [patch, type, literal] of [
+      ['{"spec":{"replicas":5.0}}', 'application/merge-patch+json', '5.0'],
+      ['[{"op":"replace","path":"/spec/replicas","value":6E0}]', 'application/json-patch+json', '6E0'],
+    ]) {
+      const res = await call<Status>('PATCH', `${deployments}/taken`, patch, type);
+      expect(res.status, res.text).to.equal(422);
+      expect(res.body.reason).to.equal('Invalid');
+      expect(res.body.details?.causes?.[0].field).to.equal('patch');
+      expect(res.body.message).to.match(/^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"apps\/v1\\",.*\}": (.*)$/s);
+      expect(res.body.message).to.include(`\\"replicas\\":${literal},`);
+      expect(res.body.message.endsWith(`: json: cannot unmarshal number ${literal} into Go struct field DeploymentSpec.spec.replicas of type int32`),
+        res.body.message).to.equal(true);
+    }
+    const stored = await call<Deployment>('GET', `${deployments}/taken`);
+    expect(stored.body.spec.replicas).to.equal(2);
+  });
+
+  it('strategic merge patch: an integral float converts (a map, not JSON, is decoded)', async () => {
+    const res = await call<Deployment>('PATCH', `${deployments}/taken`, '{"spec":{"replicas":7.0}}', 'application/strategic-merge-patch+json');
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.spec.replicas).to.equal(7);
+  });
+});
