@@ -8,6 +8,8 @@ import { applyMergePatch, applyPatch, decodeMergePatch } from '../../apis/meta/p
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
 import { typeProblemOf } from '../../openapi/type-check.js';
+import { conversionProblemOf } from '../../openapi/convert-check.js';
+import { isPlainObject } from '../../runtime/object.js';
 import { encodeWithFloatLiterals, type FloatLiteral } from '../../openapi/float-literals.js';
 import {
   addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, patchDecodeFailure, reportPatchIssues,
@@ -64,6 +66,8 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
     if (patchType !== 'strategic') {
       floats ??= h.def.customResource ? [] : patchResultFloats(patchType, patch);
       rejectUndecodable(h, patched, region, floats);
+    } else {
+      rejectUnconvertible(h, patched, patch);
     }
     const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t, region);
     const obj = toKubeObject(h.def, patched, undefined, region);
@@ -86,12 +90,24 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
  * Upstream's JSON and merge patchers decode the patched document into the kind before
  * anything else, and a value of the wrong type there is their 422 on "patch" showing the
  * document (Go's encoding: keys sorted, a patch's numbers as written), ahead of any
- * strict-field problem. (The strategic
- * patcher converts from a map, whose error texts differ: it keeps toKubeObject's 400.)
+ * strict-field problem.
  */
 function rejectUndecodable(h: HandlerScope, patched: Record<string, unknown>, region: ChangedRegion, floats: FloatLiteral[]): void {
   const cause = typeProblemOf(h.def.group, h.def.version, h.def.kind, patched, region, floats);
   if (cause !== undefined) throw patchDecodeFailure(encodeWithFloatLiterals(patched, floats, sortedCopy), cause);
+}
+
+/**
+ * Upstream's strategic patcher converts the patched map into the kind (no JSON decode): a
+ * value that does not convert is its 422 on "patch" showing the patch as Go prints a map,
+ * with the converter's words, ahead of any strict-field problem. Only what the patch's
+ * keys name can have changed type (directives reorder or remove, they add no values).
+ */
+function rejectUnconvertible(h: HandlerScope, patched: Record<string, unknown>, patch: string): void {
+  const body: unknown = JSON.parse(patch);
+  const region: ChangedRegion = isPlainObject(body) && !h.def.conversion ? body : true;
+  const cause = conversionProblemOf(h.def.group, h.def.version, h.def.kind, patched, region);
+  if (cause !== undefined) throw patchDecodeFailure(goValueString(body), cause);
 }
 
 /**

@@ -1,0 +1,31 @@
+import { expect } from 'chai';
+import { conversionProblemOf } from './convert-check.js';
+
+const deployment = (spec: Record<string, unknown>) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec });
+const problem = (obj: unknown, region?: Record<string, unknown>) => conversionProblemOf('apps', 'v1', 'Deployment', obj, region);
+
+describe('conversionProblemOf (a strategic merge patch result converted into the kind)', () => {
+  it('converts what the typed decoder takes, integral floats and nulls included', () => {
+    expect(problem(deployment({ replicas: 3, paused: true, selector: null, strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } } }))).to.equal(undefined);
+  });
+
+  it('words each mismatch as the unstructured converter does', () => {
+    expect(problem(deployment({ replicas: 'x' }))).to.equal('unrecognized type: int32');
+    expect(problem(deployment({ replicas: 1.5 }))).to.equal('cannot convert float64 to int32');
+    expect(problem(deployment({ paused: 1 }))).to.equal('unrecognized type: bool');
+    expect(problem(deployment({ template: 'x' }))).to.equal('cannot restore struct from: string');
+    expect(problem(deployment({ selector: { matchLabels: [] } }))).to.equal('cannot restore map from slice');
+    expect(problem(deployment({ selector: { matchLabels: { a: 1 } } }))).to.equal('cannot convert int64 to string');
+    expect(problem(deployment({ selector: { matchLabels: { a: 1.5 } } }))).to.equal('unrecognized type: string');
+    expect(problem(deployment({ selector: { matchExpressions: {} } }))).to.equal('cannot restore slice from map');
+    expect(problem(deployment({ strategy: { rollingUpdate: { maxSurge: 2.5 } } }))).to.equal('json: cannot unmarshal number 2.5 into Go value of type int32');
+    expect(problem({ metadata: { creationTimestamp: true } })).to.equal('json: cannot unmarshal bool into Go value of type string');
+    expect(problem({ metadata: { creationTimestamp: 5 } })).to.equal('json: cannot unmarshal number into Go value of type string');
+  });
+
+  it('looks only where the patch named', () => {
+    const obj = deployment({ replicas: 'x', paused: true });
+    expect(problem(obj, { spec: { paused: true } })).to.equal(undefined);
+    expect(problem(obj, { spec: { replicas: 'x' } })).to.equal('unrecognized type: int32');
+  });
+});
