@@ -14,6 +14,15 @@ describe('dropEmptyOmitted: what decoding into the Go type loses', () => {
     expect(pod).to.deep.equal({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'E', value: 'v' }] }] } });
   });
 
+  it('drops nulls of omitempty fields (nil after decoding) and keeps those of structs held by value and of fields without omitempty', () => {
+    const cm: Record<string, unknown> = { metadata: { name: 'c', labels: null, creationTimestamp: null }, data: null, immutable: null };
+    dropEmptyOmitted(cm, 'v1', 'ConfigMap');
+    expect(cm).to.deep.equal({ metadata: { name: 'c', creationTimestamp: null } });
+    const role: Record<string, unknown> = { metadata: { name: 'r' }, rules: null };
+    dropEmptyOmitted(role, 'rbac.authorization.k8s.io/v1', 'Role');
+    expect(role).to.deep.equal({ metadata: { name: 'r' }, rules: null });
+  });
+
   it('keeps empty slices of fields without omitempty, and leaves kinds without a Go type alone', () => {
     const role: Record<string, unknown> = { metadata: { name: 'r' }, rules: [] };
     dropEmptyOmitted(role, 'rbac.authorization.k8s.io/v1', 'Role');

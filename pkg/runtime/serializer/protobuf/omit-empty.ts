@@ -1,6 +1,7 @@
 // What decoding into upstream's Go types loses before anything else sees the object: an
-// empty map or slice in an omitempty field (`"labels": {}`) is never encoded again, so
-// the field manager, admission, storage and the response all see it absent. Only kinds
+// empty map or slice in an omitempty field (`"labels": {}`) is never encoded again, and
+// a null there leaves a nil pointer, slice or map (or a zero scalar), so the field
+// manager, admission, storage and the response all see it absent. Only kinds
 // upstream has a Go type (a protobuf message) for; custom resources keep what was sent.
 import { type ChangedRegion, regionAt } from '../../changed-region.js';
 import { isPlainObject } from '../../object.js';
@@ -10,7 +11,7 @@ import { special } from './special-types.js';
 type Obj = Record<string, unknown>;
 
 /**
- * Removes, in place, the empty maps and slices of omitempty fields of `obj` (a `kind` of
+ * Removes, in place, the nulls and the empty maps and slices of omitempty fields of `obj` (a `kind` of
  * `apiVersion`). `region`: where `obj` may differ from a decoded object, which holds none.
  */
 export function dropEmptyOmitted(obj: Obj, apiVersion: string, kind: string, region: ChangedRegion = true): void {
@@ -29,7 +30,12 @@ function walk(obj: Obj, message: string, region: ChangedRegion): void {
     const r = regionAt(region, f.j);
     if (r === undefined) continue;
     const v = obj[f.j];
-    if (v === undefined || v === null) continue;
+    if (v === undefined) continue;
+    if (v === null) {
+      // A struct held by value (a Time, ObjectMeta) stays: it is encoded even when zero.
+      if (f.o && !(f.t === 'msg' && !f.r && f.a)) delete obj[f.j];
+      continue;
+    }
     if (f.o && isEmptyCollection(f, v)) {
       delete obj[f.j];
       continue;
