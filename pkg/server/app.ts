@@ -66,10 +66,11 @@ export interface AppConfig {
 }
 
 /**
- * Koa's respond() tests a stream body against the web globals Blob, ReadableStream and
- * Response, and Node loads Response (undici) on first use: a 30-40 ms pause that fell on
- * the first large list a replica streamed. The server loads them as soon as it is ready:
- * before that only health checks are answered, and they never reach Koa.
+ * Koa's body setter tests an object (JSON) body against the web globals ReadableStream,
+ * Blob and Response, and Node loads Response (undici) on first use: a 30-40 ms pause (it
+ * fell on the first large list a replica streamed while Koa's respond() tested them too).
+ * The server loads them as soon as it is ready: before that only health checks are
+ * answered, and they never reach Koa.
  */
 export function loadWebGlobals(): void {
   void [globalThis.Blob, globalThis.ReadableStream, globalThis.Response];

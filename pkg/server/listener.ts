@@ -10,6 +10,7 @@ import { Server as Http1Server, type IncomingMessage } from 'node:http';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import Koa from 'koa';
 import type { RequestListener } from '../client/loopback.js';
+import { requestHandler } from '../endpoints/respond.js';
 import { upgradeListener } from '../util/proxy/hijack.js';
 import type { PathHandler } from './app.js';
 import { applyConnectionLimits, connectionOptions, idleTimeoutMs, maxHeaderBytes } from './connection-limits.js';
@@ -45,7 +46,7 @@ function startingApp(health: PathHandler): RequestListener {
     ctx.set('Retry-After', '1');
     ctx.body = starting;
   });
-  return app.callback();
+  return requestHandler(app);
 }
 
 export async function listen(o: ServerOptions, certs: ServingCerts, health: PathHandler): Promise<Listener> {

@@ -23,6 +23,7 @@ import { buildAuditor } from '../audit/auditor.js';
 import { apiserverMetrics } from '../endpoints/metrics/metrics.js';
 import { createApp, loadWebGlobals, type PathHandler } from './app.js';
 import { ServerLifecycle } from '../endpoints/request/lifecycle.js';
+import { requestHandler } from '../endpoints/respond.js';
 import { listen } from './listener.js';
 import { bookmarkObserver, startStorageObjectCounter, storedResources, type StorageObjectCounter } from './storage-metrics.js';
 import { registerStorageSizeMetric, startDBSizePoller } from './etcd-metrics.js';
@@ -227,7 +228,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     limits: { requestTimeoutMs: o.requestTimeoutMs, maxRequestBodyBytes: o.maxRequestBodyBytes },
   });
 
-  const handle = app.callback();
+  const handle = requestHandler(app, log);
   setHandler(handle);
   const bootstrapClient = auditor ? apiserverClient : registryClient({
     registry, admission, user: apiserverUser, userAgent: kubernetesUserAgent('kube-apiserver'), fallback: apiserverClient,

@@ -33,13 +33,14 @@ export function errorFilter(log: Logger): Koa.Middleware {
   return (ctx, next) => next().then(undefined, (err: unknown) => answerError(ctx, log, err));
 }
 
-function answerError(ctx: Koa.Context, log: Logger, err: unknown): void {
+/** Answers `err` on ctx: its Status when nothing is sent yet, else the response dropped. */
+export function answerError(ctx: Koa.Context, log: Logger | undefined, err: unknown): void {
   const se = statusOf(err, log, ctx);
   if (ctx.headerSent) {
     // The answer is already on the wire (a watch, a streamed list): a Status now would
     // be a second body inside it. As upstream's server aborts a handler that fails
     // after writing its header, the connection (or HTTP/2 stream) is dropped instead.
-    log.warn({ err: se.message, code: se.code, path: ctx.path, method: ctx.method }, 'error after the response started; aborting it');
+    log?.warn({ err: se.message, code: se.code, path: ctx.path, method: ctx.method }, 'error after the response started; aborting it');
     ctx.state.error = se;
     ctx.respond = false;
     if (!ctx.res.writableEnded) ctx.res.destroy();
