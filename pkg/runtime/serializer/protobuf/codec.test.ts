@@ -15,6 +15,13 @@ describe('protobuf codec: the fine points', () => {
     expect(ev.deprecatedFirstTimestamp).to.equal(null); // a Go struct: omitempty never omits it
     const cm = roundTrip({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
     expect(cm.metadata.creationTimestamp).to.equal(null);
+    // A pointer to a time: null is a set pointer to the zero time (an empty message, as
+    // upstream's MicroTime.Marshal writes it), absent a nil pointer (not written).
+    const lease = (spec: Obj) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec });
+    expect(Buffer.from(encodeObject(lease({ holderIdentity: 'x', acquireTime: null }))).toString('hex')).to.include('12050a01781a00');
+    expect(Buffer.from(encodeObject(lease({ holderIdentity: 'x' }))).toString('hex')).to.include('12030a0178');
+    expect(roundTrip(lease({ holderIdentity: 'x', acquireTime: null })).spec).to.deep.equal({ holderIdentity: 'x', acquireTime: null });
+    expect(roundTrip(lease({ holderIdentity: 'x' })).spec).to.deep.equal({ holderIdentity: 'x' });
     expect(parseRFC3339('2026-01-02T04:04:05+01:00')).to.deep.equal(parseRFC3339('2026-01-02T03:04:05Z'));
   });
 

@@ -6,6 +6,8 @@ import type { ScalarType } from './schema.js';
 import { childOf, planOf, scalarZero, wireOf, type Field, type Plan } from './plan.js';
 import { isObj, num, ProtobufShapeError, type Json } from './values.js';
 
+const zeroTimeTypes = new Set(['k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime']);
+
 function encodePlan(w: Writer, plan: Plan, v: unknown): void {
   (plan.encode ??= compileEncoder(plan))(w, v);
 }
@@ -27,7 +29,10 @@ function compileEncoder(plan: Plan): (w: Writer, v: unknown) => void {
     const get = f.i ? 'o' : `o[${JSON.stringify(f.j)}]`;
     lines.push(`x = ${get};`);
     if (!f.r && f.t === 'msg') {
-      lines.push(`if (x != null || ${f.a ? 'true' : 'false'}) { w.uint32(${f.tag}).fork(); H.enc(w, F[${i}], x); w.ldelim(); }`);
+      // A set pointer to a zero Time is served as null and stored as an empty message
+      // (absent is a nil pointer): a null in a time field is written, empty.
+      const written = f.a ? 'true' : zeroTimeTypes.has(f.m ?? '') ? 'x !== undefined' : 'x != null';
+      lines.push(`if (${written}) { w.uint32(${f.tag}).fork(); H.enc(w, F[${i}], x); w.ldelim(); }`);
     } else if (!f.r && f.t === 'string') {
       lines.push(`if (typeof x === 'string') w.uint32(${f.tag}).string(x); else H.field(w, F[${i}], x);`);
     } else if (f.r === 1 && f.t === 'msg') {
