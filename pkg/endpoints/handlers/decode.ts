@@ -4,13 +4,13 @@ import { errors } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { apiVersionOf } from '../../runtime/scheme.js';
 import type { ResourceDef } from '../../registry/rest/resource.js';
-import { decodeBody, mediaTypeOf, objectBodyMediaTypes, readBody } from '../negotiation/body.js';
+import { mediaTypeOf, readBody } from '../negotiation/body.js';
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { checkTypes } from '../../openapi/type-check.js';
 import type { FloatLiteral } from '../../openapi/float-literals.js';
 import { dropEmptyOmitted } from '../../runtime/serializer/protobuf/omit-empty.js';
 import { canonicalizeDecodedForms } from '../../runtime/serializer/protobuf/decoded-forms.js';
-import { recordRawRequestBody, recordRequestObject } from '../filters/audit-context.js';
+import { recordRawRequestBody } from '../filters/audit-context.js';
 import type { HandlerScope } from './scope.js';
 import { summarizeBody, typeMetaDecodeError } from './type-meta.js';
 
@@ -23,14 +23,6 @@ export async function readRawBody(h: HandlerScope): Promise<{ raw: Buffer; media
 
 /** The type a body must be: the endpoint's own kind, or a subresource's (TokenRequest). */
 export interface BodyType { group: string; version: string; kind: string }
-
-export async function decodeObjectBody(h: HandlerScope, type?: BodyType): Promise<KubeObject> {
-  const { raw, mediaType } = await readRawBody(h);
-  if (!objectBodyMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectBodyMediaTypes.join(', '));
-  const obj = toKubeObject(h.def, decodeBody(raw, mediaType), type);
-  recordRequestObject(h.ctx, obj);
-  return obj;
-}
 
 /**
  * `region`: where `body` may differ from an object of this kind that decoded (a merge
