@@ -80,6 +80,25 @@ describe('managedfields', () => {
       expect(fieldsOf(out)).to.deep.equal({ 'm/Update': { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } } });
     });
 
+    it('creates of one shape get what a fresh comparison gives: values may differ, lists count as written, no entry shared', () => {
+      const svc = (name: string, port: number, portName: string, label: string | null): KubeObject => ({
+        apiVersion: 'v1', kind: 'Service', metadata: { name, labels: { app: label } as Record<string, string> },
+        spec: { ports: [{ port, protocol: 'TCP', name: portName }], selector: { app: 'x' } },
+      } as unknown as KubeObject);
+      const fm = new FieldManager({ group: '', version: 'v1', kind: 'Service', subresource: '', ignored: [[field('status')]] });
+      const fresh = (o: KubeObject) => fieldsOf(new FieldManager({ group: '', version: 'v1', kind: 'Service', subresource: '', ignored: [[field('status')]] }).update(null, o, 'm'));
+      const first = fm.update(null, svc('a', 80, 'http', 'a'), 'm');
+      const again = fm.update(null, svc('b', 80, 'http', 'b'), 'm');
+      expect(fieldsOf(again)).to.deep.equal(fresh(svc('b', 80, 'http', 'b')));
+      expect(again.metadata.name).to.equal('b');
+      expect(again.metadata.managedFields![0]!.fieldsV1).to.not.equal(first.metadata.managedFields![0]!.fieldsV1);
+      // A port is a list item's key: another port is another path.
+      expect(fieldsOf(fm.update(null, svc('c', 81, 'http', 'c'), 'm'))).to.deep.equal(fresh(svc('c', 81, 'http', 'c')));
+      // A null label is no label: not the shape of a set one.
+      expect(fieldsOf(fm.update(null, svc('d', 80, 'http', null), 'm'))).to.deep.equal(fresh(svc('d', 80, 'http', null)));
+      expect(fieldsOf(fm.update(null, svc('e', 80, 'http', 'e'), 'other'))).to.have.keys('other/Update');
+    });
+
     it('records creates against the Go zero value: value structs and nil slices exist, pointers and RawExtensions do not', () => {
       const lease = new FieldManager({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', subresource: '', ignored: [] });
       const l = lease.update(null, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'h' } }, 'm');

@@ -15,6 +15,7 @@ import { nowTimestamp } from '../names.js';
 import { decodeBytes } from '../../../runtime/serializer/protobuf/codec.js';
 import { messageForKind } from '../../../runtime/serializer/protobuf/schema.js';
 import { conflictError, type Conflict } from './conflict.js';
+import { CreateMemo, zeroHasNoScalars } from './create-memo.js';
 import { reportManagedFieldsFailure } from './failure-log.js';
 import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, managerId, type Managed, type ManagerState,
@@ -55,6 +56,8 @@ export class FieldManager {
   private readonly apiVersion: string;
   private readonly ignored: FieldSet;
   private readonly ignoredTopLevel: string[];
+  /** Creates of a built-in kind whose zero value has no scalar (see create-memo.ts); made on the first. */
+  private creates: CreateMemo | null | undefined;
 
   constructor(private readonly scope: FieldManagerScope) {
     this.schema = scope.schema ?? patchSchemaFor(scope.group, scope.version, scope.kind);
@@ -87,6 +90,26 @@ export class FieldManager {
    * live ones (a single empty entry resets them); subresources never take them from the request.
    */
   update(live: KubeObject | null, obj: KubeObject, manager: string): KubeObject {
+    const memo = live === null && obj.metadata.managedFields === undefined && !this.scope.subresource ? this.createMemo() : undefined;
+    const key = memo?.keyOf(obj, manager);
+    if (key === undefined) return this.updateComputed(live, obj, manager);
+    const recalled = memo!.recall(key, obj, nowTimestamp);
+    if (recalled) return recalled;
+    const computed = this.updateComputed(live, obj, manager);
+    memo!.remember(key, computed);
+    return computed;
+  }
+
+  private createMemo(): CreateMemo | undefined {
+    if (this.creates === undefined) {
+      // A custom resource's schema may change under this manager; a built-in kind's does not.
+      const usable = !this.scope.schema && zeroHasNoScalars(zeroValueOf(this.apiVersion, this.scope.kind, { metadata: {} }));
+      this.creates = usable ? new CreateMemo() : null;
+    }
+    return this.creates ?? undefined;
+  }
+
+  private updateComputed(live: KubeObject | null, obj: KubeObject, manager: string): KubeObject {
     const sent = obj.metadata.managedFields;
     let managed: Managed;
     let reset = false;
