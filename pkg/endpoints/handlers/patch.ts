@@ -51,6 +51,7 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
   const byRegion = patchType === 'merge' && !h.def.customResource && !h.def.conversion;
   let mergePatch: unknown;
   let floats: FloatLiteral[] | undefined;
+  let strategicPatch: unknown;
   const patchCurrent = (current: KubeObject | null): KubeObject => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);
     let patched: Record<string, unknown>;
@@ -67,7 +68,9 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
       floats ??= h.def.customResource ? [] : patchResultFloats(patchType, patch);
       rejectUndecodable(h, patched, region, floats);
     } else {
-      rejectUnconvertible(h, patched, patch);
+      // Parsed once for every pass: the patcher has just read it, so it is valid JSON.
+      strategicPatch ??= JSON.parse(patch);
+      rejectUnconvertible(h, patched, strategicPatch);
     }
     const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t, region);
     const obj = toKubeObject(h.def, patched, undefined, region);
@@ -103,8 +106,7 @@ function rejectUndecodable(h: HandlerScope, patched: Record<string, unknown>, re
  * with the converter's words, ahead of any strict-field problem. Only what the patch's
  * keys name can have changed type (directives reorder or remove, they add no values).
  */
-function rejectUnconvertible(h: HandlerScope, patched: Record<string, unknown>, patch: string): void {
-  const body: unknown = JSON.parse(patch);
+function rejectUnconvertible(h: HandlerScope, patched: Record<string, unknown>, body: unknown): void {
   const region: ChangedRegion = isPlainObject(body) && !h.def.conversion ? body : true;
   const cause = conversionProblemOf(h.def.group, h.def.version, h.def.kind, patched, region);
   if (cause !== undefined) throw patchDecodeFailure(goValueString(body), cause);
