@@ -5,6 +5,7 @@
 // "unrecognized type: int32", "cannot restore struct from: slice"). Types with their own
 // JSON decoding (Time, Quantity, IntOrString) are handed the value re-encoded as JSON.
 import { classify } from './go-types.js';
+import { jsonKind, numberAsWritten } from './type-check.js';
 import { base64Error, quantityError, timeError } from '../runtime/literal-decoders.js';
 import { type ChangedRegion, regionAt } from '../runtime/changed-region.js';
 import { definitionNameForGVK, refNode } from './schema.js';
@@ -23,13 +24,6 @@ function goKind(v: unknown): string {
   return 'string';
 }
 
-/** What encoding/json names a value it cannot put in a Go value (no struct context: a fresh decode). */
-function jsonWord(v: unknown): string {
-  if (typeof v === 'number') return `number ${JSON.stringify(v)}`;
-  if (typeof v === 'boolean') return 'bool';
-  return Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : 'string';
-}
-
 const fail = (message: string): never => {
   throw new Unconvertible(message);
 };
@@ -43,14 +37,14 @@ function convert(node: SchemaNode, v: unknown, region: ChangedRegion): void {
       return;
     case 'intOrString':
       if (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) return;
-      return fail(`json: cannot unmarshal ${jsonWord(v)} into Go value of type int32`);
+      return fail(`json: cannot unmarshal ${numberAsWritten(v)} into Go value of type int32`);
     case 'quantity': {
       const err = quantityError(typeof v === 'string' ? v : JSON.stringify(v));
       if (err) fail(err);
       return;
     }
     case 'time': {
-      if (typeof v !== 'string') return fail(`json: cannot unmarshal ${jsonWord(v).replace(/^number .*/, 'number')} into Go value of type string`);
+      if (typeof v !== 'string') return fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
       const err = timeError(v, c.micro);
       if (err) fail(err);
       return;

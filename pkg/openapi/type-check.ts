@@ -23,7 +23,8 @@ class Fatal {
   constructor(readonly message: string) {}
 }
 
-function jsonKind(v: unknown): string {
+/** How encoding/json names the kind of a value it cannot put in a Go value. */
+export function jsonKind(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'object') return 'object';
   // A symbol is a number written as a float (see float-literals.ts).
@@ -33,7 +34,7 @@ function jsonKind(v: unknown): string {
 }
 
 /** How Go's decoder names a number it refuses: as written. */
-function numberAsWritten(v: unknown): string {
+export function numberAsWritten(v: unknown): string {
   return typeof v === 'number' ? `number ${v}` : typeof v === 'symbol' ? `number ${floatLiteralText(v)}` : jsonKind(v);
 }
 
