@@ -71,7 +71,9 @@ describe('watch bookmarks (in-process server, 400 ms bookmark period)', function
       await new Promise((r) => setTimeout(r, 200));
     }
     const evs = await pending;
-    expect(evs.length).to.be.within(3, 6);
+    // About five in two seconds; at least two even when a loaded machine delays the timer
+    // (one run at load 20 saw two), so one lone bookmark still fails.
+    expect(evs.length).to.be.within(2, 6);
     expect(evs.every((e) => e.type === 'BOOKMARK' && e.object.kind === 'ConfigMap')).to.equal(true);
     const rvs = evs.map((e) => Number(e.object.metadata.resourceVersion));
     expect(rvs).to.deep.equal([...rvs].sort((a, b) => a - b));
