@@ -32,7 +32,7 @@ const until = async (check: () => boolean): Promise<void> => {
 
 for (const listen of [true, false]) {
   describe(`Informer over a watch ${listen ? 'that hands events over (listen)' : 'it iterates'}`, () => {
-    it('tells handlers every change in order, a failing handler none the worse, and relists after an ERROR', async () => {
+    it('tells handlers every change in order (a delete with the event\'s final state), a failing handler none the worse, and relists after an ERROR', async () => {
       const f = fakeStore([cm('a', 1)], listen);
       const inf = new Informer(f.store);
       const seen: string[] = [];
@@ -40,7 +40,7 @@ for (const listen of [true, false]) {
       inf.addHandlers({
         add: (o) => seen.push(`add ${o.metadata.name}`),
         update: (o, old) => seen.push(`update ${o.metadata.name} ${old.metadata.resourceVersion}->${o.metadata.resourceVersion}`),
-        delete: (o) => seen.push(`delete ${o.metadata.name}`),
+        delete: (o) => seen.push(`delete ${o.metadata.name} ${o.metadata.resourceVersion}`),
       });
       inf.start();
       await until(() => f.watches.length === 1);
@@ -50,7 +50,7 @@ for (const listen of [true, false]) {
       w.push({ type: 'BOOKMARK', object: cm('', 4) });
       w.push({ type: 'DELETED', object: cm('b', 5) });
       await until(() => seen.length === 4);
-      expect(seen).to.deep.equal(['add a', 'add b', 'update a 1->3', 'delete b']);
+      expect(seen).to.deep.equal(['add a', 'add b', 'update a 1->3', 'delete b 5']);
       expect(inf.resourceVersion).to.equal('5');
       expect(inf.get('ns', 'a')?.kind).to.equal('ConfigMap');
       w.push({ type: 'ERROR', object: cm('', 0) });

@@ -129,7 +129,9 @@ export class Informer {
     const obj = this.store.decorate(ev.object);
     const key = Informer.keyOf(obj);
     if (ev.type === 'DELETED') {
-      this.remove(key, this.cache.get(key) ?? obj);
+      // As client-go's informer: handlers get the event's object (the final state, at the
+      // deletion's resourceVersion), not the cached copy, which can be a version behind.
+      this.remove(key, obj);
     } else {
       const old = this.cache.get(key);
       this.cache.set(key, obj);
@@ -139,7 +141,7 @@ export class Informer {
     return true;
   }
 
-  /** Drops `key` from the cache and tells the handlers `obj` (the cached copy when there is one) is gone. */
+  /** Drops `key` from the cache and tells the handlers `obj` is gone. */
   private remove(key: string, obj: KubeObject): void {
     this.cache.delete(key);
     this.emit('delete', obj);
