@@ -48,6 +48,40 @@ describe('null fields of built-in kinds', function () {
     expect((await call<Obj>('GET', `${cms}/a`)).body).to.not.have.property('data');
   });
 
+  it('a null in a scalar without omitempty, a list\'s item or a map\'s value is the Go zero value, never null', async () => {
+    const cm = await call<Obj>('POST', cms, '{"metadata":{"name":"z","labels":{"l":null}},"data":{"k":null}}');
+    expect(cm.status, cm.text).to.equal(201);
+    for (const body of [cm.body, (await call<Obj>('GET', `${cms}/z`)).body]) {
+      expect(body.data).to.deep.equal({ k: '' });
+      expect(body.metadata.labels).to.deep.equal({ l: '' });
+    }
+    const pod = await call<{ spec: { containers: Array<{ command: unknown }> } }>('POST', `/api/v1/namespaces/${ns}/pods`,
+      '{"metadata":{"name":"z"},"spec":{"containers":[{"name":"c","image":"x","command":["a",null]}]}}');
+    expect(pod.status, pod.text).to.equal(201);
+    expect(pod.body.spec.containers[0].command).to.deep.equal(['a', '']);
+    // Validation sees the zero value where it used to meet a null and fail with a 500.
+    const badFinalizer = await call<{ reason: string }>('POST', cms, '{"metadata":{"name":"f","finalizers":[null]}}');
+    expect(badFinalizer.status, badFinalizer.text).to.equal(422);
+    expect(badFinalizer.text).to.include('metadata.finalizers: Invalid value: \\"\\": name part must be non-empty');
+
+    const pdbs = `/apis/policy/v1/namespaces/${ns}/poddisruptionbudgets`;
+    const pdb = await call<Obj>('POST', pdbs, '{"metadata":{"name":"b"},"spec":{"minAvailable":1,"selector":{"matchLabels":{"a":"b"}}}}');
+    expect(pdb.status, pdb.text).to.equal(201);
+    const status = await call<Obj & { status: Record<string, unknown> }>('PUT', `${pdbs}/b/status`, JSON.stringify({
+      metadata: { name: 'b', resourceVersion: pdb.body.metadata.resourceVersion },
+      spec: { minAvailable: 1, selector: { matchLabels: { a: 'b' } } },
+      status: { currentHealthy: null, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0,
+        conditions: [{ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: null, lastTransitionTime: '2026-11-30T17:20:07Z' }] },
+    }));
+    expect(status.status, status.text).to.equal(200);
+    for (const body of [status.body, (await call<Obj & { status: Record<string, unknown> }>('GET', `${pdbs}/b`)).body]) {
+      expect(body.status.currentHealthy).to.equal(0);
+      expect(body.status.conditions).to.deep.equal([{ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: '', lastTransitionTime: '2026-11-30T17:20:07Z' }]);
+    }
+    // 0 was stored before, so the status writer does not own it.
+    expect(status.body.metadata.managedFields[1].fieldsV1).to.not.have.nested.property('f:status.f:currentHealthy');
+  });
+
   it('a zero time in a pointer field is kept and served as null; a null there is dropped', async () => {
     const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
     const res = await call<{ spec: Record<string, unknown> }>('POST', leases,

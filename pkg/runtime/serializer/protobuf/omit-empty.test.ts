@@ -23,6 +23,30 @@ describe('dropEmptyOmitted: what decoding into the Go type loses', () => {
     expect(role).to.deep.equal({ metadata: { name: 'r' }, rules: null });
   });
 
+  it('puts the zero value in place of a null in a scalar without omitempty, as a decode into the Go struct leaves it', () => {
+    const pod: Record<string, unknown> = {
+      spec: { containers: [{ name: null, image: 'i', ports: [{ containerPort: null, name: null }] }] },
+      status: { containerStatuses: [{ name: 'c', ready: null, restartCount: null, image: null, started: null }] },
+    };
+    dropEmptyOmitted(pod, 'v1', 'Pod');
+    expect(pod).to.deep.equal({
+      spec: { containers: [{ name: '', image: 'i', ports: [{ containerPort: 0 }] }] },
+      status: { containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: '' }] },
+    });
+  });
+
+  it('puts the element\'s zero value in place of a null item of a list or value of a map; a []byte\'s stays nil', () => {
+    const cm: Record<string, unknown> = { metadata: { name: 'c', finalizers: ['a/b', null], labels: { l: null } }, data: { k: null }, binaryData: { b: null } };
+    dropEmptyOmitted(cm, 'v1', 'ConfigMap');
+    expect(cm).to.deep.equal({ metadata: { name: 'c', finalizers: ['a/b', ''], labels: { l: '' } }, data: { k: '' }, binaryData: { b: null } });
+    const pod: Record<string, unknown> = { metadata: { ownerReferences: [null] }, spec: { containers: [{ name: 'c', command: [null], resources: { limits: { cpu: null } } }] } };
+    dropEmptyOmitted(pod, 'v1', 'Pod');
+    expect(pod).to.deep.equal({
+      metadata: { ownerReferences: [{ apiVersion: '', kind: '', name: '', uid: '' }] },
+      spec: { containers: [{ name: 'c', command: [''], resources: { limits: { cpu: '0' } } }] },
+    });
+  });
+
   it('keeps empty slices of fields without omitempty, and leaves kinds without a Go type alone', () => {
     const role: Record<string, unknown> = { metadata: { name: 'r' }, rules: [] };
     dropEmptyOmitted(role, 'rbac.authorization.k8s.io/v1', 'Role');

@@ -1,18 +1,24 @@
 // What decoding into upstream's Go types loses before anything else sees the object: an
 // empty map or slice in an omitempty field (`"labels": {}`) is never encoded again, and
 // a null there leaves a nil pointer, slice or map (or a zero scalar), so the field
-// manager, admission, storage and the response all see it absent. Only kinds
-// upstream has a Go type (a protobuf message) for; custom resources keep what was sent.
+// manager, admission, storage and the response all see it absent. Elsewhere a null is a
+// no-op on the Go value (encoding/json), which keeps its zero: a scalar without
+// omitempty, a list's item or a map's value is then encoded as "", 0, false or the
+// message's zero, never null. Only kinds upstream has a Go type (a protobuf message)
+// for; custom resources keep what was sent.
 import { type ChangedRegion, regionAt } from '../../changed-region.js';
 import { isPlainObject } from '../../object.js';
 import { messageFields, messageForKind, type FieldDesc } from './schema.js';
+import { decodeBytes } from './decode.js';
+import { scalarZero } from './plan.js';
 import { special } from './special-types.js';
 
 type Obj = Record<string, unknown>;
 
 /**
  * Removes, in place, the nulls and the empty maps and slices of omitempty fields of `obj` (a `kind` of
- * `apiVersion`). `region`: where `obj` may differ from a decoded object, which holds none.
+ * `apiVersion`), and puts the Go zero value in place of the other nulls decoding zeroes.
+ * `region`: where `obj` may differ from a decoded object, which holds none.
  */
 export function dropEmptyOmitted(obj: Obj, apiVersion: string, kind: string, region: ChangedRegion = true): void {
   const message = messageForKind(apiVersion, kind);
@@ -32,10 +38,12 @@ function walk(obj: Obj, message: string, region: ChangedRegion): void {
     const v = obj[f.j];
     if (v === undefined) continue;
     if (v === null) {
+      if (f.t !== 'msg' && f.a && !f.o) obj[f.j] = scalarZero[f.t];
       // A struct held by value (a Time, ObjectMeta) stays: it is encoded even when zero.
-      if (f.o && !(f.t === 'msg' && !f.r && f.a)) delete obj[f.j];
+      else if (f.o && !(f.t === 'msg' && !f.r && f.a)) delete obj[f.j];
       continue;
     }
+    if (f.r && f.t !== 'bytes') zeroNullItems(f, v, r);
     if (f.o && isEmptyCollection(f, v)) {
       delete obj[f.j];
       continue;
@@ -53,6 +61,21 @@ function walk(obj: Obj, message: string, region: ChangedRegion): void {
       walk(v, f.m, r);
     }
   }
+}
+
+const noBytes = new Uint8Array(0);
+
+/** Null items of a list or values of a map, as the element type's zero ([]byte's stays nil). */
+function zeroNullItems(f: FieldDesc, v: unknown, region: ChangedRegion): void {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] === null) v[i] = zeroOf(f);
+  } else if (isPlainObject(v)) {
+    for (const key in v) if (v[key] === null && regionAt(region, key) !== undefined) v[key] = zeroOf(f);
+  }
+}
+
+function zeroOf(f: FieldDesc): unknown {
+  return f.t === 'msg' ? decodeBytes(noBytes, f.m!) : scalarZero[f.t];
 }
 
 /** A map, slice or []byte (a base64 string in JSON) with nothing in it. */
