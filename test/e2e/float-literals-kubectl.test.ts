@@ -1,7 +1,8 @@
 // kubectl v1.28 and v1.34 sending a Deployment whose replicas is written `3.0`: with
 // `create --raw` the body goes as written and upstream's typed decoder refuses it (400,
 // shown as "Error from server (BadRequest)"); `create -f` decodes the file itself and
-// sends 3, which is taken.
+// sends 3, which is taken. A merge patch of /scale with 2.5 is refused as the patchers'
+// 422 on "patch" (kubectl patch sends a merge patch's numbers as written).
 import { expect } from 'chai';
 import { kubectl, kubectlVersions, startReplicas, type Cluster } from '../harness/index.js';
 
@@ -28,6 +29,11 @@ describe('e2e: kubectl sending an integer written as a float', function () {
       const file = await run(['create', '-f', '-', '-o', 'jsonpath={.spec.replicas}'], body);
       expect(file.code, file.stderr).to.equal(0);
       expect(file.stdout).to.equal('3');
+      // A merge patch of the scale subresource goes as written: the Scale's decode refuses it.
+      const scaled = await run(['patch', 'deployment', 'web', '-n', ns, '--subresource=scale', '--type=merge', '-p', '{"spec":{"replicas":2.5}}']);
+      expect(scaled.code, scaled.stdout).to.not.equal(0);
+      expect(scaled.stderr).to.include('The request is invalid: patch: Invalid value: "{\\"apiVersion\\":\\"autoscaling/v1\\",\\"kind\\":\\"Scale\\"');
+      expect(scaled.stderr).to.include('json: cannot unmarshal number 2.5 into Go struct field ScaleSpec.spec.replicas of type int32');
     });
   }
 });

@@ -90,4 +90,31 @@ describe('integers written as JSON floats', function () {
     expect(res.status, res.text).to.equal(200);
     expect(res.body.spec.replicas).to.equal(7);
   });
+
+  it('the scale subresource: the same refusals for its Scale (PUT 400, JSON and merge patch 422, strategic 422 on a fraction)', async () => {
+    const scale = `${deployments}/taken/scale`;
+    const put = await call<Status>('PUT', scale, '{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"taken"},"spec":{"replicas":3.0}}');
+    expect(put.status, put.text).to.equal(400);
+    expect(put.body.message).to.equal('Scale in version "v1" cannot be handled as a Scale: '
+      + 'json: cannot unmarshal number 3.0 into Go struct field ScaleSpec.spec.replicas of type int32');
+    for (const [patch, type, literal] of [
+      ['{"spec":{"replicas":2.5}}', 'application/merge-patch+json', '2.5'],
+      ['[{"op":"replace","path":"/spec/replicas","value":3.0}]', 'application/json-patch+json', '3.0'],
+    ]) {
+      const res = await call<Status>('PATCH', scale, patch, type);
+      expect(res.status, res.text).to.equal(422);
+      expect(res.body.details?.causes?.[0].field).to.equal('patch');
+      expect(res.body.message).to.match(/^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"autoscaling\/v1\\",\\"kind\\":\\"Scale\\",.*\}": (.*)$/s);
+      expect(res.body.message).to.include(`\\"spec\\":{\\"replicas\\":${literal}},`);
+      expect(res.body.message.endsWith(`: json: cannot unmarshal number ${literal} into Go struct field ScaleSpec.spec.replicas of type int32`),
+        res.body.message).to.equal(true);
+    }
+    const strategic = await call<Status>('PATCH', scale, '{"spec":{"replicas":2.5}}', 'application/strategic-merge-patch+json');
+    expect(strategic.status, strategic.text).to.equal(422);
+    expect(strategic.body.message).to.equal(' "" is invalid: patch: Invalid value: "map[spec:map[replicas:2.5]]": cannot convert float64 to int32');
+    expect((await call<Deployment>('GET', `${deployments}/taken`)).body.spec.replicas).to.equal(7);
+    const integral = await call<{ spec: { replicas: number } }>('PATCH', scale, '{"spec":{"replicas":8.0}}', 'application/strategic-merge-patch+json');
+    expect(integral.status, integral.text).to.equal(200);
+    expect(integral.body.spec.replicas).to.equal(8);
+  });
 });

@@ -7,16 +7,15 @@ import type { KubeObject } from '../../runtime/object.js';
 import { applyMergePatch, applyPatch, decodeMergePatch } from '../../apis/meta/patch/index.js';
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
-import { typeProblemOf } from '../../openapi/type-check.js';
-import { conversionProblemOf } from '../../openapi/convert-check.js';
 import { isPlainObject } from '../../runtime/object.js';
-import { encodeWithFloatLiterals, type FloatLiteral } from '../../openapi/float-literals.js';
+import type { FloatLiteral } from '../../openapi/float-literals.js';
 import {
-  addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, patchDecodeFailure, reportPatchIssues,
+  addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, reportPatchIssues,
   sortedCopy, sortedUnknownIssues, type FieldValidation, type StrictReport, type TypeRef, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { applyHandler } from './apply.js';
 import { patchResultFloats } from './patch-floats.js';
+import { rejectUndecodable, rejectUnconvertible } from './patched-decode.js';
 import { readRawBody, toKubeObject } from './decode.js';
 import { writeObject } from './response.js';
 import type { HandlerScope } from './scope.js';
@@ -66,11 +65,11 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
     }
     if (patchType !== 'strategic') {
       floats ??= h.def.customResource ? [] : patchResultFloats(patchType, patch);
-      rejectUndecodable(h, patched, region, floats);
+      rejectUndecodable(h.def, patched, region, floats);
     } else {
       // Parsed once for every pass: the patcher has just read it, so it is valid JSON.
       strategicPatch ??= JSON.parse(patch);
-      rejectUnconvertible(h, patched, strategicPatch);
+      rejectUnconvertible(h.def, patched, strategicPatch, isPlainObject(strategicPatch) && !h.def.conversion ? strategicPatch : true);
     }
     const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t, region);
     const obj = toKubeObject(h.def, patched, undefined, region);
@@ -87,29 +86,6 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
     patchType === 'strategic' ? patchCurrent : ownedResults(patchCurrent), scope);
   addWarnings(h.ctx, scope.warnings ?? []);
   writeObject(h, 200, res.object);
-}
-
-/**
- * Upstream's JSON and merge patchers decode the patched document into the kind before
- * anything else, and a value of the wrong type there is their 422 on "patch" showing the
- * document (Go's encoding: keys sorted, a patch's numbers as written), ahead of any
- * strict-field problem.
- */
-function rejectUndecodable(h: HandlerScope, patched: Record<string, unknown>, region: ChangedRegion, floats: FloatLiteral[]): void {
-  const cause = typeProblemOf(h.def.group, h.def.version, h.def.kind, patched, region, floats);
-  if (cause !== undefined) throw patchDecodeFailure(encodeWithFloatLiterals(patched, floats, sortedCopy), cause);
-}
-
-/**
- * Upstream's strategic patcher converts the patched map into the kind (no JSON decode): a
- * value that does not convert is its 422 on "patch" showing the patch as Go prints a map,
- * with the converter's words, ahead of any strict-field problem. Only what the patch's
- * keys name can have changed type (directives reorder or remove, they add no values).
- */
-function rejectUnconvertible(h: HandlerScope, patched: Record<string, unknown>, body: unknown): void {
-  const region: ChangedRegion = isPlainObject(body) && !h.def.conversion ? body : true;
-  const cause = conversionProblemOf(h.def.group, h.def.version, h.def.kind, patched, region);
-  if (cause !== undefined) throw patchDecodeFailure(goValueString(body), cause);
 }
 
 /**
