@@ -85,6 +85,25 @@ describe('integers written as JSON floats', function () {
     expect(stored.body.spec.replicas).to.equal(2);
   });
 
+  it('JSON patch: the literal is followed wherever the patch puts it (an append, a shifted index, a move, a copy)', async () => {
+    const ports = '/spec/template/spec/containers/0/ports';
+    const portField = 'ContainerPort.spec.template.spec.containers.ports.containerPort';
+    for (const [ops, literal, field] of [
+      [`{"op":"add","path":"${ports}","value":[]},{"op":"add","path":"${ports}/-","value":{"containerPort":80.0}}`, '80.0', portField],
+      [`{"op":"add","path":"${ports}","value":[{"containerPort":81}]},{"op":"add","path":"${ports}/0","value":{"containerPort":82.0}},`
+        + `{"op":"add","path":"${ports}/0","value":{"containerPort":83}}`, '82.0', portField],
+      ['{"op":"add","path":"/spec/paused","value":5.0},{"op":"move","from":"/spec/paused","path":"/spec/replicas"}', '5.0', 'DeploymentSpec.spec.replicas'],
+      ['{"op":"add","path":"/spec/paused","value":6.0},{"op":"copy","from":"/spec/paused","path":"/spec/replicas"},{"op":"remove","path":"/spec/paused"}',
+        '6.0', 'DeploymentSpec.spec.replicas'],
+    ]) {
+      const res = await call<Status>('PATCH', `${deployments}/taken`, `[${ops}]`, 'application/json-patch+json');
+      expect(res.status, res.text).to.equal(422);
+      expect(res.body.details?.causes?.[0].field).to.equal('patch');
+      expect(res.body.message.endsWith(`: json: cannot unmarshal number ${literal} into Go struct field ${field} of type int32`), res.body.message).to.equal(true);
+    }
+    expect((await call<Deployment>('GET', `${deployments}/taken`)).body.spec.replicas).to.equal(2);
+  });
+
   it('strategic merge patch: an integral float converts (a map, not JSON, is decoded)', async () => {
     const res = await call<Deployment>('PATCH', `${deployments}/taken`, '{"spec":{"replicas":7.0}}', 'application/strategic-merge-patch+json');
     expect(res.status, res.text).to.equal(200);

@@ -8,13 +8,12 @@ import { applyMergePatch, applyPatch, decodeMergePatch } from '../../apis/meta/p
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
 import { isPlainObject } from '../../runtime/object.js';
-import type { FloatLiteral } from '../../openapi/float-literals.js';
 import {
   addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, reportPatchIssues,
   sortedCopy, sortedUnknownIssues, type FieldValidation, type StrictReport, type TypeRef, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { applyHandler } from './apply.js';
-import { patchResultFloats } from './patch-floats.js';
+import { patchResultFloats, type PatchResultFloats } from './patch-floats.js';
 import { rejectUndecodable, rejectUnconvertible } from './patched-decode.js';
 import { readRawBody, toKubeObject } from './decode.js';
 import { writeObject } from './response.js';
@@ -49,7 +48,7 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
   // objects decode with no unknown field and no type error, only that region is checked.
   const byRegion = patchType === 'merge' && !h.def.customResource && !h.def.conversion;
   let mergePatch: unknown;
-  let floats: FloatLiteral[] | undefined;
+  let floatsOf: PatchResultFloats | undefined;
   let strategicPatch: unknown;
   const patchCurrent = (current: KubeObject | null): KubeObject => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);
@@ -64,8 +63,8 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
       patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
     }
     if (patchType !== 'strategic') {
-      floats ??= h.def.customResource ? [] : patchResultFloats(patchType, patch);
-      rejectUndecodable(h.def, patched, region, floats);
+      floatsOf ??= h.def.customResource ? () => [] : patchResultFloats(patchType, patch);
+      rejectUndecodable(h.def, patched, region, floatsOf(current as Record<string, unknown>));
     } else {
       // Parsed once for every pass: the patcher has just read it, so it is valid JSON.
       strategicPatch ??= JSON.parse(patch);

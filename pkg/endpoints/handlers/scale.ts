@@ -14,9 +14,8 @@ import { writeObject } from './response.js';
 import type { HandlerScope } from './scope.js';
 import { parseWriteOptions, writeScope } from './write-options.js';
 import { acceptedPatchTypes } from './patch.js';
-import { patchResultFloats } from './patch-floats.js';
+import { patchResultFloats, type PatchResultFloats } from './patch-floats.js';
 import { rejectUndecodable, rejectUnconvertible } from './patched-decode.js';
-import type { FloatLiteral } from '../../openapi/float-literals.js';
 
 export const scaleType: BodyType = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 
@@ -90,12 +89,12 @@ export function scaleHandler(s: ScaleDef): (h: HandlerScope) => Promise<void> {
       opts = parseWriteOptions(h.query, 'PatchOptions');
       const schema = patchType === 'strategic' ? patchSchemaFor(scaleType.group, scaleType.version, scaleType.kind) : undefined;
       const patch = raw.toString('utf8');
-      let floats: FloatLiteral[] | undefined;
+      let floatsOf: PatchResultFloats | undefined;
       let strategicPatch: unknown;
       desired = (current) => {
         const patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
         // A Scale is decoded and converted as any kind is: a float in spec.replicas is refused the same way.
-        if (patchType !== 'strategic') rejectUndecodable(scaleType, patched, true, floats ??= patchResultFloats(patchType, patch));
+        if (patchType !== 'strategic') rejectUndecodable(scaleType, patched, true, (floatsOf ??= patchResultFloats(patchType, patch))(current));
         else rejectUnconvertible(scaleType, patched, strategicPatch ??= JSON.parse(patch), true);
         return toKubeObject(scaleDef(h.def), patched, scaleType);
       };
