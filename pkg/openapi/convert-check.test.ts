@@ -23,6 +23,18 @@ describe('conversionProblemOf (a strategic merge patch result converted into the
     expect(problem({ metadata: { creationTimestamp: 5 } })).to.equal('json: cannot unmarshal number into Go value of type string');
   });
 
+  it('wraps an integer that does not fit an int32 field to its low 32 bits, as Go\'s conversion does, in place', () => {
+    const obj = deployment({ replicas: 4294967296, minReadySeconds: 2147483648, progressDeadlineSeconds: 3e9, revisionHistoryLimit: 1e30,
+      template: { spec: { activeDeadlineSeconds: 4294967296, containers: [{ name: 'c', ports: [{ containerPort: 4294967377 }] }] } } });
+    expect(problem(obj)).to.equal(undefined);
+    expect(obj.spec).to.deep.equal({ replicas: 0, minReadySeconds: -2147483648, progressDeadlineSeconds: -1294967296, revisionHistoryLimit: 0,
+      template: { spec: { activeDeadlineSeconds: 4294967296, containers: [{ name: 'c', ports: [{ containerPort: 81 }] }] } } });
+    // Between 2^53 and 2^63 the number is not the literal's value: left as it is.
+    const unsafe = deployment({ replicas: 2 ** 60 });
+    expect(problem(unsafe)).to.equal(undefined);
+    expect(unsafe.spec.replicas).to.equal(2 ** 60);
+  });
+
   it('looks only where the patch named', () => {
     const obj = deployment({ replicas: 'x', paused: true });
     expect(problem(obj, { spec: { paused: true } })).to.equal(undefined);

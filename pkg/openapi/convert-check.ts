@@ -4,6 +4,8 @@
 // convert and words its errors its own way ("cannot convert int64 to string",
 // "unrecognized type: int32", "cannot restore struct from: slice"). Types with their own
 // JSON decoding (Time, Quantity, IntOrString) are handed the value re-encoded as JSON.
+// An integer it can convert but that does not fit an int32 field is not an error there:
+// Go's conversion keeps its low 32 bits, and the object goes on with that value.
 import { classify } from './go-types.js';
 import { jsonKind, numberAsWritten } from './type-check.js';
 import { base64Error, quantityError, timeError } from '../runtime/literal-decoders.js';
@@ -28,62 +30,76 @@ const fail = (message: string): never => {
   throw new Unconvertible(message);
 };
 
-function convert(node: SchemaNode, v: unknown, region: ChangedRegion): void {
-  if (v === null || v === undefined) return;
+/** What an integer the converter takes becomes in an int32 field, as reflect's Convert on amd64. */
+function int32Of(v: number): number {
+  // Past int64 the value is a float64, whose conversion to int64 gives 0x8000000000000000 (low bits 0).
+  if (v >= 2 ** 63 || v <= -(2 ** 63)) return 0;
+  return v | 0;
+}
+
+/** Checks `v` as `node`'s Go type; returns what it converts to (only an int32 wraps, see int32Of). */
+function convert(node: SchemaNode, v: unknown, region: ChangedRegion): unknown {
+  if (v === null || v === undefined) return v;
   const c = classify(node);
   const kind = goKind(v);
   switch (c.k) {
     case 'any':
-      return;
+      return v;
     case 'intOrString':
-      if (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) return;
+      if (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) return v;
       return fail(`json: cannot unmarshal ${numberAsWritten(v)} into Go value of type int32`);
     case 'quantity': {
       const err = quantityError(typeof v === 'string' ? v : JSON.stringify(v));
       if (err) fail(err);
-      return;
+      return v;
     }
     case 'time': {
       if (typeof v !== 'string') return fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
       const err = timeError(v, c.micro);
       if (err) fail(err);
-      return;
+      return v;
     }
     case 'string':
       if (c.bytes) {
         if (typeof v === 'string') {
           const err = base64Error(v);
           if (err) fail(`error decoding from json: ${err}`);
-          return;
+          return v;
         }
         if (!Array.isArray(v)) fail(`cannot restore slice from ${kind}`);
-        return;
+        return v;
       }
-      if (kind === 'string') return;
+      if (kind === 'string') return v;
       // An integer converts to a string in Go, but JSON has no such conversion.
       return fail(kind === 'int64' ? 'cannot convert int64 to string' : 'unrecognized type: string');
     case 'integer':
-      if (kind === 'int64') return;
+      // Outside 2^53 the number is not the literal's value: left to the typed check.
+      if (kind === 'int64') return c.go === 'int32' && (v as number) !== ((v as number) | 0) && !isUnsafeBelowInt64(v as number) ? int32Of(v as number) : v;
       // An integral float64 (a patch's 3.0) converts; a fraction does not.
       return fail(kind === 'float64' ? `cannot convert float64 to ${c.go}` : `unrecognized type: ${c.go}`);
     case 'number':
       if (typeof v !== 'number') fail('unrecognized type: float64');
-      return;
+      return v;
     case 'boolean':
       if (kind !== 'bool') fail('unrecognized type: bool');
-      return;
+      return v;
     case 'array':
       if (!Array.isArray(v)) return fail(`cannot restore slice from ${kind}`);
-      for (const item of v) convert(c.items, item, true);
-      return;
+      for (let i = 0; i < v.length; i++) {
+        const out = convert(c.items, v[i], true);
+        if (out !== v[i]) v[i] = out;
+      }
+      return v;
     case 'map': {
       if (kind !== 'map') return fail(`cannot restore map from ${kind}`);
       const obj = v as Record<string, unknown>;
       for (const key of Object.keys(obj)) {
         const r = regionAt(region, key);
-        if (r !== undefined) convert(c.values, obj[key], r);
+        if (r === undefined) continue;
+        const out = convert(c.values, obj[key], r);
+        if (out !== obj[key]) obj[key] = out;
       }
-      return;
+      return v;
     }
     case 'struct': {
       if (kind !== 'map') return fail(`cannot restore struct from: ${kind}`);
@@ -92,16 +108,24 @@ function convert(node: SchemaNode, v: unknown, region: ChangedRegion): void {
       for (const key of Object.keys(props)) {
         if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
         const r = regionAt(region, key);
-        if (r !== undefined) convert(props[key], obj[key], r);
+        if (r === undefined) continue;
+        const out = convert(props[key], obj[key], r);
+        if (out !== obj[key]) obj[key] = out;
       }
-      return;
+      return v;
     }
   }
 }
 
+/** Between 2^53 and 2^63: an int64 in Go, but not exactly the literal here. */
+function isUnsafeBelowInt64(v: number): boolean {
+  return !Number.isSafeInteger(v) && v < 2 ** 63 && v > -(2 ** 63);
+}
+
 /**
  * The converter's error for `obj` as the kind, or undefined when it converts (or the kind
- * has no generated schema). `region`: where `obj` may differ from a stored object.
+ * has no generated schema); an integer it converts into an int32 field is wrapped in
+ * `obj`, in place. `region`: where `obj` may differ from a stored object.
  */
 export function conversionProblemOf(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true): string | undefined {
   const name = definitionNameForGVK(group, version, kind);

@@ -2,6 +2,7 @@
 // patcher converts the patched map into the kind (runtime.DefaultUnstructuredConverter)
 // rather than decoding JSON, and a value that does not convert is a 422 Invalid on
 // "patch" showing the patch as Go prints a map (%+v), with the converter's own words.
+// An integer too wide for an int32 field converts (Go keeps the low 32 bits).
 import { expect } from 'chai';
 import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
 
@@ -55,5 +56,18 @@ describe('strategic merge patch type errors', function () {
     const ok = await call<{ spec: { replicas: number } }>('PATCH', deployment, '{"spec":{"replicas":4}}', 'application/strategic-merge-patch+json');
     expect(ok.status, ok.text).to.equal(200);
     expect(ok.body.spec.replicas).to.equal(4);
+  });
+
+  it('an integer too wide for an int32 field is no error: it keeps its low 32 bits (Go\'s conversion), and validation sees that', async () => {
+    const wrapped = await call<{ spec: { replicas: number } }>('PATCH', deployment, '{"spec":{"replicas":4294967297}}', 'application/strategic-merge-patch+json');
+    expect(wrapped.status, wrapped.text).to.equal(200);
+    expect(wrapped.body.spec.replicas).to.equal(1);
+    const negative = await smp(deployment, '{"spec":{"replicas":2147483648}}');
+    expect(negative.status, negative.text).to.equal(422);
+    expect(negative.body.message).to.equal('Deployment.apps "web" is invalid: spec.replicas: Invalid value: -2147483648: must be greater than or equal to 0');
+    // The JSON decode of a merge patch's result refuses it, as the typed decoder does.
+    const merge = await call<Status>('PATCH', deployment, '{"spec":{"replicas":4294967297}}', 'application/merge-patch+json');
+    expect(merge.status, merge.text).to.equal(422);
+    expect(merge.body.message.endsWith(': json: cannot unmarshal number 4294967297 into Go struct field DeploymentSpec.spec.replicas of type int32')).to.equal(true);
   });
 });
