@@ -29,6 +29,19 @@ describe('checkTypes', () => {
     expect(typeProblemOf('', 'v1', 'Pod', pod, true, [{ path: ['spec', 'terminationGracePeriodSeconds'], text: '4.0' }])).to.equal(undefined);
   });
 
+  it('checks a long integer literal\'s range on its exact value, and names it as written', () => {
+    const pod = { spec: { terminationGracePeriodSeconds: 2 ** 63, containers: [{ name: 'c', ports: [{ containerPort: 80 }] }] } };
+    const grace = (text: string) => [{ path: ['spec', 'terminationGracePeriodSeconds'], text }];
+    expect(typeProblemOf('', 'v1', 'Pod', pod, true, grace('9223372036854775807'))).to.equal(undefined);
+    expect(typeProblemOf('', 'v1', 'Pod', pod, true, grace('9223372036854775808')))
+      .to.equal('json: cannot unmarshal number 9223372036854775808 into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64');
+    expect(pod.spec.terminationGracePeriodSeconds).to.equal(2 ** 63);
+    pod.spec.terminationGracePeriodSeconds = 30;
+    pod.spec.containers[0].ports[0].containerPort = 2 ** 64;
+    expect(typeProblemOf('', 'v1', 'Pod', pod, true, [{ path: ['spec', 'containers', 0, 'ports', 0, 'containerPort'], text: '18446744073709551616' }]))
+      .to.equal('json: cannot unmarshal number 18446744073709551616 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32');
+  });
+
   it('accepts well-typed bodies, nulls and unknown fields (those are not type errors)', () => {
     expect(message('', 'v1', 'ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { x: 'y' } }, data: { k: 'v' }, extra: 1 })).to.equal(undefined);
     expect(message('', 'v1', 'ConfigMap', { metadata: null, data: null, immutable: null })).to.equal(undefined);

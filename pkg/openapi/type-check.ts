@@ -51,6 +51,15 @@ function checkInteger(v: number, min: number, max: number): boolean {
   return Number.isInteger(v) && v >= min && v <= max;
 }
 
+/** A long integer literal (a mark, see float-literals.ts) in range, checked on its exact value. */
+function literalInRange(v: symbol, min: number, max: number): boolean {
+  const text = floatLiteralText(v) ?? '';
+  if (!/^-?\d+$/.test(text)) return false;
+  const n = BigInt(text);
+  // int64's max (2^63 - 1) is 2^63 as a double: the exact bound is one less.
+  return n >= BigInt(min) && n <= (max >= 2 ** 63 ? 2n ** 63n - 1n : BigInt(max));
+}
+
 // Only `region` is walked: what lies outside it was decoded before and cannot fail.
 function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): void {
   if (v === null || v === undefined) return;
@@ -61,6 +70,7 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): vo
     case 'intOrString':
       if (typeof v === 'string') return;
       if (typeof v === 'number' && checkInteger(v, -2147483648, 2147483647)) return;
+      if (typeof v === 'symbol' && literalInRange(v, -2147483648, 2147483647)) return;
       throw new Fatal(mismatch(ctx, numberAsWritten(v), 'int32'));
     case 'quantity': {
       if (typeof v === 'number') return;
@@ -83,6 +93,7 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): vo
       }
       return;
     case 'integer':
+      if (typeof v === 'symbol' && literalInRange(v, c.min, c.max)) return;
       if (typeof v !== 'number') return save(ctx, mismatch(ctx, numberAsWritten(v), c.go));
       if (!checkInteger(v, c.min, c.max)) save(ctx, mismatch(ctx, `number ${v}`, c.go));
       return;

@@ -50,6 +50,24 @@ describe('integers written as JSON floats', function () {
       + 'into Go struct field ServicePort.spec.ports.targetPort of type int32');
   });
 
+  it('create: an integer past 2^53 is range-checked on the literal and named as written; int64\'s max is kept positive', async () => {
+    const pods = `/api/v1/namespaces/${ns}/pods`;
+    const pod = (name: string, grace: string): string =>
+      `{"metadata":{"name":"${name}"},"spec":{"terminationGracePeriodSeconds":${grace},"containers":[{"name":"c","image":"x"}]}}`;
+    const over = await call<Status>('POST', pods, pod('over', '9223372036854775808'));
+    expect(over.status, over.text).to.equal(400);
+    expect(over.body.message).to.equal('Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 9223372036854775808 '
+      + 'into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64');
+    const wide = await call<Status>('POST', deployments, deployment('wide', '18446744073709551616'));
+    expect(wide.status, wide.text).to.equal(400);
+    expect(wide.body.message).to.equal(refused('18446744073709551616', 'DeploymentSpec.spec.replicas'));
+    // In range: taken. Past 2^53 a double cannot hold it exactly, but it must not turn negative when stored.
+    const max = await call<{ spec: { terminationGracePeriodSeconds: number } }>('POST', pods, pod('max', '9223372036854775807'));
+    expect(max.status, max.text).to.equal(201);
+    const stored = await call<{ spec: { terminationGracePeriodSeconds: number } }>('GET', `${pods}/max`);
+    expect(stored.body.spec.terminationGracePeriodSeconds).to.equal(max.body.spec.terminationGracePeriodSeconds).and.to.be.greaterThan(0);
+  });
+
   it('create: floats where a float or a quantity goes, and float-looking strings, are taken', async () => {
     const res = await call<Deployment>('POST', deployments, deployment('taken', '2'));
     expect(res.status, res.text).to.equal(201);

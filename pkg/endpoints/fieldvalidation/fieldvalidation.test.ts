@@ -20,6 +20,12 @@ describe('fieldvalidation', () => {
     expect(floatLiterals('{"s":"a\\":1.5"}')).to.deep.equal([]);
   });
 
+  it('finds integers of 16 digits or more too (a double is not the literal past 2^53)', () => {
+    expect(floatLiterals('{"a":123456789012345,"b":[-9223372036854775808],"c":1234567890123456}')).to.deep.equal([
+      { path: ['b', 0], text: '-9223372036854775808' }, { path: ['c'], text: '1234567890123456' },
+    ]);
+  });
+
   it('scans JSON keys with strict-decoder paths and repeats', () => {
     const text = '{"a":{"b":1,"b":2},"l":[{"x":1},{"x":2,"x":3}],"s":"{\\"no\\":1}"}';
     expect(scanJsonKeys(text).map((o) => `${o.path}${o.duplicate ? '!' : ''}`)).to.deep.equal(['a', 'a.b', 'a.b!', 'l', 'l[0].x', 'l[1].x', 'l[1].x!', 's']);

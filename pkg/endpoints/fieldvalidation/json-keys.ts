@@ -30,13 +30,16 @@ export function scanJsonKeys(text: string): KeyOccurrence[] {
   return scan(text, false);
 }
 
-// A number with a fraction or exponent right after a key's colon or in a list: the native
-// search every body pays; only a body it matches (or a string that looks like one) is scanned.
-const floatAfterColonOrInList = /(?:":|[[,])\s*-?\d+[.eE]/;
+// A number with a fraction or exponent, or of 16 digits or more, right after a key's colon
+// or in a list: the native search every body pays; only a body it matches (or a string
+// that looks like one) is scanned.
+const floatAfterColonOrInList = /(?:":|[[,])\s*-?(?:\d+[.eE]|\d{16})/;
 
 /**
- * The numbers of a JSON document written as floats. JSON.parse reads `3.0` as 3, which
- * Go's decoder refuses for an integer field and prints as written.
+ * The numbers of a JSON document JSON.parse does not read as written: floats (it reads
+ * `3.0` as 3, which Go's decoder refuses for an integer field and prints as written) and
+ * integers of 16 digits or more (past 2^53 a double is not the literal, whose range Go
+ * checks exactly).
  */
 export function floatLiterals(text: string): FloatLiteral[] {
   if (!floatAfterColonOrInList.test(text)) return [];
@@ -136,7 +139,9 @@ function scan(text: string, onlyDuplicates: boolean, floats?: FloatLiteral[]): K
       const first = text.charCodeAt(start);
       const literal = text.slice(start, i);
       // true and false hold an e too.
-      if (first !== 0x74 && first !== 0x66 && /[.eE]/.test(literal)) floats.push({ path: [...path], text: literal });
+      if (first !== 0x74 && first !== 0x66 && (/[.eE]/.test(literal) || literal.length - (first === 0x2d ? 1 : 0) >= 16)) {
+        floats.push({ path: [...path], text: literal });
+      }
     }
   };
   value();

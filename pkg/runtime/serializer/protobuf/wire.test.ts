@@ -17,6 +17,12 @@ describe('protobuf wire primitives', () => {
     }
   });
 
+  it('writes 2^63 (an int64 literal near the top, rounded up by JSON.parse) as int64\'s max, not its min', () => {
+    const written = new Writer(1).int64(2 ** 63).finish();
+    expect(written.toString('hex')).to.equal(Buffer.from(protobuf.Writer.create().int64('9223372036854775807').finish()).toString('hex'));
+    expect(Reader.create(written).int64()).to.equal(2 ** 63);
+  });
+
   it('writes int32 as protobufjs does (negatives sign-extended to ten bytes)', () => {
     for (const v of [0, 5, 2 ** 31 - 1, -1, -(2 ** 31)]) {
       const ours = new Writer(1).int32(v).finish();

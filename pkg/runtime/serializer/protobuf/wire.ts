@@ -3,6 +3,8 @@
 // (a one-byte length slot, shifted only when the message turns out to need more), and
 // short ASCII strings copied byte by byte instead of through a native call.
 
+const twoTo63 = 2 ** 63;
+const twoTo63Minus1 = 2n ** 63n - 1n;
 const twoTo32 = 4294967296;
 
 /**
@@ -71,11 +73,14 @@ export class Writer {
     return v >= 0 ? this.uint32(v) : this.int64(v);
   }
 
-  /** A varint of any integer a double holds exactly; negatives as 10-byte two's complement. */
+  /**
+   * A varint of any integer a double holds exactly; negatives as 10-byte two's complement.
+   * 2^63 is an int64 literal near the top rounded up by JSON.parse: int64's max, not its min.
+   */
   int64(v: number): this {
     if (v >= 0 && v < twoTo32) return this.uint32(v);
     this.ensure(10);
-    let x = BigInt.asUintN(64, BigInt(Math.trunc(v)));
+    let x = v >= twoTo63 ? twoTo63Minus1 : BigInt.asUintN(64, BigInt(Math.trunc(v)));
     const b = this.buf;
     while (x > 127n) { b[this.pos++] = Number(x & 127n) | 128; x >>= 7n; }
     b[this.pos++] = Number(x);
