@@ -7,7 +7,9 @@
 // `--rounds` times in turn; the idle allocation over the same wall time (leases, controllers)
 // is measured apart and taken out. --keep=DIR keeps the last round's profiles
 // (heap-profile.js reads them); --top=N prints the replica's top allocating functions.
-// Run: node dist/hack/bench/alloc.js [--ops=4000] [--warmup=3000] [--rounds=3] [--concurrency=32] [--against=ENTRY] [--keep=DIR] [--top=N]
+// --verbs=create,update,get picks the verbs (a get reads back what the creates made: the
+// path every request shares, with the least handler work).
+// Run: node dist/hack/bench/alloc.js [--ops=4000] [--warmup=3000] [--rounds=3] [--concurrency=32] [--verbs=create,update] [--against=ENTRY] [--keep=DIR] [--top=N]
 import { existsSync, mkdirSync, readdirSync, copyFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -22,8 +24,10 @@ const concurrency = arg('concurrency', 32);
 const top = arg('top', 0);
 const against = process.argv.find((x) => x.startsWith('--against='))?.slice('--against='.length);
 const keep = process.argv.find((x) => x.startsWith('--keep='))?.slice('--keep='.length);
-const verbs = ['create', 'update'] as const;
-type Verb = typeof verbs[number];
+const allVerbs = ['create', 'update', 'get'] as const;
+type Verb = typeof allVerbs[number];
+const verbs = (process.argv.find((x) => x.startsWith('--verbs='))?.slice('--verbs='.length) ?? 'create,update').split(',')
+  .map((v) => { if (!(allVerbs as readonly string[]).includes(v)) throw new Error(`--verbs: unknown verb ${v}`); return v as Verb; });
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const sampleDir = makeScratchDir('bench-alloc-');
@@ -60,6 +64,11 @@ function server(name: string, base: string, creds: Parameters<typeof httpsClient
       const o = objects[i % objects.length]!;
       const obj = configMap(o.name, ns, 1024, { k: String(updates++) });
       o.rv = rvOf(await c.call('PUT', `${path}/${o.name}`, { ...obj, metadata: { ...obj.metadata, resourceVersion: o.rv } }), 200);
+    },
+    async get(i) {
+      const o = objects[i % objects.length]!;
+      const res = await c.call('GET', `${path}/${o.name}`);
+      if (res.status !== 200) throw new Error(`${name}: ${res.status} ${res.text.slice(0, 200)}`);
     },
   };
   /** Runs `count` operations of `verb`, `concurrency` at a time; wall µs. */
@@ -104,7 +113,8 @@ async function main(): Promise<void> {
         floor ? server('floor', `https://127.0.0.1:${floor.port}`, creds, 'alloc', floor.pid) : server('other build', cluster.urls[1]!, creds, 'alloc-b', cluster.replicas[1]!.pid!),
       ];
       console.log(`alloc: concurrency ${concurrency}, ${ops} operations per verb and round, ${rounds} rounds, after ${warmup} of each unmeasured`);
-      for (const s of servers) for (const verb of verbs) await s.run(verb, warmup);
+      // Updates and gets need objects: the warm-up creates them first, whatever is measured.
+      for (const s of servers) for (const verb of ['create' as const, ...verbs.filter((v) => v !== 'create')]) await s.run(verb, warmup);
       const per = new Map<string, number[]>();
       const last = new Map<string, string>();
       for (let r = 0; r < rounds; r++) {
