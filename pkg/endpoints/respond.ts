@@ -1,5 +1,5 @@
 // Serves a Koa app's middleware in place of Koa's own app.callback(): the context is Koa's
-// (app.createContext) and the middleware is composed as Koa composes it, but the request
+// (app.createContext) and the middleware runs as one chain (chain.ts), but the request
 // is not handed to Koa's handleRequest, which hangs an on-finished listener on every
 // response (an AsyncResource and ee-first's listeners on the response and its socket:
 // 5-6 us of CPU a request) whose only work here would be Koa's ctx.onerror on a socket
@@ -15,17 +15,14 @@ import { pipeline, Stream, type Readable } from 'node:stream';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { answerError } from './filters/errors.js';
-
-type Chain = (ctx: Koa.Context) => Promise<unknown>;
-type Composer = (middleware: Koa.Middleware[]) => Chain;
+import { composeChain } from './chain.js';
 
 /** Koa's response with the flag its body setter leaves for `ctx.body = null`. */
 interface KoaResponse { _explicitNullBody?: boolean }
 
 /** The app's request listener (what app.callback() returns), answering as described above. */
 export function requestHandler(app: Koa, log?: Logger): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  // Koa 3 composes with the compose function it was given (koa-compose by default).
-  const chain = (app as unknown as { compose: Composer }).compose(app.middleware);
+  const chain = composeChain(app.middleware);
   return (req, res) => {
     const ctx = app.createContext(req, res);
     res.statusCode = 404;
