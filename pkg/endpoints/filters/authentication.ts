@@ -1,6 +1,6 @@
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type Koa from 'koa';
-import type { Authenticator } from '../../authentication/interfaces.js';
+import type { AuthResult, Authenticator } from '../../authentication/interfaces.js';
 import { errors } from '../../runtime/errors.js';
 import { apiserverMetrics } from '../metrics/metrics.js';
 import { connectionSocket } from '../../util/net/connection.js';
@@ -31,25 +31,29 @@ function peerOf(socket: TLSSocket): Peer {
 }
 
 export function authenticationFilter(authenticator: Authenticator): Koa.Middleware {
-  return async (ctx, next) => {
-    const started = process.hrtime.bigint();
+  // The answer's then() rather than an async function's await, and a float clock rather
+  // than two BigInt readings: a frame and three heap numbers less a request.
+  return (ctx, next) => {
+    const started = performance.now();
     const peer = peerOf(connectionSocket(ctx.req));
-    const result = await authenticator.authenticate({
+    return authenticator.authenticate({
       headers: ctx.req.headers,
       rawHeaders: ctx.req.rawHeaders,
       peerCertificate: peer.leaf,
       peerChain: peer.leaf ? peer.readChain : undefined,
-    });
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    apiserverMetrics().observeAuthentication(result.decision === 'authenticated' ? 'success' : result.decision === 'error' ? 'error' : 'failure',
-      seconds, result.decision === 'authenticated' ? result.user.name : undefined);
-    if (result.decision !== 'authenticated') {
-      ctx.state.authError = result.decision === 'error' ? result.message : 'no credentials';
-      throw errors.unauthorized();
-    }
-    ctx.state.user = result.user;
-    // Credentials are not passed further down the chain.
-    delete ctx.req.headers.authorization;
-    return next();
+    }).then((result) => authenticated(ctx, next, result, (performance.now() - started) / 1e3));
   };
+}
+
+function authenticated(ctx: Koa.Context, next: Koa.Next, result: AuthResult, seconds: number): Promise<void> {
+  apiserverMetrics().observeAuthentication(result.decision === 'authenticated' ? 'success' : result.decision === 'error' ? 'error' : 'failure',
+    seconds, result.decision === 'authenticated' ? result.user.name : undefined);
+  if (result.decision !== 'authenticated') {
+    ctx.state.authError = result.decision === 'error' ? result.message : 'no credentials';
+    throw errors.unauthorized();
+  }
+  ctx.state.user = result.user;
+  // Credentials are not passed further down the chain.
+  delete ctx.req.headers.authorization;
+  return next();
 }

@@ -14,10 +14,16 @@ export interface RequestLimits {
   maxRequestBodyBytes: number;
 }
 
-const expired = Symbol('expired');
+/** The timer's end: the abandoned work may still fail, which must not surface as an unhandled rejection. */
+function expire(work: Promise<unknown>, reject: (err: unknown) => void): void {
+  work.catch(() => undefined);
+  reject(errors.timeout('request did not complete within requested timeout - context deadline exceeded'));
+}
 
 export function requestDeadlineFilter(limits: RequestLimits): Koa.Middleware {
-  return async (ctx, next) => {
+  // Not an async function: the chain's promise is settled by whichever comes first, the
+  // work or the timer, without an async frame and an await on every request.
+  return (ctx, next) => {
     ctx.state.maxRequestBodyBytes = limits.maxRequestBodyBytes;
     const info = ctx.state.requestInfo as RequestInfo | undefined;
     if (!info || isLongRunning(info)) return next();
@@ -33,21 +39,15 @@ export function requestDeadlineFilter(limits: RequestLimits): Koa.Middleware {
     }
     if (!(timeoutMs > 0)) return next();
     const work = next();
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      // One promise settled by whichever comes first, not Promise.race over the work and a
-      // second promise for the timer: 0.69 -> 0.53 us of CPU warm, on every request.
-      const outcome = await new Promise<unknown>((resolve, reject) => {
-        timer = setTimeout(resolve, timeoutMs, expired);
-        work.then(resolve, reject);
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(expire, timeoutMs, work, reject);
+      work.then(() => {
+        clearTimeout(timer);
+        resolve();
+      }, (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
       });
-      if (outcome === expired) {
-        // The abandoned work may still fail; that must not surface as an unhandled rejection.
-        work.catch(() => undefined);
-        throw errors.timeout('request did not complete within requested timeout - context deadline exceeded');
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+    });
   };
 }
