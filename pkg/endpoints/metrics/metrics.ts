@@ -217,7 +217,8 @@ export class ApiserverMetrics {
       verb: labels.verb, dry_run: labels.dry_run, group: labels.group, version: labels.version, resource: labels.resource,
       subresource: labels.subresource, scope: labels.scope, component: labels.component, code: String(code),
     });
-    this.requestDuration.observe({ ...labels }, seconds);
+    // The request's own labels, made for this observation (prom-client keeps a new series' labels).
+    this.requestDuration.observe(labels, seconds);
   }
 
   /** The SLO/SLI latency (upstream subtracts webhook and APF wait time; neither is tracked apart here) and read response sizes. */
@@ -251,13 +252,18 @@ export class ApiserverMetrics {
 
   /** Counts a request as in flight; call the returned function exactly once when it ends. */
   beginInflight(kind: InflightKind): () => void {
-    this.inflight[kind].add(1);
+    this.changeInflight(kind, 1);
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
-      this.inflight[kind].add(-1);
+      this.changeInflight(kind, -1);
     };
+  }
+
+  /** beginInflight without the closure, for a caller that ends each request exactly once itself. */
+  changeInflight(kind: InflightKind, delta: 1 | -1): void {
+    this.inflight[kind].add(delta);
   }
 
   /** Counts an open long-running request (watch, proxy...); call the result when it ends. */

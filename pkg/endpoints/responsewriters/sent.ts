@@ -14,22 +14,34 @@ interface Waiter { run: () => void; onFinish: boolean; done: boolean }
 const waitingKey = Symbol('responseWaiters');
 type WithWaiters = ServerResponse & { [waitingKey]?: Waiter[] };
 
+/** Runs the waiting callbacks in the order they were registered (a callback may register another). */
+function runAll(waiters: Waiter[], finished: boolean): void {
+  for (let i = 0; i < waiters.length; i++) {
+    const w = waiters[i]!;
+    if (w.done || (finished && !w.onFinish)) continue;
+    w.done = true;
+    w.run();
+  }
+}
+
+// Listeners shared by every response (the emitter is `this`), and on() rather than once():
+// each event comes once, and a waiter runs once whatever calls it. No closure and no
+// once() wrapper per response.
+function onFinish(this: WithWaiters): void {
+  runAll(this[waitingKey]!, true);
+}
+
+function onClose(this: WithWaiters): void {
+  runAll(this[waitingKey]!, false);
+}
+
 function waitersOf(res: WithWaiters): Waiter[] {
   const list = res[waitingKey];
   if (list) return list;
   const waiters: Waiter[] = [];
   res[waitingKey] = waiters;
-  const runAll = (finished: boolean): void => {
-    // A callback may register another: the loop reads the length each turn.
-    for (let i = 0; i < waiters.length; i++) {
-      const w = waiters[i]!;
-      if (w.done || (finished && !w.onFinish)) continue;
-      w.done = true;
-      w.run();
-    }
-  };
-  res.once('finish', () => runAll(true));
-  res.once('close', () => runAll(false));
+  res.on('finish', onFinish);
+  res.on('close', onClose);
   return waiters;
 }
 
