@@ -5,6 +5,7 @@ import type { Context, Middleware } from 'koa';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import { reportedVerb, requestInfoOf } from './metrics.js';
 import { klogTextDestination } from './klog-text.js';
+import { writeRecord } from './request-record.js';
 import { connectionSocket } from '../../util/net/connection.js';
 import { whenResponseClosed } from '../responsewriters/sent.js';
 import { requestQuery } from '../request/query.js';
@@ -123,7 +124,7 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
       // Below the verbosity (upstream logs request lines from V(3)): no line to build.
       if (!log.isLevelEnabled(method)) return;
       const info = requestInfoOf(ctx);
-      const line = {
+      const line: Record<string, unknown> = {
         verb: reportedVerb(info, ctx.method, requestQuery(ctx), contentType),
         URI: ctx.originalUrl,
         latency: formatGoDuration(elapsed),
@@ -133,9 +134,10 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
         srcIP,
         resp: code,
         user: userName(ctx),
-        ...(ctx.res.writableFinished ? {} : { aborted: true }),
       };
-      log[method](slow ? { ...line, slow: true } : line, 'HTTP');
+      if (!ctx.res.writableFinished) line.aborted = true;
+      if (slow) line.slow = true;
+      writeRecord(log, method, line, 'HTTP');
     });
     return next();
   };
