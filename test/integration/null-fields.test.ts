@@ -82,6 +82,16 @@ describe('null fields of built-in kinds', function () {
     expect(status.body.metadata.managedFields[1].fieldsV1).to.not.have.nested.property('f:status.f:currentHealthy');
   });
 
+  it('a null in a struct held by value is that struct\'s zero: a container status\'s state', async () => {
+    const patch = '[{"op":"add","path":"/status/containerStatuses","value":[{"name":"c","ready":false,"restartCount":0,"image":"x","imageID":"","state":null}]}]';
+    type WithStatuses = { status: { containerStatuses: Array<{ state?: unknown }> } };
+    const res = await call<WithStatuses>('PATCH', `/api/v1/namespaces/${ns}/pods/z/status`, patch, 'application/json-patch+json');
+    expect(res.status, res.text).to.equal(200);
+    const states = (body: WithStatuses) => body.status.containerStatuses.map((c) => c.state);
+    expect(states(res.body)).to.deep.equal([{}]);
+    expect(states((await call<WithStatuses>('GET', `/api/v1/namespaces/${ns}/pods/z`)).body)).to.deep.equal([{}]);
+  });
+
   it('a zero time in a pointer field is kept and served as null; a null there is dropped', async () => {
     const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
     const res = await call<{ spec: Record<string, unknown> }>('POST', leases,

@@ -14,7 +14,7 @@ describe('dropEmptyOmitted: what decoding into the Go type loses', () => {
     expect(pod).to.deep.equal({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'E', value: 'v' }] }] } });
   });
 
-  it('drops nulls of omitempty fields (nil after decoding) and keeps those of structs held by value and of fields without omitempty', () => {
+  it('drops nulls of omitempty fields (nil after decoding) and keeps those of times held by value and of fields without omitempty', () => {
     const cm: Record<string, unknown> = { metadata: { name: 'c', labels: null, creationTimestamp: null }, data: null, immutable: null };
     dropEmptyOmitted(cm, 'v1', 'ConfigMap');
     expect(cm).to.deep.equal({ metadata: { name: 'c', creationTimestamp: null } });
@@ -33,6 +33,15 @@ describe('dropEmptyOmitted: what decoding into the Go type loses', () => {
       spec: { containers: [{ name: '', image: 'i', ports: [{ containerPort: 0 }] }] },
       status: { containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: '' }] },
     });
+  });
+
+  it('puts a struct\'s zero in place of a null in a struct held by value', () => {
+    const pod: Record<string, unknown> = { status: { containerStatuses: [{ name: 'c', state: null, lastState: { running: null } }] }, spec: { template: null } };
+    dropEmptyOmitted(pod, 'v1', 'Pod');
+    expect(pod.status).to.deep.equal({ containerStatuses: [{ name: 'c', state: {}, lastState: {} }] });
+    const template: Record<string, unknown> = { template: { metadata: null, spec: null } };
+    dropEmptyOmitted(template, 'v1', 'PodTemplate');
+    expect(template).to.deep.equal({ template: { metadata: { creationTimestamp: null }, spec: { containers: null } } });
   });
 
   it('puts the element\'s zero value in place of a null item of a list or value of a map; a []byte\'s stays nil', () => {

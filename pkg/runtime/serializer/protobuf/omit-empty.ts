@@ -3,8 +3,8 @@
 // a null there leaves a nil pointer, slice or map (or a zero scalar), so the field
 // manager, admission, storage and the response all see it absent. Elsewhere a null is a
 // no-op on the Go value (encoding/json), which keeps its zero: a scalar without
-// omitempty, a list's item or a map's value is then encoded as "", 0, false or the
-// message's zero, never null. Only kinds upstream has a Go type (a protobuf message)
+// omitempty, a struct held by value, a list's item or a map's value is then encoded as
+// "", 0, false or the struct's zero ({} or more; a Time's is null), never null. Only kinds upstream has a Go type (a protobuf message)
 // for; custom resources keep what was sent.
 import { type ChangedRegion, regionAt } from '../../changed-region.js';
 import { isPlainObject } from '../../object.js';
@@ -38,9 +38,10 @@ function walk(obj: Obj, message: string, region: ChangedRegion): void {
     const v = obj[f.j];
     if (v === undefined) continue;
     if (v === null) {
-      if (f.t !== 'msg' && f.a && !f.o) obj[f.j] = scalarZero[f.t];
-      // A struct held by value (a Time, ObjectMeta) stays: it is encoded even when zero.
-      else if (f.o && !(f.t === 'msg' && !f.r && f.a)) delete obj[f.j];
+      // A struct held by value is encoded even when zero: its zero's JSON (a Time's is null).
+      if (f.a && !f.r) {
+        if (f.t !== 'msg') { if (f.o) delete obj[f.j]; else obj[f.j] = scalarZero[f.t]; } else obj[f.j] = zeroOf(f);
+      } else if (f.o) delete obj[f.j];
       continue;
     }
     if (f.r && f.t !== 'bytes') zeroNullItems(f, v, r);
