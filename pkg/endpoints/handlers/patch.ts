@@ -7,14 +7,12 @@ import type { KubeObject } from '../../runtime/object.js';
 import { applyMergePatch, applyPatch, decodeMergePatch } from '../../apis/meta/patch/index.js';
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { patchSchemaFor } from '../../openapi/patch-schema.js';
-import { isPlainObject } from '../../runtime/object.js';
 import {
   addWarnings, dropUnknownFields, goValueString, jsonDuplicateIssues, jsonPatchOperationIssues, reportPatchIssues,
   sortedCopy, sortedUnknownIssues, type FieldValidation, type StrictReport, type TypeRef, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { applyHandler } from './apply.js';
-import { patchResultFloats, type PatchResultFloats } from './patch-floats.js';
-import { rejectUndecodable, rejectUnconvertible } from './patched-decode.js';
+import { patchedDecodeCheck } from './patched-decode.js';
 import { readRawBody, toKubeObject } from './decode.js';
 import { writeObject } from './response.js';
 import type { HandlerScope } from './scope.js';
@@ -48,8 +46,7 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
   // objects decode with no unknown field and no type error, only that region is checked.
   const byRegion = patchType === 'merge' && !h.def.customResource && !h.def.conversion;
   let mergePatch: unknown;
-  let floatsOf: PatchResultFloats | undefined;
-  let strategicPatch: unknown;
+  const checkDecodes = patchedDecodeCheck(h.def, patchType, patch, { literals: !h.def.customResource, strategicByKeys: !h.def.conversion });
   const patchCurrent = (current: KubeObject | null): KubeObject => {
     if (!current) throw errors.notFound({ group: h.def.group, resource: h.def.plural }, h.info.name);
     let patched: Record<string, unknown>;
@@ -62,14 +59,7 @@ export async function patchHandler(h: HandlerScope): Promise<void> {
     } else {
       patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
     }
-    if (patchType !== 'strategic') {
-      floatsOf ??= h.def.customResource ? () => [] : patchResultFloats(patchType, patch);
-      rejectUndecodable(h.def, patched, region, floatsOf(current as Record<string, unknown>));
-    } else {
-      // Parsed once for every pass: the patcher has just read it, so it is valid JSON.
-      strategicPatch ??= JSON.parse(patch);
-      rejectUnconvertible(h.def, patched, strategicPatch, isPlainObject(strategicPatch) && !h.def.conversion ? strategicPatch : true);
-    }
+    checkDecodes(current as Record<string, unknown>, patched, region);
     const unknownSeen = checkPatchedFields(h, opts.fieldValidation, patchType, patch, patched, t, region);
     const obj = toKubeObject(h.def, patched, undefined, region);
     // The strict walk found nothing to drop (nearly always); a built-in kind's decode adds

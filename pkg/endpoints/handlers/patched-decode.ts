@@ -4,15 +4,43 @@ import { typeProblemOf } from '../../openapi/type-check.js';
 import { conversionProblemOf } from '../../openapi/convert-check.js';
 import { encodeWithFloatLiterals, type FloatLiteral } from '../../openapi/float-literals.js';
 import type { ChangedRegion } from '../../runtime/changed-region.js';
+import { isPlainObject } from '../../runtime/object.js';
 import { goValueString, patchDecodeFailure, sortedCopy } from '../fieldvalidation/index.js';
 import type { BodyType } from './decode.js';
+import { patchResultFloats, type PatchResultFloats } from './patch-floats.js';
+
+type Patched = Record<string, unknown>;
+
+/**
+ * The check of one request's patch results, on every pass the store makes: the patch's
+ * float literals are located, and a strategic patch parsed, once for all passes.
+ * `literals`: false where 3.0 is a fine integer (a custom resource decodes unstructured).
+ * `strategicByKeys`: a strategic patch can change types only under its own keys (false
+ * where a conversion round trip rebuilds the object). `region`, per pass: where a JSON or
+ * merge patch's result may differ from the current object.
+ */
+export function patchedDecodeCheck(type: BodyType, patchType: 'json' | 'merge' | 'strategic', patch: string,
+  opts: { literals: boolean; strategicByKeys: boolean }): (current: Patched, patched: Patched, region: ChangedRegion) => void {
+  let floatsOf: PatchResultFloats | undefined;
+  let strategicPatch: unknown;
+  return (current, patched, region) => {
+    if (patchType !== 'strategic') {
+      floatsOf ??= opts.literals ? patchResultFloats(patchType, patch) : () => [];
+      rejectUndecodable(type, patched, region, floatsOf(current));
+      return;
+    }
+    // The patcher has just read it, so it is valid JSON.
+    strategicPatch ??= JSON.parse(patch);
+    rejectUnconvertible(type, patched, strategicPatch, opts.strategicByKeys && isPlainObject(strategicPatch) ? strategicPatch : true);
+  };
+}
 
 /**
  * The JSON and merge patchers decode the patched document into the kind, and a value of
  * the wrong type there is their 422 on "patch" showing the document (Go's encoding: keys
  * sorted, a patch's numbers as written).
  */
-export function rejectUndecodable(type: BodyType, patched: Record<string, unknown>, region: ChangedRegion, floats: FloatLiteral[]): void {
+function rejectUndecodable(type: BodyType, patched: Record<string, unknown>, region: ChangedRegion, floats: FloatLiteral[]): void {
   const cause = typeProblemOf(type.group, type.version, type.kind, patched, region, floats);
   if (cause !== undefined) throw patchDecodeFailure(encodeWithFloatLiterals(patched, floats, sortedCopy), cause);
 }
@@ -23,7 +51,7 @@ export function rejectUndecodable(type: BodyType, patched: Record<string, unknow
  * the converter's words. `region`: the patch's keys when only what they name can have
  * changed type (directives reorder or remove, they add no values).
  */
-export function rejectUnconvertible(type: BodyType, patched: Record<string, unknown>, patch: unknown, region: ChangedRegion): void {
+function rejectUnconvertible(type: BodyType, patched: Record<string, unknown>, patch: unknown, region: ChangedRegion): void {
   const cause = conversionProblemOf(type.group, type.version, type.kind, patched, region);
   if (cause !== undefined) throw patchDecodeFailure(goValueString(patch), cause);
 }

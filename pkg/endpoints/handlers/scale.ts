@@ -14,8 +14,7 @@ import { writeObject } from './response.js';
 import type { HandlerScope } from './scope.js';
 import { parseWriteOptions, writeScope } from './write-options.js';
 import { acceptedPatchTypes } from './patch.js';
-import { patchResultFloats, type PatchResultFloats } from './patch-floats.js';
-import { rejectUndecodable, rejectUnconvertible } from './patched-decode.js';
+import { patchedDecodeCheck } from './patched-decode.js';
 
 export const scaleType: BodyType = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 
@@ -89,13 +88,11 @@ export function scaleHandler(s: ScaleDef): (h: HandlerScope) => Promise<void> {
       opts = parseWriteOptions(h.query, 'PatchOptions');
       const schema = patchType === 'strategic' ? patchSchemaFor(scaleType.group, scaleType.version, scaleType.kind) : undefined;
       const patch = raw.toString('utf8');
-      let floatsOf: PatchResultFloats | undefined;
-      let strategicPatch: unknown;
+      // A Scale is decoded and converted as any kind is: a float in spec.replicas is refused the same way.
+      const checkDecodes = patchedDecodeCheck(scaleType, patchType, patch, { literals: true, strategicByKeys: false });
       desired = (current) => {
         const patched = applyPatch(patchType, current as Record<string, unknown>, patch, schema);
-        // A Scale is decoded and converted as any kind is: a float in spec.replicas is refused the same way.
-        if (patchType !== 'strategic') rejectUndecodable(scaleType, patched, true, (floatsOf ??= patchResultFloats(patchType, patch))(current));
-        else rejectUnconvertible(scaleType, patched, strategicPatch ??= JSON.parse(patch), true);
+        checkDecodes(current as Record<string, unknown>, patched, true);
         return toKubeObject(scaleDef(h.def), patched, scaleType);
       };
     } else {
