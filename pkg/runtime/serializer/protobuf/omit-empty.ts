@@ -38,10 +38,10 @@ function walk(obj: Obj, message: string, region: ChangedRegion): void {
     const v = obj[f.j];
     if (v === undefined) continue;
     if (v === null) {
-      // A struct held by value is encoded even when zero: its zero's JSON (a Time's is null).
-      if (f.a && !f.r) {
-        if (f.t !== 'msg') { if (f.o) delete obj[f.j]; else obj[f.j] = scalarZero[f.t]; } else obj[f.j] = zeroOf(f);
-      } else if (f.o) delete obj[f.j];
+      // omitempty drops it, but a struct held by value is encoded even when zero; any other
+      // value held by value keeps its zero (a struct's zero JSON: {} or more, a Time's null).
+      if (f.o && !(f.a && !f.r && f.t === 'msg')) delete obj[f.j];
+      else if (f.a && !f.r) obj[f.j] = zeroOf(f);
       continue;
     }
     if (f.r && f.t !== 'bytes') zeroNullItems(f, v, r);
