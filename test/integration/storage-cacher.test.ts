@@ -273,7 +273,7 @@ describe('storage: watch cache', function () {
     // A page read early stands only when etcd's revision did not move from the cache's last
     // word to the probe's answer; other tests' servers share this etcd and may write between
     // the two at any time, so a quiet moment is looked for, not assumed (after two pages
-    // replaced, a cache reads early only every 16th time: tryEarly).
+    // replaced, a cache reads early only every 16th time: handEarly).
     let stood = 0;
     for (let attempt = 0; attempt < 40 && stood === 0; attempt++) {
       await answered(await s.list(`${root}ns`, { limit: 4, deferConfirmation: true }));
@@ -333,6 +333,47 @@ describe('storage: watch cache', function () {
       names.push(...page.items.map((o) => o.metadata.name!));
     }
     expect(names.at(-1), 'the write beyond the first page is in the list').to.equal('zz-late');
+  });
+
+  it('answers a first page on etcd\'s revision alone while nothing was written since the cache\'s, and probes the page\'s keys once etcd moved', async () => {
+    const root = `${uniquePrefix('cacher-quiet-page')}/configmaps/`;
+    // A client of its own, counting transactions: the page's probe is one, etcd's revision a range.
+    const own = await testEtcdClient();
+    const txn = own.kv.txn.bind(own.kv);
+    let txns = 0;
+    own.kv.txn = (req) => { txns++; return txn(req); };
+    const s = new CachedStorage(etcd, own, [root], { maxPending: 100 });
+    try {
+      for (let i = 0; i < 6; i++) await etcd.create(`${root}ns/o-${i}`, cm(`o-${i}`));
+      const view = (l: ListResult) => ({ items: l.items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`), remaining: l.remainingItemCount, rv: l.resourceVersion });
+      await s.list(`${root}ns`, { limit: 4 });
+      // Other tests' servers share this etcd and may write at any time: a quiet moment is
+      // looked for (after two pages that found etcd moved, the question is asked every 16th time).
+      let quiet = 0;
+      for (let attempt = 0; attempt < 60 && quiet === 0; attempt++) {
+        txns = 0;
+        const page = await s.list(`${root}ns`, { limit: 4 });
+        if (txns > 0) continue;
+        quiet++;
+        const truth = await etcd.list(`${root}ns`, { limit: 4 });
+        expect(view(page)).to.deep.equal({ ...view(truth), rv: page.resourceVersion });
+        expect(Number(page.resourceVersion)).to.be.at.most(Number(truth.resourceVersion));
+      }
+      expect(quiet, 'a page answered without a transaction').to.equal(1);
+      // A write to another resource moves etcd past the cache: the page's keys are probed, and it is answered at etcd's revision.
+      const other = await etcd.create(`${uniquePrefix('cacher-quiet-other')}/configmaps/ns/x`, cm('x'));
+      txns = 0;
+      const moved = await s.list(`${root}ns`, { limit: 4 });
+      expect(txns, 'the page probed').to.be.at.least(1);
+      expect(Number(moved.resourceVersion)).to.be.at.least(Number(other.metadata.resourceVersion));
+      const truth = await etcd.list(`${root}ns`, { limit: 4 });
+      expect({ ...view(moved), rv: '' }).to.deep.equal({ ...view(truth), rv: '' });
+      const next = await s.list(`${root}ns`, { limit: 4, continue: moved.continue });
+      expect(view(next)).to.deep.equal(view(await etcd.list(`${root}ns`, { limit: 4, continue: moved.continue })));
+    } finally {
+      s.stop();
+      own.close();
+    }
   });
 
   it('applies a transaction that writes many keys as one revision: a consistent list or page never shows part of it', async () => {

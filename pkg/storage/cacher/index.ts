@@ -25,6 +25,7 @@ import { sharedQuestion } from './shared-probe.js';
 import { guardEtcd } from '../etcd/boundary.js';
 import { readPageAt, type PageAt } from './paged-read.js';
 import { CompactionChecks, type KnownCompaction } from './compaction-checks.js';
+import { askCurrentRevision } from '../etcd/compaction-question.js';
 import { longestRoot } from './roots.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError, type ContinueToken } from '../etcd/continue.js';
 
@@ -35,8 +36,14 @@ export class CachedStorage implements Storage {
   private caches = new Map<string, WatchCache>();
   /** Per cache, its freshness probe, shared by consistent lists that ask at once. */
   private probes = new WeakMap<WatchCache, () => Promise<RangeProbe>>();
-  /** Per cache, first pages read early (firstPage) that etcd's word replaced since one stood. */
-  private earlyMisses = new WeakMap<WatchCache, number>();
+  /**
+   * First pages handed over before etcd's word on them (firstPage): not while they keep
+   * being replaced (etcd's revision moving between lists, with writes to other resources),
+   * when each costs its decoration and encoding twice.
+   */
+  private handEarly = new Hunch();
+  /** etcdStillAt's question, asked while etcd keeps being found at the cache's revision. */
+  private quiet = new Hunch();
   /** Per cache, a catchUp a first page started so that its continue pages are served from memory. */
   private advancing = new WeakMap<WatchCache, Promise<unknown>>();
   private readonly rootOf: (key: string) => string | undefined;
@@ -140,28 +147,16 @@ export class CachedStorage implements Storage {
   }
 
   /**
-   * Whether to hand a first page over before etcd's word on it (firstPage): not while it
-   * keeps being replaced (etcd's revision moving between lists, with writes to other
-   * resources), when it costs the page's decoration and encoding twice; tried again every
-   * 16th page.
-   */
-  private tryEarly(cache: WatchCache): boolean {
-    const misses = this.earlyMisses.get(cache) ?? 0;
-    if (misses < 2 || misses % 16 === 0) return true;
-    this.earlyMisses.set(cache, misses + 1);
-    return false;
-  }
-
-  /**
    * A consistent list's first page, from memory once etcd shows that the keys it read are
-   * etcd's present. Read at the cache's revision C, then probePage at etcd's revision R: a
+   * etcd's present. Read at the cache's revision C; etcd's revision still C (etcdStillAt:
+   * nothing written since) shows it at once. Otherwise probePage at etcd's revision R: a
    * newest modification at most C and the same key count in the page's range mean every key
    * of that range at R is in the cache as of C, with its value, and no other, so the page is
    * etcd's at R (its remainingItemCount etcd's count). That reads about the page's values in
    * etcd (as upstream's first page, a range of `limit` keys), where probeRange reads every
    * value of the resource. Otherwise the resource is probed whole (catchUp), and etcd answers
    * if that does not show the cache current. A caller that defers confirmation encodes the
-   * page meanwhile (unless such pages keep being replaced: tryEarly); `confirmed` resolves
+   * page meanwhile (unless such pages keep being replaced: handEarly); `confirmed` resolves
    * with nothing when it stands (R = C), otherwise with the page at R (the same items) or
    * the one read after the whole probe.
    */
@@ -176,24 +171,25 @@ export class CachedStorage implements Storage {
     };
     if (!page) return afterWholeProbe();
     const more = page.lastKey !== undefined && page.remaining > 0;
-    const asked = probePage(this.client, keyPrefix, more ? `${page.lastKey}\0` : undefined);
     // The page at etcd's revision, undefined when it is the one read (nothing changed since),
     // null when the page's range changed after C: the whole resource is probed then.
-    const atEtcd = asked.then((p): ListResult | undefined | null => {
+    const atEtcd = (async (): Promise<ListResult | undefined | null> => {
+      if (await this.etcdStillAt(cache, readAt)) return undefined;
+      const p = await probePage(this.client, keyPrefix, more ? `${page.lastKey}\0` : undefined);
       if (p.maxModRevision > readAt || p.count !== page.read) return null;
       if (p.revision === readAt) return undefined;
       // Its continue pages are read at R from memory once the cache has shown it holds R.
       this.advanceInBackground(cache, probe);
       return pageResult(page, keyPrefix, p.revision, opts, p.listed - p.count);
-    });
+    })();
     const read = pageResult(page, keyPrefix, readAt, opts);
-    const early = opts.deferConfirmation === true && this.tryEarly(cache);
+    const early = opts.deferConfirmation === true && this.handEarly.worthTrying(cache);
     if (!early) {
       const settled = await atEtcd;
       return settled === null ? afterWholeProbe() : settled ?? read;
     }
     read.confirmed = atEtcd.then(async (settled) => {
-      this.earlyMisses.set(cache, settled === undefined ? 0 : (this.earlyMisses.get(cache) ?? 0) + 1);
+      this.handEarly.record(cache, settled === undefined);
       if (settled !== null) return settled;
       return (await afterWholeProbe()) ?? this.inner.list(prefix, { ...opts, deferConfirmation: false });
     });
@@ -203,6 +199,20 @@ export class CachedStorage implements Storage {
     // encoding's first batch) would hold it back by as long.
     await nextTurn();
     return read;
+  }
+
+  /**
+   * Whether etcd's revision is still `at`, the cache's: nothing written to etcd since, so
+   * what the cache read at `at` is etcd's present. A range of one absent key, where
+   * probePage makes etcd read and sort the page's values. Not asked while the answer keeps
+   * being no (other resources' writes keep etcd past any one cache, and each no costs the
+   * page a second round trip).
+   */
+  private async etcdStillAt(cache: WatchCache, at: number): Promise<boolean> {
+    if (!this.quiet.worthTrying(cache)) return false;
+    const still = (await askCurrentRevision(this.client)) === at;
+    this.quiet.record(cache, still);
+    return still;
   }
 
   /**
@@ -358,6 +368,23 @@ export type { WatchCacheOptions };
 
 export interface CachedStorageOptions extends WatchCacheOptions {
   knownCompaction?: KnownCompaction;
+}
+
+/**
+ * A shortcut that pays in some clusters only, per cache: taken while it keeps paying, and
+ * after two misses in a row only every 16th time.
+ */
+class Hunch {
+  private misses = new WeakMap<WatchCache, number>();
+  worthTrying(cache: WatchCache): boolean {
+    const misses = this.misses.get(cache) ?? 0;
+    if (misses < 2 || misses % 16 === 0) return true;
+    this.misses.set(cache, misses + 1);
+    return false;
+  }
+  record(cache: WatchCache, paid: boolean): void {
+    this.misses.set(cache, paid ? 0 : (this.misses.get(cache) ?? 0) + 1);
+  }
 }
 
 /** A page read at revision `at` as a list answers it; `remaining`: keys after its last at `at`, when not the page's own count. */
