@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { duplicateJsonKeys, floatLiterals, scanJsonKeys } from './json-keys.js';
 import { decodeYamlBody } from './yaml-body.js';
+import { keysAppearOnce } from './repeated-keys.js';
 import {
   dropUnknownFields, goValueString, jsonBodyIssues, jsonDuplicateIssues, jsonPatchOperationIssues, sortedUnknownIssues,
   strictMessages, warningHeader, warningTexts,
@@ -42,6 +43,31 @@ describe('fieldvalidation', () => {
       expect(duplicateJsonKeys(text), text).to.deep.equal(scanJsonKeys(text).filter((o) => o.duplicate));
     }
     expect(duplicateJsonKeys('{"a":[{"b":{"c":1,"c":2}}]}')).to.deep.equal([{ path: 'a[0].b.c', duplicate: true, order: 3 }]);
+  });
+
+  it('knows a document repeats no key only when none repeats, whatever its strings, escapes and spacing hold', () => {
+    const cases: Array<[string, boolean]> = [
+      ['{"a":{"b":1,"b":2},"l":[{"x":1},{"x":2,"x":3}],"s":"{\\"no\\":1}"}', false],
+      ['[{"op":"add","path":"/a","path":"/b"}]', false],
+      ['{"a":"plain","b":"x\\\\","b":"\\"\\"","c":"after","c":{"d\\\\":"\\\\\\"","d\\\\":"end"}}', false],
+      ['{ "a" : 1 , "\\u0061" : -2.5e3,\n\t"q\\"k": [ true , false,null, {} ,[ ] ], "e": {}, "n": {"x": null}}', false],
+      ['{"a":1, "b" : 2, "b":3}', false],
+      ['{"a":":","a":1}', false],
+      ['{"k":"\\":", "k":1}', false],
+      ['{"__proto__":{"x":1},"__proto__":{"x":2}}', false],
+      ['{"metadata":{"name":"a"},"data":{"k":"1"}}', true],
+      // Colons inside strings, keys spaced from their colons, escaped quotes.
+      ['{"image":"nginx:1.25","t":"2024-01-01T00:00:00Z","d" :\t{"e"\n: "f:"},"s":"a\\"b"}', true],
+      ['[]', true], ['{}', true], ['"s:"', true], ['[{},{"a":[{"b":{}}]}]', true],
+      // A string opening with a colon counts as one key more: not known, so scanned.
+      ['{"a":{"b":":c"}}', false],
+    ];
+    for (const [text, once] of cases) {
+      expect(keysAppearOnce(text, JSON.parse(text)), text).to.equal(once);
+      if (once) expect(duplicateJsonKeys(text), text).to.deep.equal([]);
+    }
+    const deep = `${'['.repeat(300)}{"a":1}${']'.repeat(300)}`;
+    expect(keysAppearOnce(deep, JSON.parse(deep)), 'past the depth it counts to').to.equal(false);
   });
 
   it('decodes escaped keys (a repeat spelled with an escape is a repeat) and steps over whitespace, literals and empty values', () => {

@@ -13,6 +13,7 @@ import { addWarnings } from './warnings.js';
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 export { decodeYamlBody } from './yaml-body.js';
+export { keysAppearOnce } from './repeated-keys.js';
 export { documentUnknownFields, dropUnknownFields, sortedCopy, typeRefOf, type Pruning, type TypeRef } from './unknown.js';
 export { addWarnings, warningHeader } from './warnings.js';
 

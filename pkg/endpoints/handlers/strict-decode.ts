@@ -6,7 +6,7 @@ import type { KubeObject } from '../../runtime/object.js';
 import { decodeBody, objectBodyMediaTypes } from '../negotiation/body.js';
 import { protobufMediaType } from '../negotiation/media.js';
 import {
-  decodeYamlBody, documentUnknownFields, dropUnknownFields, floatLiterals, jsonBodyIssues, reportDecodeIssues, sortedUnknownIssues,
+  decodeYamlBody, documentUnknownFields, dropUnknownFields, floatLiterals, jsonBodyIssues, keysAppearOnce, reportDecodeIssues, sortedUnknownIssues,
   type FieldValidation, type StrictReport, typeRefOf,
 } from '../fieldvalidation/index.js';
 import { readRawBody, toKubeObject, type BodyType } from './decode.js';
@@ -48,12 +48,16 @@ function decodeStrict(h: HandlerScope, directive: FieldValidation, raw: Buffer, 
     }
   } else {
     // Only a JSON body can write an integer as 3.0 (YAML's 3.0 converts to JSON's 3, as upstream's).
-    const floats = mediaType === 'application/json' && !h.def.customResource ? floatLiterals(text) : undefined;
-    obj = toKubeObject(h.def, decodeBody(raw, mediaType, text), type, true, floats);
+    const json = mediaType === 'application/json';
+    const floats = json && !h.def.customResource ? floatLiterals(text) : undefined;
+    const parsed = decodeBody(raw, mediaType, text);
+    // Counted before the object is defaulted and its empty fields dropped.
+    const noRepeats = json && directive !== 'Ignore' && keysAppearOnce(text, parsed);
+    obj = toKubeObject(h.def, parsed, type, true, floats);
     // Unknown protobuf fields are dropped by the decoder and reported by nobody, as upstream.
     if (directive !== 'Ignore' && mediaType !== protobufMediaType) {
       const unknown = documentUnknownFields(t, obj);
-      report.errors = jsonBodyIssues(t, text, obj, unknown);
+      report.errors = unknown.length === 0 && noRepeats ? [] : jsonBodyIssues(t, text, obj, unknown);
       nothingToDrop = unknown.length === 0 && !t.pruning;
     }
   }
