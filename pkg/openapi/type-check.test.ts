@@ -29,6 +29,25 @@ describe('checkTypes', () => {
     expect(typeProblemOf('', 'v1', 'Pod', pod, true, [{ path: ['spec', 'terminationGracePeriodSeconds'], text: '4.0' }])).to.equal(undefined);
   });
 
+  it('asks where the floats are only when a number meets an integer, an int-or-string or a quantity, and answers as if told', () => {
+    const asked: string[] = [];
+    const lazy = (floats: Array<{ path: Array<string | number>; text: string }>) => () => { asked.push('asked'); return floats; };
+    // Numbers only where a float literal is taken as it is (a float64, a free-form value), or a wrong type.
+    const pod = { spec: { containers: [{ name: 'c', image: 5 }] }, metadata: { annotations: { a: 'b' } } };
+    const wrongType = typeProblemOf('', 'v1', 'Pod', pod, true, lazy([]));
+    expect(wrongType).to.equal(typeProblemOf('', 'v1', 'Pod', pod, true, []));
+    expect(asked).to.deep.equal([]);
+    const grace = { spec: { terminationGracePeriodSeconds: 3, containers: [{ name: 'c' }] } };
+    const floats = [{ path: ['spec', 'terminationGracePeriodSeconds'], text: '3.0' }];
+    expect(typeProblemOf('', 'v1', 'Pod', grace, true, lazy(floats))).to.equal(typeProblemOf('', 'v1', 'Pod', grace, true, floats))
+      .and.to.contain('number 3.0');
+    expect(asked).to.deep.equal(['asked']);
+    const memory = { spec: { containers: [{ name: 'c', resources: { limits: { memory: 1000000 } } }] } };
+    expect(typeProblemOf('', 'v1', 'Pod', memory, true, lazy([{ path: ['spec', 'containers', 0, 'resources', 'limits', 'memory'], text: '1e6' }])))
+      .to.equal(undefined);
+    expect(memory.spec.containers[0].resources.limits.memory).to.equal('1e6');
+  });
+
   it('checks a long integer literal\'s range on its exact value, and names it as written', () => {
     const pod = { spec: { terminationGracePeriodSeconds: 2 ** 63, containers: [{ name: 'c', ports: [{ containerPort: 80 }] }] } };
     const grace = (text: string) => [{ path: ['spec', 'terminationGracePeriodSeconds'], text }];

@@ -16,6 +16,8 @@ interface Ctx {
   saved?: string;
   /** Float literals met where a quantity goes: decoded from their text, as Go's Quantity does. */
   quantityLiterals?: Set<symbol>;
+  /** A number met where a float literal would fail or decode otherwise: an integer, int-or-string or quantity. */
+  metNumber: boolean;
 }
 
 /** Thrown for errors that stop Go's decoder at once (custom unmarshalers). */
@@ -69,11 +71,15 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): vo
       return;
     case 'intOrString':
       if (typeof v === 'string') return;
+      if (typeof v === 'number') ctx.metNumber = true;
       if (typeof v === 'number' && checkInteger(v, -2147483648, 2147483647)) return;
       if (typeof v === 'symbol' && literalInRange(v, -2147483648, 2147483647)) return;
       throw new Fatal(mismatch(ctx, numberAsWritten(v), 'int32'));
     case 'quantity': {
-      if (typeof v === 'number') return;
+      if (typeof v === 'number') {
+        ctx.metNumber = true;
+        return;
+      }
       if (typeof v === 'symbol') ctx.quantityLiterals?.add(v);
       const err = quantityError(typeof v === 'string' ? v : floatLiteralText(v) ?? JSON.stringify(v));
       if (err) throw new Fatal(err);
@@ -95,6 +101,7 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): vo
     case 'integer':
       if (typeof v === 'symbol' && literalInRange(v, c.min, c.max)) return;
       if (typeof v !== 'number') return save(ctx, mismatch(ctx, numberAsWritten(v), c.go));
+      ctx.metNumber = true;
       if (!checkInteger(v, c.min, c.max)) save(ctx, mismatch(ctx, `number ${v}`, c.go));
       return;
     case 'number':
@@ -143,9 +150,12 @@ function walk(node: SchemaNode, v: unknown, ctx: Ctx, region: ChangedRegion): vo
  * `region`: where `obj` may differ from an object that decoded (see ChangedRegion).
  */
 export function decodeErrorFor(definitionName: string, obj: unknown, region: ChangedRegion = true, quantityLiterals?: Set<symbol>): string | undefined {
+  return decodeError(definitionName, obj, region, { struct: '', fields: [], quantityLiterals, metNumber: false });
+}
+
+function decodeError(definitionName: string, obj: unknown, region: ChangedRegion, ctx: Ctx): string | undefined {
   const def = definition(definitionName);
   if (!def) return undefined;
-  const ctx: Ctx = { struct: '', fields: [], quantityLiterals };
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
     return obj === null ? undefined : mismatch(ctx, jsonKind(obj), goTypeName(definitionName));
   }
@@ -164,19 +174,29 @@ export function decodeErrorFor(definitionName: string, obj: unknown, region: Cha
  * Kinds without a generated schema are not checked.
  */
 export function checkTypes(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true,
-  floats?: FloatLiteral[]): StatusError | undefined {
+  floats?: FloatLiteral[] | (() => FloatLiteral[])): StatusError | undefined {
   const msg = typeProblemOf(group, version, kind, obj, region, floats);
   return msg === undefined ? undefined : decodeFailure(version, kind, msg);
 }
 
 /**
  * The decode error text (`json: cannot unmarshal ...`) for `obj` as the kind, or undefined.
- * `floats`: where the document `obj` was parsed from wrote numbers as floats.
+ * `floats`: where the document `obj` was parsed from wrote numbers as floats, or how to
+ * find them (asked only when the check meets a number where a literal's form matters).
  */
 export function typeProblemOf(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true,
-  floats?: FloatLiteral[]): string | undefined {
+  floats?: FloatLiteral[] | (() => FloatLiteral[])): string | undefined {
   const name = definitionNameForGVK(group, version, kind);
   if (!name) return undefined;
+  if (typeof floats === 'function') {
+    // Marks differ from the numbers they replace only where an integer, an int-or-string or
+    // a quantity goes: a check that met no number there answers as the marked one would.
+    const ctx: Ctx = { struct: '', fields: [], metNumber: false };
+    const msg = decodeError(name, obj, region, ctx);
+    if (!ctx.metNumber) return msg;
+    floats = floats();
+    if (floats.length === 0) return msg;
+  }
   if (floats === undefined || floats.length === 0) return decodeErrorFor(name, obj, region);
   const marked = markFloatLiterals(obj, floats);
   // A quantity keeps the literal's text (`1e6` stays 1e6, where the number would be 1M).

@@ -27,9 +27,10 @@ export interface BodyType { group: string; version: string; kind: string }
 /**
  * `region`: where `body` may differ from an object of this kind that decoded (a merge
  * patch's keys on a stored object; see ChangedRegion): only there can its types fail or
- * an omitted field be empty. `floats`: the numbers the body's JSON wrote as floats.
+ * an omitted field be empty. `floats`: the numbers the body's JSON wrote as floats (or how to find them).
  */
-export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType, region: ChangedRegion = true, floats?: FloatLiteral[]): KubeObject {
+export function toKubeObject(def: ResourceDef, body: unknown, type?: BodyType, region: ChangedRegion = true,
+  floats?: FloatLiteral[] | (() => FloatLiteral[])): KubeObject {
   const { group, version, kind } = type ?? def;
   if (!isPlainObject(body)) {
     throw errors.badRequest(`Object '${'Kind'}' is missing in '${truncate(JSON.stringify(body))}'`);

@@ -49,7 +49,7 @@ function decodeStrict(h: HandlerScope, directive: FieldValidation, raw: Buffer, 
   } else {
     // Only a JSON body can write an integer as 3.0 (YAML's 3.0 converts to JSON's 3, as upstream's).
     const json = mediaType === 'application/json';
-    const floats = json && !h.def.customResource ? floatLiterals(text) : undefined;
+    const floats = json && !h.def.customResource ? () => floatLiterals(text) : undefined;
     const parsed = decodeBody(raw, mediaType, text);
     // Counted before the object is defaulted and its empty fields dropped.
     const noRepeats = json && directive !== 'Ignore' && keysAppearOnce(text, parsed);
