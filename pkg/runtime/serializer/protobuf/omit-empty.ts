@@ -26,42 +26,82 @@ export function dropEmptyOmitted(obj: Obj, apiVersion: string, kind: string, reg
 }
 
 function walk(obj: Obj, message: string, region: ChangedRegion): void {
-  const fields = messageFields(message);
-  if (!fields || special.has(message)) return;
-  for (const f of fields) {
+  const fields = fieldsByName(message);
+  if (fields === undefined) return;
+  if (fields !== null) {
+    // By the object's keys, not the message's fields: a body holds a few of its kind's
+    // fields (a ConfigMap's metadata two of ObjectMeta's seventeen), and each absent one
+    // was a property miss. Each key is its own field's, so the order changes nothing.
+    for (const key in obj) {
+      const f = fields.get(key);
+      if (f !== undefined) visit(obj, f, region);
+    }
+    return;
+  }
+  for (const f of messageFields(message)!) {
     if (f.i) {
       if (f.m) walk(obj, f.m, region);
       continue;
     }
-    const r = regionAt(region, f.j);
-    if (r === undefined) continue;
-    const v = obj[f.j];
-    if (v === undefined) continue;
-    if (v === null) {
-      // omitempty drops it, but a struct held by value is encoded even when zero; any other
-      // value held by value keeps its zero (a struct's zero JSON: {} or more, a Time's null).
-      if (f.o && !(f.a && !f.r && f.t === 'msg')) delete obj[f.j];
-      else if (f.a && !f.r) obj[f.j] = zeroOf(f);
-      continue;
-    }
-    if (f.r && f.t !== 'bytes') zeroNullItems(f, v, r);
-    if (f.o && isEmptyCollection(f, v)) {
-      delete obj[f.j];
-      continue;
-    }
-    if (f.t !== 'msg' || !f.m) continue;
-    if (f.r === 1 && Array.isArray(v)) {
-      for (const item of v) if (isPlainObject(item)) walk(item, f.m, true);
-    } else if (f.r === 2 && isPlainObject(v)) {
-      for (const key of Object.keys(v)) {
-        const item = v[key];
-        const ri = regionAt(r, key);
-        if (ri !== undefined && isPlainObject(item)) walk(item, f.m, ri);
-      }
-    } else if (!f.r && isPlainObject(v)) {
-      walk(v, f.m, r);
-    }
+    visit(obj, f, region);
   }
+}
+
+function visit(obj: Obj, f: FieldDesc, region: ChangedRegion): void {
+  const r = regionAt(region, f.j);
+  if (r === undefined) return;
+  const v = obj[f.j];
+  if (v === undefined) return;
+  if (v === null) {
+    // omitempty drops it, but a struct held by value is encoded even when zero; any other
+    // value held by value keeps its zero (a struct's zero JSON: {} or more, a Time's null).
+    if (f.o && !(f.a && !f.r && f.t === 'msg')) delete obj[f.j];
+    else if (f.a && !f.r) obj[f.j] = zeroOf(f);
+    return;
+  }
+  if (f.r && f.t !== 'bytes') zeroNullItems(f, v, r);
+  if (f.o && isEmptyCollection(f, v)) {
+    delete obj[f.j];
+    return;
+  }
+  if (f.t !== 'msg' || !f.m) return;
+  if (f.r === 1 && Array.isArray(v)) {
+    for (const item of v) if (isPlainObject(item)) walk(item, f.m, true);
+  } else if (f.r === 2 && isPlainObject(v)) {
+    for (const key of Object.keys(v)) {
+      const item = v[key];
+      const ri = regionAt(r, key);
+      if (ri !== undefined && isPlainObject(item)) walk(item, f.m, ri);
+    }
+  } else if (!f.r && isPlainObject(v)) {
+    walk(v, f.m, r);
+  }
+}
+
+const byName = new Map<string, Map<string, FieldDesc> | null | undefined>();
+
+/**
+ * A message's fields by JSON name, its inline structs' included; undefined for a message
+ * not walked (unknown, or with a JSON form of its own), null when two fields share a
+ * name (walked field by field, as each visits the same key).
+ */
+function fieldsByName(message: string): Map<string, FieldDesc> | null | undefined {
+  if (byName.has(message)) return byName.get(message);
+  let out: Map<string, FieldDesc> | null | undefined;
+  if (messageFields(message) && !special.has(message)) {
+    const flat = flatFields(message);
+    out = new Map(flat.map((f) => [f.j, f]));
+    if (out.size !== flat.length) out = null;
+  }
+  byName.set(message, out);
+  return out;
+}
+
+/** The fields the field walk visits for `message`: its own, and its walked inline structs'. */
+function flatFields(message: string): FieldDesc[] {
+  const fields = messageFields(message);
+  if (!fields || special.has(message)) return [];
+  return fields.flatMap((f) => (f.i ? (f.m ? flatFields(f.m) : []) : [f]));
 }
 
 const noBytes = new Uint8Array(0);
