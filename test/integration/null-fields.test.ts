@@ -92,6 +92,31 @@ describe('null fields of built-in kinds', function () {
     expect(states((await call<WithStatuses>('GET', `/api/v1/namespaces/${ns}/pods/z`)).body)).to.deep.equal([{}]);
   });
 
+  it('a struct held by value that a write leaves out is that struct\'s zero in its answer, as in GET: a container status\'s lastState', async () => {
+    type WithStatuses = { status: { containerStatuses: Array<Record<string, unknown>> }; metadata: { resourceVersion: string } };
+    const pods = `/api/v1/namespaces/${ns}/pods`;
+    const pod = await call<WithStatuses>('POST', pods, '{"metadata":{"name":"absent"},"spec":{"containers":[{"name":"c","image":"x"}]}}');
+    expect(pod.status, pod.text).to.equal(201);
+    const statuses = (state: unknown) => ({ status: { containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'x', imageID: '', state }] } });
+    const expected = (state: unknown) => [{ name: 'c', ready: false, restartCount: 0, image: 'x', imageID: '', state, lastState: {} }];
+    // The kubelet's way (a strategic merge patch), a merge patch, and an update of the status.
+    const writes: Array<[string, () => Promise<HttpResponse<WithStatuses>>]> = [
+      ['strategic merge patch', () => call('PATCH', `${pods}/absent/status`, JSON.stringify(statuses({ waiting: { reason: 'A' } })), 'application/strategic-merge-patch+json')],
+      ['merge patch', () => call('PATCH', `${pods}/absent/status`, JSON.stringify(statuses({ waiting: { reason: 'B' } })), 'application/merge-patch+json')],
+      ['update', async () => {
+        const current = (await call<WithStatuses>('GET', `${pods}/absent`)).body;
+        const { containerStatuses } = statuses({ waiting: { reason: 'C' } }).status;
+        return call('PUT', `${pods}/absent/status`, JSON.stringify({ ...current, status: { ...current.status, containerStatuses } }));
+      }],
+    ];
+    for (const [[how, write], reason] of writes.map((w, i) => [w, 'ABC'[i]] as const)) {
+      const res = await write();
+      expect(res.status, `${how}: ${res.text}`).to.equal(200);
+      expect(res.body.status.containerStatuses, how).to.deep.equal(expected({ waiting: { reason } }));
+      expect((await call<WithStatuses>('GET', `${pods}/absent`)).body.status.containerStatuses, how).to.deep.equal(expected({ waiting: { reason } }));
+    }
+  });
+
   it('a zero time in a pointer field is kept and served as null; a null there is dropped', async () => {
     const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
     const res = await call<{ spec: Record<string, unknown> }>('POST', leases,

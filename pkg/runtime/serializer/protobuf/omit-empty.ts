@@ -4,8 +4,9 @@
 // manager, admission, storage and the response all see it absent. Elsewhere a null is a
 // no-op on the Go value (encoding/json), which keeps its zero: a scalar without
 // omitempty, a struct held by value, a list's item or a map's value is then encoded as
-// "", 0, false or the struct's zero ({} or more; a Time's is null), never null. Only kinds upstream has a Go type (a protobuf message)
-// for; custom resources keep what was sent.
+// "", 0, false or the struct's zero ({} or more; a Time's is null), never null. A struct
+// held by value that the body leaves out is encoded too, as its zero. Only kinds upstream
+// has a Go type (a protobuf message) for; custom resources keep what was sent.
 import { type ChangedRegion, regionAt } from '../../changed-region.js';
 import { isPlainObject } from '../../object.js';
 import { messageFields, messageForKind, type FieldDesc } from './schema.js';
@@ -17,7 +18,8 @@ type Obj = Record<string, unknown>;
 
 /**
  * Removes, in place, the nulls and the empty maps and slices of omitempty fields of `obj` (a `kind` of
- * `apiVersion`), and puts the Go zero value in place of the other nulls decoding zeroes.
+ * `apiVersion`), and puts the Go zero value in place of the other nulls decoding zeroes and
+ * of absent structs held by value.
  * `region`: where `obj` may differ from a decoded object, which holds none.
  */
 export function dropEmptyOmitted(obj: Obj, apiVersion: string, kind: string, region: ChangedRegion = true): void {
@@ -36,14 +38,19 @@ function walk(obj: Obj, message: string, region: ChangedRegion): void {
       const f = fields.get(key);
       if (f !== undefined) visit(obj, f, region);
     }
-    return;
-  }
-  for (const f of messageFields(message)!) {
-    if (f.i) {
-      if (f.m) walk(obj, f.m, region);
-      continue;
+  } else {
+    for (const f of messageFields(message)!) {
+      if (f.i) {
+        if (f.m) walk(obj, f.m, region);
+        continue;
+      }
+      visit(obj, f, region);
     }
-    visit(obj, f, region);
+  }
+  // Decoding leaves a struct held by value at its zero, which upstream encodes: a write's
+  // answer shows a container status's `lastState: {}` as GET does.
+  for (const f of structsByValue(message)) {
+    if (obj[f.j] === undefined && regionAt(region, f.j) !== undefined) obj[f.j] = zeroOf(f);
   }
 }
 
@@ -94,6 +101,22 @@ function fieldsByName(message: string): Map<string, FieldDesc> | null | undefine
     if (out.size !== flat.length) out = null;
   }
   byName.set(message, out);
+  return out;
+}
+
+const byValue = new Map<string, FieldDesc[]>();
+
+/**
+ * The structs `message` holds by value (its inline structs' included), few or none (a
+ * ConfigMap's and ObjectMeta's none). Types with a JSON form of their own are left out:
+ * defaulting reads an absent IntOrString (a Service port's targetPort), a Time's zero is null.
+ */
+function structsByValue(message: string): FieldDesc[] {
+  let out = byValue.get(message);
+  if (out === undefined) {
+    out = flatFields(message).filter((f) => f.a && !f.r && f.t === 'msg' && !special.has(f.m!));
+    byValue.set(message, out);
+  }
   return out;
 }
 
