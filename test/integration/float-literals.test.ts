@@ -122,6 +122,23 @@ describe('integers written as JSON floats', function () {
     expect((await call<Deployment>('GET', `${deployments}/taken`)).body.spec.replicas).to.equal(2);
   });
 
+  it('JSON patch: a test compares a number as written (upstream compares the raw JSON), so 2.0 is not the stored 2 but is an earlier 3.0', async () => {
+    const testOnly = await call<Status>('PATCH', `${deployments}/taken`, '[{"op":"test","path":"/spec/replicas","value":2.0}]', 'application/json-patch+json');
+    expect(testOnly.status, testOnly.text).to.equal(422);
+    expect(testOnly.body.reason).to.equal('Invalid');
+    expect(testOnly.body.details?.causes?.[0]?.field).to.not.equal('patch');
+    const asStored = await call<Status>('PATCH', `${deployments}/taken`, '[{"op":"test","path":"/spec/replicas","value":2}]', 'application/json-patch+json');
+    expect(asStored.status, asStored.text).to.equal(200);
+    // The test passes on the literal the replace put; the decode of the result then refuses it.
+    const putThenTested = await call<Status>('PATCH', `${deployments}/taken`,
+      '[{"op":"replace","path":"/spec/replicas","value":3.0},{"op":"test","path":"/spec/replicas","value":3.0}]', 'application/json-patch+json');
+    expect(putThenTested.status, putThenTested.text).to.equal(422);
+    expect(putThenTested.body.details?.causes?.[0].field).to.equal('patch');
+    expect(putThenTested.body.message.endsWith(': json: cannot unmarshal number 3.0 into Go struct field DeploymentSpec.spec.replicas of type int32'),
+      putThenTested.body.message).to.equal(true);
+    expect((await call<Deployment>('GET', `${deployments}/taken`)).body.spec.replicas).to.equal(2);
+  });
+
   it('strategic merge patch: an integral float converts (a map, not JSON, is decoded)', async () => {
     const res = await call<Deployment>('PATCH', `${deployments}/taken`, '{"spec":{"replicas":7.0}}', 'application/strategic-merge-patch+json');
     expect(res.status, res.text).to.equal(200);
