@@ -77,6 +77,13 @@ describe('integers written as JSON floats', function () {
     expect(container.resources).to.deep.equal({ limits: { cpu: '500m', memory: '1e6' } });
   });
 
+  it('create: a quantity written as a JSON number is parsed from its text, 0.0000001 as 100n, 1e-7 as 100e-9', async () => {
+    const res = await call<{ spec: { hard: Record<string, string> } }>('POST', `/api/v1/namespaces/${ns}/resourcequotas`,
+      '{"metadata":{"name":"tiny"},"spec":{"hard":{"cpu":0.0000001,"requests.cpu":1e-7}}}');
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body.spec.hard).to.deep.equal({ cpu: '100n', 'requests.cpu': '100e-9' });
+  });
+
   it('update: the same 400', async () => {
     const current = await call<Deployment>('GET', `${deployments}/taken`);
     const body = deployment('taken', '4.0').replace('"name":"taken"', `"name":"taken","resourceVersion":"${current.body.metadata.resourceVersion}"`);
