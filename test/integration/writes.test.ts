@@ -84,6 +84,20 @@ describe('writes: options and managedFields', function () {
     await call('DELETE', `/api/v1/namespaces/${name}`);
   });
 
+  it('a JSON patch\'s test of an object looks only at the stored object\'s keys, as upstream\'s patch library does', async () => {
+    expect((await call('POST', cms, { metadata: { name: 'tested' }, data: { k: 'v' } })).status).to.equal(201);
+    const patch = (ops: unknown[]): Promise<HttpResponse<Obj>> =>
+      call<Obj>('PATCH', `${cms}/tested`, JSON.stringify(ops), { 'Content-Type': 'application/json-patch+json' });
+    // A key only the test's value has is not looked at: the test passes and the add is made.
+    const extra = await patch([{ op: 'test', path: '/data', value: { k: 'v', other: 'x' } }, { op: 'add', path: '/data/k2', value: 'w' }]);
+    expect(extra.status, extra.text).to.equal(200);
+    expect(extra.body.data).to.deep.equal({ k: 'v', k2: 'w' });
+    // A stored key the test's value lacks fails it.
+    const missing = await patch([{ op: 'test', path: '/data', value: { k: 'v' } }, { op: 'add', path: '/data/k3', value: 'z' }]);
+    expect(missing.status, missing.text).to.equal(422);
+    expect((await call<Obj>('GET', `${cms}/tested`)).body.data).to.deep.equal({ k: 'v', k2: 'w' });
+  });
+
   it('checks the name and namespace of a PUT against the URL', async () => {
     let res = await call<Status>('PUT', `${cms}/mf`, { metadata: { name: 'other' } });
     expect(res.status).to.equal(400);
