@@ -146,6 +146,27 @@ describe('integers written as JSON floats', function () {
     expect((await call<Deployment>('GET', `${deployments}/taken`)).body.spec.replicas).to.equal(2);
   });
 
+  it('JSON patch: a test of a float64 field (a CRD schema\'s minimum) passes on the text Go writes for it, as upstream\'s', async () => {
+    const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gauges.floats.example.com' },
+      spec: {
+        group: 'floats.example.com', scope: 'Namespaced', names: { plural: 'gauges', singular: 'gauge', kind: 'Gauge' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { level: { type: 'number', minimum: 1.5 } } } } }],
+      },
+    };
+    const created = await call<Status>('POST', crds, JSON.stringify(crd));
+    expect(created.status, created.text).to.equal(201);
+    const minimum = '/spec/versions/0/schema/openAPIV3Schema/properties/level/minimum';
+    const patch = (value: string): string => `[{"op":"test","path":"${minimum}","value":${value}},`
+      + '{"op":"add","path":"/metadata/annotations","value":{"tested":"yes"}}]';
+    const same = await call<Status>('PATCH', `${crds}/${crd.metadata.name}`, patch('1.5'), 'application/json-patch+json');
+    expect(same.status, same.text).to.equal(200);
+    const otherText = await call<Status>('PATCH', `${crds}/${crd.metadata.name}`, patch('1.50'), 'application/json-patch+json');
+    expect(otherText.status, otherText.text).to.equal(422);
+    expect((await call('DELETE', `${crds}/${crd.metadata.name}`)).status).to.equal(200);
+  });
+
   it('strategic merge patch: an integral float converts (a map, not JSON, is decoded)', async () => {
     const res = await call<Deployment>('PATCH', `${deployments}/taken`, '{"spec":{"replicas":7.0}}', 'application/strategic-merge-patch+json');
     expect(res.status, res.text).to.equal(200);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { patchResultFloats } from './patch-floats.js';
 
 describe('patchResultFloats: where a patch\'s float literals land in the patched object', () => {
-  const current = { spec: { replicas: 1, ports: [{ port: 1 }], paused: false, big: 1234567890123456 } };
+  const current = { spec: { replicas: 1, ports: [{ port: 1 }], paused: false, big: 1234567890123456, minimum: 1.5, tiny: 1e-7 } };
 
   it('a merge patch: where they sit in the patch', () => {
     expect(patchResultFloats('merge', '{"spec":{"replicas":2.0}}')(current)).to.deep.equal([{ path: ['spec', 'replicas'], text: '2.0' }]);
@@ -35,6 +35,12 @@ describe('patchResultFloats: where a patch\'s float literals land in the patched
     // The same text passes, and the literal stays where the replace put it.
     expect(floatsOf('[{"op":"replace","path":"/spec/replicas","value":2.0},{"op":"test","path":"/spec/replicas","value":2.0}]'))
       .to.deep.equal([{ path: ['spec', 'replicas'], text: '2.0' }]);
+    // A stored float (a float64 field, a CRD schema's minimum) is the text Go writes for it.
+    expect(floatsOf('[{"op":"test","path":"/spec/minimum","value":1.5}]')).to.deep.equal([]);
+    expect(floatsOf('[{"op":"test","path":"/spec/tiny","value":1e-7}]')).to.deep.equal([]);
+    expect(floatsOf('[{"op":"test","path":"/spec","value":{"minimum":1.5,"tiny":1e-7,"replicas":1,"ports":[{"port":1}],"paused":false,"big":1234567890123456}}]')).to.deep.equal([]);
+    expect(() => floatsOf('[{"op":"test","path":"/spec/minimum","value":1.50}]')).to.throw(/rejected our request/);
+    expect(() => floatsOf('[{"op":"test","path":"/spec/tiny","value":0.0000001}]')).to.throw(/rejected our request/);
     // A long integer is written by Go as it is stored: compared as a number.
     expect(floatsOf('[{"op":"test","path":"/spec/big","value":1234567890123456}]')).to.deep.equal([]);
   });

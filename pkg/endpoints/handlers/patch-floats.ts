@@ -3,7 +3,7 @@
 // result meets `3.0` as written and refuses it for an integer field. A JSON patch's `test`
 // compares a number as written too (evanphx/json-patch v4 compares scalars' compacted
 // bytes): `3.0` is not the stored `3`, but is the `3.0` an earlier operation put.
-import { applyJsonPatch } from '../../apis/meta/patch/index.js';
+import { applyJsonPatch, writtenNumber as marker, writtenNumberKey as markerKey } from '../../apis/meta/patch/index.js';
 import type { FloatLiteral } from '../../openapi/float-literals.js';
 import { isPlainObject } from '../../runtime/object.js';
 import { floatLiterals } from '../fieldvalidation/index.js';
@@ -58,12 +58,6 @@ function markedOperations(patch: string, floats: FloatLiteral[]): unknown[] {
     placed++;
   }
   return placed > 0 ? ops : [];
-}
-
-const markerKey = '\u0000float literal';
-
-function marker(text: string): Record<string, string> {
-  return { [markerKey]: text };
 }
 
 function isObject(v: unknown): v is Record<string | number, unknown> {

@@ -38,4 +38,5 @@ export function applyPatch(patchType: PatchType, original: Record<string, unknow
 }
 
 export { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, decodeMergePatch };
+export { writtenNumber, writtenNumberKey } from './json-patch.js';
 export type { JsonMap };
