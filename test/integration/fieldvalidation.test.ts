@@ -42,6 +42,27 @@ describe('fieldValidation', function () {
     expect((await call('GET', `${cms}/strict`)).status).to.equal(404);
   });
 
+  it('a kind served through a conversion (autoscaling/v1 HPA): unknown fields of the document as sent', async () => {
+    const hpas = `/apis/autoscaling/v1/namespaces/${ns}/horizontalpodautoscalers`;
+    const hpa = (name: string) => `{"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"${name}"},`
+      + '"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"d","bogus":1},"maxReplicas":3,'
+      + '"targetCPUUtilizationPercentage":50,"foo":"x"}}';
+    const strict = await call<Status>('POST', `${hpas}?fieldValidation=Strict`, hpa('strict'), json);
+    expect(strict.status, strict.text).to.equal(400);
+    expect(strict.body.message).to.equal('HorizontalPodAutoscaler in version "v1" cannot be handled as a HorizontalPodAutoscaler: '
+      + 'strict decoding error: unknown field "spec.scaleTargetRef.bogus", unknown field "spec.foo"');
+    const warned = await call<Obj>('POST', `${hpas}?fieldValidation=Warn`, hpa('warned'), json);
+    expect(warned.status, warned.text).to.equal(201);
+    expect(warnings(warned)).to.deep.equal(['unknown field "spec.scaleTargetRef.bogus"', 'unknown field "spec.foo"']);
+    expect(warned.body.spec).to.deep.equal({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 50 });
+    const yaml = 'apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: yaml\nspec:\n  scaleTargetRef:\n'
+      + '    apiVersion: apps/v1\n    kind: Deployment\n    name: d\n    bogus: 1\n  maxReplicas: 3\n  foo: x\n';
+    const strictYaml = await call<Status>('POST', `${hpas}?fieldValidation=Strict`, yaml, { 'Content-Type': 'application/yaml' });
+    expect(strictYaml.status, strictYaml.text).to.equal(400);
+    expect(strictYaml.body.message).to.equal('HorizontalPodAutoscaler in version "v1" cannot be handled as a HorizontalPodAutoscaler: '
+      + 'strict decoding error: unknown field "spec.foo", unknown field "spec.scaleTargetRef.bogus"');
+  });
+
   it('Warn (the default) and Ignore create: Warning headers or none; unknown fields are not stored', async () => {
     for (const [query, name, want] of [['?fieldValidation=Warn', 'warn', expected], ['', 'default', expected], ['?fieldValidation=Ignore', 'ignore', []]] as const) {
       const res = await call<Obj>('POST', `${cms}${query}`, body(name), json);

@@ -2,7 +2,7 @@
 // type checks (which win over strict problems, as upstream), then unknown and
 // duplicate fields reported per the directive, and unknown fields dropped.
 import { errors } from '../../runtime/errors.js';
-import type { KubeObject } from '../../runtime/object.js';
+import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { decodeBody, objectBodyMediaTypes } from '../negotiation/body.js';
 import { protobufMediaType } from '../negotiation/media.js';
 import {
@@ -41,10 +41,11 @@ function decodeStrict(h: HandlerScope, directive: FieldValidation, raw: Buffer, 
   let nothingToDrop = false;
   if (mediaType === 'application/yaml') {
     const body = decodeYamlBody(text);
+    const unknown = directive !== 'Ignore' ? unknownAsSent(body.value, (v) => sortedUnknownIssues(t, v)) : [];
     obj = toKubeObject(h.def, body.value, type);
     if (directive !== 'Ignore') {
       report.yamlLines = body.duplicateLines;
-      report.errors = sortedUnknownIssues(t, obj);
+      report.errors = unknown;
     }
   } else {
     // Only a JSON body can write an integer as 3.0 (YAML's 3.0 converts to JSON's 3, as upstream's).
@@ -53,17 +54,28 @@ function decodeStrict(h: HandlerScope, directive: FieldValidation, raw: Buffer, 
     const parsed = decodeBody(raw, mediaType, text);
     // Counted before the object is defaulted and its empty fields dropped.
     const noRepeats = json && directive !== 'Ignore' && keysAppearOnce(text, parsed);
-    obj = toKubeObject(h.def, parsed, type, true, floats);
     // Unknown protobuf fields are dropped by the decoder and reported by nobody, as upstream.
-    if (directive !== 'Ignore' && mediaType !== protobufMediaType) {
-      const unknown = documentUnknownFields(t, obj);
-      report.errors = unknown.length === 0 && noRepeats ? [] : jsonBodyIssues(t, text, obj, unknown);
+    const strict = directive !== 'Ignore' && mediaType !== protobufMediaType;
+    const unknown = strict ? unknownAsSent(parsed, (v) => documentUnknownFields(t, v)) : [];
+    obj = toKubeObject(h.def, parsed, type, true, floats);
+    if (strict) {
+      report.errors = unknown.length === 0 && noRepeats ? [] : jsonBodyIssues(t, text, parsed, unknown);
       nothingToDrop = unknown.length === 0 && !t.pruning;
     }
   }
   reportDecodeIssues(h.ctx, directive, t, report);
   if (!nothingToDrop) dropUnknownFields(t, obj);
   return obj;
+}
+
+/**
+ * The unknown fields of a body as it was sent, found before it is decoded: a converting
+ * kind's round trip (autoscaling/v1's HorizontalPodAutoscaler) rebuilds the object without
+ * them, where upstream's strict decoder meets them in the document. Decoding adds only
+ * declared fields otherwise, so the answer is the same. Not an object: the decode refuses it.
+ */
+function unknownAsSent<T>(body: unknown, find: (body: unknown) => T[]): T[] {
+  return isPlainObject(body) ? find(body) : [];
 }
 
 /** Upstream's checkName for updates, patches and applies. */
