@@ -63,6 +63,15 @@ describe('fieldValidation', function () {
       + 'strict decoding error: unknown field "spec.foo", unknown field "spec.scaleTargetRef.bogus"');
   });
 
+  it('an events.k8s.io/v1 Event (stored as a core Event, the same round trip): unknown fields of the document as sent', async () => {
+    const event = '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e"},"reason":"R","note":"n","foo":1,'
+      + '"regarding":{"kind":"ConfigMap","name":"c","bar":2}}';
+    const strictEvent = await call<Status>('POST', `/apis/events.k8s.io/v1/namespaces/${ns}/events?fieldValidation=Strict`, event, json);
+    expect(strictEvent.status, strictEvent.text).to.equal(400);
+    expect(strictEvent.body.message).to.equal('Event in version "v1" cannot be handled as a Event: '
+      + 'strict decoding error: unknown field "foo", unknown field "regarding.bar"');
+  });
+
   it('Warn (the default) and Ignore create: Warning headers or none; unknown fields are not stored', async () => {
     for (const [query, name, want] of [['?fieldValidation=Warn', 'warn', expected], ['', 'default', expected], ['?fieldValidation=Ignore', 'ignore', []]] as const) {
       const res = await call<Obj>('POST', `${cms}${query}`, body(name), json);
