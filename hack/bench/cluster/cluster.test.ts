@@ -117,7 +117,9 @@ describe('cluster load generator (hack/bench/cluster)', function () {
       const life = (Math.max(...events.filter((e) => e.user.username === `system:node:${n}`).map(at)) - Math.min(...patches.map(at))) / 1000;
       expect(patches.length, `${n}: ${patches.length} status patches in ${life.toFixed(1)} s`).to.be.within(Math.max(1, Math.floor((life - 1) / 3)), 2 + Math.ceil(life / 3));
     }
-    expect(by(/^system:node:/, 'patch', 'nodes', 'status').length).to.equal(recorded('nodes', 'PATCH'));
+    // As with the Lease renewals above: a periodic patch in flight when the run stopped reaches
+    // the audit log but not the record (at most one per kubelet; a CI run once saw 9 against 8).
+    expect(by(/^system:node:/, 'patch', 'nodes', 'status').length).to.be.within(recorded('nodes', 'PATCH'), recorded('nodes', 'PATCH') + nodes.length);
     const podStatus = by(/^system:node:/, 'patch', 'pods', 'status');
     expect(podStatus.length).to.equal(recorded('pods', 'PATCH'));
     expect(podStatus.length).to.equal(2 * result.bindings);
