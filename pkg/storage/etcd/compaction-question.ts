@@ -23,15 +23,18 @@ interface Pool {
   hosts: Array<{ getServiceClient(name: string): KVServiceClient }>;
 }
 
-/** RangeRequest{key: "\0", limit: 1, revision, keys_only: true} in protobuf's wire format. */
-export function rangeRequestAt(revision: number): Buffer {
+/**
+ * RangeRequest{key: "\0", limit: 1, revision, keys_only: true} in protobuf's wire format;
+ * without a revision, etcd's present.
+ */
+export function rangeRequestAt(revision?: number): Buffer {
   const varint: number[] = [];
-  for (let v = revision; ; v = Math.floor(v / 128)) {
+  for (let v = revision; v !== undefined; v = Math.floor(v / 128)) {
     if (v < 128) { varint.push(v); break; }
     varint.push((v % 128) | 128);
   }
   // Fields: key (1, bytes), limit (3, varint), revision (4, varint), keys_only (8, bool).
-  return Buffer.from([0x0a, 0x01, 0x00, 0x18, 0x01, 0x20, ...varint, 0x40, 0x01]);
+  return Buffer.from([0x0a, 0x01, 0x00, 0x18, 0x01, ...(revision === undefined ? [] : [0x20, ...varint]), 0x40, 0x01]);
 }
 
 /**
@@ -83,8 +86,8 @@ function poolFor(client: Etcd3): Pool | null {
   return pool;
 }
 
-/** RangeRequest{key: "\0", limit: 1, keys_only: true}: etcd's present, of a key no object has (no value read). */
-const presentRequest = Buffer.from([0x0a, 0x01, 0x00, 0x18, 0x01, 0x40, 0x01]);
+/** etcd's present, of a key no object has (no value read). */
+const presentRequest = rangeRequestAt();
 
 /**
  * The header's revision in a RangeResponse's bytes: field 1 (ResponseHeader), its field 3.
