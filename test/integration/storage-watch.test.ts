@@ -230,6 +230,14 @@ describe(`storage: progress bookmarks and compaction (own etcd) [${impl.name}]`,
     await s.guaranteedUpdate(`${p}c0`, undefined, async (cur) => ({ ...cur, data: { v: '2' } } as KubeObject));
     await s.create(`${p}c9`, cm('c9'));
     const compactAt = Number(await s.currentRevision());
+    // A live cache has seen every write before a compaction: its etcd watch is caught up, so
+    // etcd does not cancel it. One whose watch was not yet established (it starts a moment
+    // after the cache's list, here in the same breath as the writes) is cancelled, restarts
+    // and answers a watch from before its new list 410, as upstream's: not what this tests.
+    const live = await s.watch(p, { recursive: true, resourceVersion: String(compactAt - 1) });
+    const seen = reader(live);
+    await seen.until(() => changes(seen.events).length >= 1);
+    live.stop();
     await client.kv.compact({ revision: String(compactAt), physical: true });
 
     const w = await s.watch(p, { recursive: true, resourceVersion: String(oldRV - 1) });
