@@ -39,9 +39,13 @@ function decodeStrict(h: HandlerScope, directive: FieldValidation, raw: Buffer, 
   // A built-in kind's body found free of unknown fields has nothing to drop: the walk
   // that found none is the walk that would drop them (custom resources prune their own way).
   let nothingToDrop = false;
+  // Unknown fields are looked for in the body as it was sent, before it is decoded: a
+  // converting kind's round trip (autoscaling/v1's HorizontalPodAutoscaler) rebuilds the
+  // object without them, where upstream's strict decoder meets them in the document.
+  // Decoding adds only declared fields otherwise. A body that is no object: the decode refuses it.
   if (mediaType === 'application/yaml') {
     const body = decodeYamlBody(text);
-    const unknown = directive !== 'Ignore' ? unknownAsSent(body.value, (v) => sortedUnknownIssues(t, v)) : [];
+    const unknown = directive !== 'Ignore' && isPlainObject(body.value) ? sortedUnknownIssues(t, body.value) : [];
     obj = toKubeObject(h.def, body.value, type);
     if (directive !== 'Ignore') {
       report.yamlLines = body.duplicateLines;
@@ -56,7 +60,7 @@ function decodeStrict(h: HandlerScope, directive: FieldValidation, raw: Buffer, 
     const noRepeats = json && directive !== 'Ignore' && keysAppearOnce(text, parsed);
     // Unknown protobuf fields are dropped by the decoder and reported by nobody, as upstream.
     const strict = directive !== 'Ignore' && mediaType !== protobufMediaType;
-    const unknown = strict ? unknownAsSent(parsed, (v) => documentUnknownFields(t, v)) : [];
+    const unknown = strict && isPlainObject(parsed) ? documentUnknownFields(t, parsed) : [];
     obj = toKubeObject(h.def, parsed, type, true, floats);
     if (strict) {
       report.errors = unknown.length === 0 && noRepeats ? [] : jsonBodyIssues(t, text, parsed, unknown);
@@ -66,16 +70,6 @@ function decodeStrict(h: HandlerScope, directive: FieldValidation, raw: Buffer, 
   reportDecodeIssues(h.ctx, directive, t, report);
   if (!nothingToDrop) dropUnknownFields(t, obj);
   return obj;
-}
-
-/**
- * The unknown fields of a body as it was sent, found before it is decoded: a converting
- * kind's round trip (autoscaling/v1's HorizontalPodAutoscaler) rebuilds the object without
- * them, where upstream's strict decoder meets them in the document. Decoding adds only
- * declared fields otherwise, so the answer is the same. Not an object: the decode refuses it.
- */
-function unknownAsSent<T>(body: unknown, find: (body: unknown) => T[]): T[] {
-  return isPlainObject(body) ? find(body) : [];
 }
 
 /** Upstream's checkName for updates, patches and applies. */
