@@ -60,19 +60,23 @@ export class StatusError extends Error {
   }
 
   toStatus(): Status {
-    const s: Status = {
+    // Members in metav1.Status's order, code last, as Go's encoder writes them.
+    const s = {
       kind: 'Status',
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
       message: this.message,
-      code: this.code,
-    };
+    } as Status;
     if (this.reason) s.reason = this.reason;
-    // Go omits empty fields (omitempty), so "group": "" never appears on the wire.
-    const details = this.details ? Object.fromEntries(Object.entries(this.details)
-      .filter(([, v]) => v !== undefined && v !== '')) as StatusDetails : undefined;
-    if (details && Object.keys(details).length > 0) s.details = details;
+    // Go omits empty fields (omitempty), so "group": "" never appears on the wire; the
+    // details object itself is a pointer there, written whenever the error set it, so
+    // details with nothing in them are `"details":{}` (NewGenericServerResponse's).
+    if (this.details) {
+      s.details = Object.fromEntries(Object.entries(this.details)
+        .filter(([, v]) => v !== undefined && v !== '')) as StatusDetails;
+    }
+    s.code = this.code;
     return s;
   }
 }

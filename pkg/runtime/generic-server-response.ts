@@ -43,7 +43,8 @@ function reasonAndMessage(code: number, verb: string, serverMessage: string): [S
 export function genericServerResponse(r: GenericResponse): StatusError {
   const verb = r.verb ?? '';
   const [reason, base] = reasonAndMessage(r.code, verb, r.serverMessage);
-  if (!r.resource?.resource) return new StatusError(r.code, reason, base);
+  // Its details are always set, so they show (`{}`) even with nothing in them.
+  if (!r.resource?.resource) return new StatusError(r.code, reason, base, {});
   const what = r.name ? `${qualifiedResource(r.resource)} ${r.name}` : qualifiedResource(r.resource);
   return new StatusError(r.code, reason, `${base} (${verb.toLowerCase()} ${what})`, { group: r.resource.group, kind: r.resource.resource, name: r.name });
 }

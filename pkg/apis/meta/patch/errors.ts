@@ -1,6 +1,7 @@
 // The StatusErrors a PATCH can fail with, shaped as upstream's patch handler shapes them.
 
 import { StatusError, errors } from '../../../runtime/errors.js';
+import { genericServerResponse } from '../../../runtime/generic-server-response.js';
 
 export const maxJSONPatchOperations = 10000;
 
@@ -11,10 +12,11 @@ export const patchErrors = {
 
   /**
    * What upstream returns when a JSON patch fails to apply (and for a few strategic merge
-   * failures): NewGenericServerResponse(422, ...), whose message hides the cause.
+   * failures): NewGenericServerResponse(422, ...) with no resource and no name, whose
+   * message hides the cause and whose details are present but empty.
    */
   unprocessable(): StatusError {
-    return new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request');
+    return genericServerResponse({ code: 422, serverMessage: '' });
   },
 
   tooManyOperations(count: number): StatusError {

@@ -95,6 +95,11 @@ describe('patch: JSON patch (RFC 6902)', () => {
       expect(err.code).to.equal(422);
       expect(err.reason).to.equal('Invalid');
       expect(err.message).to.equal('the server rejected our request due to an error in our request');
+      // NewGenericServerResponse sets details with nothing in them: written as {}.
+      expect(err.toStatus()).to.deep.equal({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+        message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422,
+      });
       expect(original).to.deep.equal(base());
     });
   }
@@ -148,5 +153,31 @@ describe('patch: JSON patch (RFC 6902)', () => {
     expect(Object.getPrototypeOf(data)).to.equal(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
     expect(failure(() => applyJsonPatch(base(), [{ op: 'remove', path: '/data/toString' }])).code).to.equal(422);
+  });
+
+  it('tests a string by its text against Go\'s encoding of the stored one, as the library compares raw JSON', () => {
+    const doc = { data: { a: 'A', html: 'a<b&c>', e: 'é', nl: 'x\ny', q: 'say "hi"' }, list: ['A'] };
+    const passes = (value: string): boolean => {
+      try {
+        applyJsonPatch(doc, `[{"op":"test","path":"/data","value":${value}}]`);
+        return true;
+      } catch (e) {
+        expect(failure(() => { throw e; }).code).to.equal(422);
+        return false;
+      }
+    };
+    const stored = '"a":"A","e":"é","nl":"x\\ny","q":"say \\"hi\\""';
+    expect(passes(`{${stored},"html":"a\\u003cb\\u0026c\\u003e"}`)).to.equal(true);
+    // Go's encoder escapes <, & and >: the same string written plainly is other text.
+    expect(passes(`{${stored},"html":"a<b&c>"}`)).to.equal(false);
+    expect(passes(`{"a":"\\u0041","e":"é","nl":"x\\ny","q":"say \\"hi\\"","html":"a\\u003cb\\u0026c\\u003e"}`)).to.equal(false);
+    expect(passes(`{"a":"A","e":"\\u00e9","nl":"x\\ny","q":"say \\"hi\\"","html":"a\\u003cb\\u0026c\\u003e"}`)).to.equal(false);
+    expect(passes(`{"a":"A","e":"é","nl":"x\\u000ay","q":"say \\"hi\\"","html":"a\\u003cb\\u0026c\\u003e"}`)).to.equal(false);
+    // Keys are decoded into a map: an escaped key is the same key.
+    expect(passes(`{"\\u0061":"A","e":"é","nl":"x\\ny","q":"say \\"hi\\"","html":"a\\u003cb\\u0026c\\u003e"}`)).to.equal(true);
+    expect(() => applyJsonPatch(doc, '[{"op":"test","path":"/list/0","value":"\\u0041"}]')).to.throw(/rejected our request/);
+    expect(applyJsonPatch(doc, '[{"op":"test","path":"/list/0","value":"A"}]')).to.deep.equal(doc);
+    // A decoded patch has no text: compared by value.
+    expect(applyJsonPatch(doc, [{ op: 'test', path: '/data/html', value: 'a<b&c>' }])).to.deep.equal(doc);
   });
 });

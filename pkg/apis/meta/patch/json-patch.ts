@@ -2,7 +2,7 @@
 // every parent on a path must exist, arrays accept negative indices, replace/remove need
 // an existing target, `test` treats a missing value as null, a missing `value` means
 // null. Pointer tokens are decoded by the rfc6902 package; `test` compares as the library
-// does (see testEqual).
+// does (see testEqual), strings as written (written-strings.ts).
 // Any failure to apply is upstream's opaque 422; a body that is not a list of
 // operations is a 400; more than 10,000 operations is a 413.
 
@@ -10,6 +10,7 @@ import { unescapeToken } from 'rfc6902/pointer.js';
 import { decodePatchValue, unmarshalTypeMessage } from './go-json.js';
 import { type JsonMap, deepClone, getOwn, hasOwn, isMap, setOwn } from './json-value.js';
 import { maxJSONPatchOperations, notAnObjectDetail, patchErrors } from './errors.js';
+import { goJsonString, testValuesAsWritten, WrittenString } from './written-strings.js';
 
 class ApplyFailure extends Error {}
 
@@ -113,6 +114,9 @@ export function writtenNumber(text: string): Record<string, string> {
  * keys only the test's value has are not looked at; a list item by item; a scalar by value.
  */
 function testEqual(actual: unknown, want: unknown): boolean {
+  // The stored string's text is Go's encoding of it. (One an earlier operation of the
+  // patch added is compared by Go's text too, not by how that operation wrote it.)
+  if (want instanceof WrittenString) return typeof actual === 'string' && goJsonString(actual) === want.text;
   if (typeof actual === 'number' && isMap(want) && typeof want[writtenNumberKey] === 'string') {
     // A number the test wrote as text (writtenNumber): the library compares raw JSON, and a
     // stored number's is what Go's encoder writes, which is JavaScript's shortest form
@@ -138,7 +142,8 @@ function testEqual(actual: unknown, want: unknown): boolean {
   return actual === want;
 }
 
-function applyOne(doc: JsonMap, op: JsonMap | null): JsonMap {
+/** `written`: a test's value with its strings as written (testValuesAsWritten), when any differs. */
+function applyOne(doc: JsonMap, op: JsonMap | null, written: unknown): JsonMap {
   const kind = op !== null && typeof op.op === 'string' ? op.op : 'unknown';
   if (op === null) throw new ApplyFailure(`Unexpected kind: ${kind}`);
   switch (kind) {
@@ -176,7 +181,8 @@ function applyOne(doc: JsonMap, op: JsonMap | null): JsonMap {
     }
     case 'test': {
       const path = pathOf(op, 'path');
-      const want = valueOf(op);
+      // A test changes nothing: its value is not copied.
+      const want = written !== undefined ? written : valueOf(op);
       if (path === '') {
         if (!testEqual(doc, want)) throw new ApplyFailure(`testing value ${path} failed`);
         return doc;
@@ -201,8 +207,10 @@ export function applyJsonPatch(original: JsonMap, patch: unknown): JsonMap {
   const ops = decodeOperations(patch);
   if (ops.length > maxJSONPatchOperations) throw patchErrors.tooManyOperations(ops.length);
   let doc = deepClone(original);
+  const text = typeof patch === 'string' ? patch : patch instanceof Uint8Array ? Buffer.from(patch).toString('utf8') : undefined;
+  const written = text !== undefined ? testValuesAsWritten(text, ops) : undefined;
   try {
-    for (const op of ops) doc = applyOne(doc, op);
+    ops.forEach((op, i) => { doc = applyOne(doc, op, written?.[i]); });
   } catch (e) {
     if (e instanceof ApplyFailure) throw patchErrors.unprocessable();
     if (e instanceof DocumentNotObject) throw patchErrors.undecodable(JSON.stringify(e.document), notAnObjectDetail('array'));
