@@ -35,6 +35,18 @@ describe('conversionProblemOf (a strategic merge patch result converted into the
     expect(unsafe.spec.replicas).to.equal(2 ** 60);
   });
 
+  it('makes a number past int64 in an int64 field int64\'s min (a float64 converted on amd64), 2^63 only where the patch wrote a float there', () => {
+    const past = () => deployment({ template: { spec: { activeDeadlineSeconds: 1e19, terminationGracePeriodSeconds: -1e19,
+      securityContext: { runAsUser: 2 ** 63 } } } });
+    const obj = past();
+    expect(problem(obj)).to.equal(undefined);
+    expect(obj.spec.template).to.deep.equal({ spec: { activeDeadlineSeconds: -(2 ** 63), terminationGracePeriodSeconds: -(2 ** 63),
+      securityContext: { runAsUser: 2 ** 63 } } });
+    const float = past();
+    expect(conversionProblemOf('apps', 'v1', 'Deployment', float, true, true)).to.equal(undefined);
+    expect((float.spec.template as { spec: { securityContext: unknown } }).spec.securityContext).to.deep.equal({ runAsUser: -(2 ** 63) });
+  });
+
   it('looks only where the patch named', () => {
     const obj = deployment({ replicas: 'x', paused: true });
     expect(problem(obj, { spec: { paused: true } })).to.equal(undefined);

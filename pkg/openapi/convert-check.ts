@@ -5,7 +5,10 @@
 // "unrecognized type: int32", "cannot restore struct from: slice"). Types with their own
 // JSON decoding (Time, Quantity, IntOrString) are handed the value re-encoded as JSON.
 // An integer it can convert but that does not fit an int32 field is not an error there:
-// Go's conversion keeps its low 32 bits, and the object goes on with that value.
+// Go's conversion keeps its low 32 bits, and the object goes on with that value. Nor is
+// a number past int64 for an int64 field: the patch decoder made it a float64 (it keeps
+// an int64 only where ParseInt takes the literal), and amd64's conversion of a float64
+// beyond int64 gives int64's min, which the object goes on with.
 import { classify } from './go-types.js';
 import { jsonKind, numberAsWritten } from './type-check.js';
 import { base64Error, quantityError, timeError } from '../runtime/literal-decoders.js';
@@ -37,8 +40,22 @@ function int32Of(v: number): number {
   return v | 0;
 }
 
-/** Checks `v` as `node`'s Go type; returns what it converts to (only an int32 wraps, see int32Of). */
-function convert(node: SchemaNode, v: unknown, region: ChangedRegion): unknown {
+const int64Min = -(2 ** 63);
+
+/**
+ * Whether `v`, an integral number for an int64 field, is a float64 beyond int64 in Go.
+ * 2^63 itself is also what an int64 literal near the top (its max) reads as here, so it
+ * is one only where the patch wrote a float64 that rounds to it (`twoTo63IsFloat`).
+ */
+function beyondInt64(v: number, twoTo63IsFloat: boolean): boolean {
+  return v > 2 ** 63 || v < int64Min || (v === 2 ** 63 && twoTo63IsFloat);
+}
+
+/**
+ * Checks `v` as `node`'s Go type; returns what it converts to (an int32 wraps, see
+ * int32Of; an int64 past its range is int64's min, see beyondInt64).
+ */
+function convert(node: SchemaNode, v: unknown, region: ChangedRegion, twoTo63IsFloat: boolean): unknown {
   if (v === null || v === undefined) return v;
   const c = classify(node);
   const kind = goKind(v);
@@ -74,6 +91,7 @@ function convert(node: SchemaNode, v: unknown, region: ChangedRegion): unknown {
       return fail(kind === 'int64' ? 'cannot convert int64 to string' : 'unrecognized type: string');
     case 'integer':
       // Outside 2^53 the number is not the literal's value: left to the typed check.
+      if (kind === 'int64' && c.go === 'int64' && beyondInt64(v as number, twoTo63IsFloat)) return int64Min;
       if (kind === 'int64') return c.go === 'int32' && (v as number) !== ((v as number) | 0) && !isUnsafeBelowInt64(v as number) ? int32Of(v as number) : v;
       // An integral float64 (a patch's 3.0) converts; a fraction does not.
       return fail(kind === 'float64' ? `cannot convert float64 to ${c.go}` : `unrecognized type: ${c.go}`);
@@ -86,7 +104,7 @@ function convert(node: SchemaNode, v: unknown, region: ChangedRegion): unknown {
     case 'array':
       if (!Array.isArray(v)) return fail(`cannot restore slice from ${kind}`);
       for (let i = 0; i < v.length; i++) {
-        const out = convert(c.items, v[i], true);
+        const out = convert(c.items, v[i], true, twoTo63IsFloat);
         if (out !== v[i]) v[i] = out;
       }
       return v;
@@ -96,7 +114,7 @@ function convert(node: SchemaNode, v: unknown, region: ChangedRegion): unknown {
       for (const key of Object.keys(obj)) {
         const r = regionAt(region, key);
         if (r === undefined) continue;
-        const out = convert(c.values, obj[key], r);
+        const out = convert(c.values, obj[key], r, twoTo63IsFloat);
         if (out !== obj[key]) obj[key] = out;
       }
       return v;
@@ -109,7 +127,7 @@ function convert(node: SchemaNode, v: unknown, region: ChangedRegion): unknown {
         if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
         const r = regionAt(region, key);
         if (r === undefined) continue;
-        const out = convert(props[key], obj[key], r);
+        const out = convert(props[key], obj[key], r, twoTo63IsFloat);
         if (out !== obj[key]) obj[key] = out;
       }
       return v;
@@ -125,13 +143,15 @@ function isUnsafeBelowInt64(v: number): boolean {
 /**
  * The converter's error for `obj` as the kind, or undefined when it converts (or the kind
  * has no generated schema); an integer it converts into an int32 field is wrapped in
- * `obj`, in place. `region`: where `obj` may differ from a stored object.
+ * `obj`, in place, and one past int64 for an int64 field made int64's min.
+ * `region`: where `obj` may differ from a stored object. `twoTo63IsFloat`: see beyondInt64.
  */
-export function conversionProblemOf(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true): string | undefined {
+export function conversionProblemOf(group: string, version: string, kind: string, obj: unknown, region: ChangedRegion = true,
+  twoTo63IsFloat = false): string | undefined {
   const name = definitionNameForGVK(group, version, kind);
   if (!name) return undefined;
   try {
-    convert(refNode(name), obj, region);
+    convert(refNode(name), obj, region, twoTo63IsFloat);
   } catch (e) {
     if (e instanceof Unconvertible) return e.message;
     throw e;

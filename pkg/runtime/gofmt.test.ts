@@ -18,6 +18,12 @@ describe("Go's %q and unicode.IsPrint", () => {
     expect(goValue('a\u0007b')).to.equal('"a\\ab"');
   });
 
+  it('prints an int64 past 2^53 with all its digits, as %v of an int64', () => {
+    expect(goValue(-(2 ** 63))).to.equal('-9223372036854775808');
+    expect(goValue(2 ** 60)).to.equal('1152921504606846976');
+    expect(goValue(1.5)).to.equal('1.5');
+  });
+
   it('takes letters, marks, numbers, punctuation, symbols and the ASCII space as printable', () => {
     expect(['a', 'é', '\u0301', '٣', '—', '€', ' '].map(isPrintable)).to.deep.equal([true, true, true, true, true, true, true]);
     expect(['\t', '\u00a0', '\u3000', '\u200b', '\u0085'].map(isPrintable)).to.deep.equal([false, false, false, false, false]);

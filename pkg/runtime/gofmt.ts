@@ -55,5 +55,7 @@ export function goValue(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return goStringSlice(v as string[]);
   if (typeof v === 'object') return JSON.stringify(v);
+  // An int64 past 2^53 prints all its digits in Go (-9223372036854775808), not JavaScript's rounded 21.
+  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2 ** 63) return BigInt(v).toString();
   return String(v);
 }

@@ -173,6 +173,26 @@ describe('integers written as JSON floats', function () {
     expect(res.body.spec.replicas).to.equal(7);
   });
 
+  it('strategic merge patch: a number past int64 into an int64 field is int64\'s min (the patch decodes it as a float64, converted on amd64)', async () => {
+    const jobs = `/apis/batch/v1/namespaces/${ns}/jobs`;
+    const job = '{"metadata":{"name":"j"},"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}}';
+    expect((await call('POST', jobs, job)).status).to.equal(201);
+    const smp = (value: string) => call<Status>('PATCH', `${jobs}/j`, `{"spec":{"activeDeadlineSeconds":${value}}}`, 'application/strategic-merge-patch+json');
+    for (const value of ['9223372036854775808', '1e19', '-9223372036854775809', '9223372036854775808.0']) {
+      const res = await smp(value);
+      expect(res.status, res.text).to.equal(422);
+      expect(res.body.message).to.equal('Job.batch "j" is invalid: spec.activeDeadlineSeconds: Invalid value: -9223372036854775808: must be greater than or equal to 0');
+    }
+    // An int64 literal is kept: int64's max stays positive.
+    const max = await smp('9223372036854775807');
+    expect(max.status, max.text).to.equal(200);
+    // The merge patcher decodes the patched JSON into the Job: the literal is refused there.
+    const merge = await call<Status>('PATCH', `${jobs}/j`, '{"spec":{"activeDeadlineSeconds":9223372036854775808}}', 'application/merge-patch+json');
+    expect(merge.status, merge.text).to.equal(422);
+    expect(merge.body.message.endsWith(': json: cannot unmarshal number 9223372036854775808 into Go struct field JobSpec.spec.activeDeadlineSeconds of type int64'),
+      merge.body.message).to.equal(true);
+  });
+
   it('the scale subresource: the same refusals for its Scale (PUT 400, JSON and merge patch 422, strategic 422 on a fraction)', async () => {
     const scale = `${deployments}/taken/scale`;
     const put = await call<Status>('PUT', scale, '{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"taken"},"spec":{"replicas":3.0}}');

@@ -5,7 +5,7 @@ import { conversionProblemOf } from '../../openapi/convert-check.js';
 import { encodeWithFloatLiterals, type FloatLiteral } from '../../openapi/float-literals.js';
 import type { ChangedRegion } from '../../runtime/changed-region.js';
 import { isPlainObject } from '../../runtime/object.js';
-import { goValueString, patchDecodeFailure, sortedCopy } from '../fieldvalidation/index.js';
+import { floatLiterals, goValueString, patchDecodeFailure, sortedCopy } from '../fieldvalidation/index.js';
 import type { BodyType } from './decode.js';
 import { patchResultFloats, type PatchResultFloats } from './patch-floats.js';
 
@@ -23,15 +23,19 @@ export function patchedDecodeCheck(type: BodyType, patchType: 'json' | 'merge' |
   opts: { literals: boolean; strategicByKeys: boolean }): (current: Patched, patched: Patched, region: ChangedRegion) => void {
   let floatsOf: PatchResultFloats | undefined;
   let strategicPatch: unknown;
+  let twoTo63IsFloat = false;
   return (current, patched, region) => {
     if (patchType !== 'strategic') {
       floatsOf ??= opts.literals ? patchResultFloats(patchType, patch) : () => [];
       rejectUndecodable(type, patched, region, floatsOf(current));
       return;
     }
-    // The patcher has just read it, so it is valid JSON.
-    strategicPatch ??= JSON.parse(patch);
-    rejectUnconvertible(type, patched, strategicPatch, opts.strategicByKeys && isPlainObject(strategicPatch) ? strategicPatch : true);
+    if (strategicPatch === undefined) {
+      // The patcher has just read it, so it is valid JSON.
+      strategicPatch = JSON.parse(patch);
+      twoTo63IsFloat = hasFloatAt2To63(patch);
+    }
+    rejectUnconvertible(type, patched, strategicPatch, opts.strategicByKeys && isPlainObject(strategicPatch) ? strategicPatch : true, twoTo63IsFloat);
   };
 }
 
@@ -51,7 +55,21 @@ function rejectUndecodable(type: BodyType, patched: Record<string, unknown>, reg
  * the converter's words. `region`: the patch's keys when only what they name can have
  * changed type (directives reorder or remove, they add no values).
  */
-function rejectUnconvertible(type: BodyType, patched: Record<string, unknown>, patch: unknown, region: ChangedRegion): void {
-  const cause = conversionProblemOf(type.group, type.version, type.kind, patched, region);
+function rejectUnconvertible(type: BodyType, patched: Record<string, unknown>, patch: unknown, region: ChangedRegion, twoTo63IsFloat: boolean): void {
+  const cause = conversionProblemOf(type.group, type.version, type.kind, patched, region, twoTo63IsFloat);
   if (cause !== undefined) throw patchDecodeFailure(goValueString(patch), cause);
+}
+
+/**
+ * Whether the strategic patch writes a number its decoder keeps as a float64 (a fraction,
+ * an exponent, or an integer past int64: sigs.k8s.io/json keeps an int64 only where
+ * ParseInt takes the literal) that rounds to 2^63, the double a stored int64 max also
+ * reads as: such a value is past int64 for the converter.
+ */
+function hasFloatAt2To63(patch: string): boolean {
+  return floatLiterals(patch).some((f) => Number(f.text) === 2 ** 63 && !isInt64Literal(f.text));
+}
+
+function isInt64Literal(text: string): boolean {
+  return /^-?\d+$/.test(text) && BigInt(text) < 2n ** 63n && BigInt(text) >= -(2n ** 63n);
 }
