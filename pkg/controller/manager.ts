@@ -2,7 +2,7 @@
 // in an etcd election (lease-backed, so a dead leader's lease expires and another
 // replica takes over within the TTL) and only the leader starts them, once it also
 // holds upstream's kube-controller-manager Lease (leaselock.ts).
-import type { Etcd3 } from 'etcd3';
+import type { Namespace } from 'etcd3';
 import type { Logger } from 'pino';
 import { retryPeriodMs, type LeaseLock } from './leaselock.js';
 
@@ -13,8 +13,13 @@ export interface Controller {
 }
 
 export interface ControllerManagerOptions {
-  client: Etcd3;
-  /** Election key; replicas of one cluster must share it. */
+  /**
+   * Where the election's keys go: etcd3 keeps them under `election/<name>/` of the client
+   * it is given, so a client confined to --etcd-prefix (a namespace of it) keeps them
+   * inside the prefix, where an etcd user confined to the prefix may write them.
+   */
+  client: Pick<Namespace, 'election'>;
+  /** Election name; replicas of one cluster must share it. */
   electionName: string;
   /** Identity written as the election value (for logs and debugging). */
   identity: string;

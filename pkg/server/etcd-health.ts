@@ -6,6 +6,7 @@
 // members: etcd3 itself reports only UNAVAILABLE or an open circuit breaker.
 import { namedCheck, type HealthCheck } from './healthz/index.js';
 import type { EtcdCluster } from './storage.js';
+import { healthKey } from '../storage/etcd/keys.js';
 
 export interface EtcdHealthChecks {
   health: HealthCheck[];
@@ -13,7 +14,7 @@ export interface EtcdHealthChecks {
 }
 
 export function etcdHealthChecks(clusters: EtcdCluster[], etcdPrefix: string, timeouts: { healthMs: number; readyMs: number }): EtcdHealthChecks {
-  const key = `/${etcdPrefix.replace(/^\/+|\/+$/g, '')}/health`.replace(/^\/\//, '/');
+  const key = healthKey(etcdPrefix);
   const probe = (c: EtcdCluster, ms: number) => async () => {
     try {
       await withTimeout(c.connection.client.get(key).exec(), ms);

@@ -145,7 +145,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   bindAccessReviews(scheme, authz);
   bindResourceAccessReviews(scheme, authz.subjectLocator);
   bindObjectHistories(scheme, { registry, authorizer, storage: layer.clusters[0]!.etcd });
-  bindComponentStatuses(scheme, endpoints, o.etcdTLS);
+  bindComponentStatuses(scheme, endpoints, o.etcdPrefix, o.etcdTLS);
   const admission = authz.guard(await hooked('start-kube-apiserver-admission-initializer', () => buildAdmission(deps)));
 
   const { moved, refused } = await migrateKeyPrefixes(client, legacyKeyMoves(scheme.storedResources(), o.etcdPrefix), encryption);
@@ -170,8 +170,10 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
     loopbackClient(loopback, { user: kubeControllerManagerUser, userAgent: `${kubernetesUserAgent('kube-controller-manager')}/${name}` });
   // kube-controller-manager's informers: not the apiserver's, so not in informer-sync.
   const controllerInformers = informers.controllerView();
+  // The elections' keys: <prefix>/election/<name>/<lease>, inside --etcd-prefix.
+  const elections = client.namespace(`${o.etcdPrefix}/`);
   const controllers = new ControllerManager({
-    client, electionName: `${o.etcdPrefix}/controller-manager-leader`, identity, log,
+    client: elections, electionName: 'controller-manager-leader', identity, log,
     lease: new LeaseLock(kubeControllerManagerClient('leader-election').resource('coordination.k8s.io', 'leases', 'v1'), identity),
     informers: controllerInformers,
   });
@@ -184,7 +186,7 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   // replicas, but never gated by the kube-controller-manager Lease, so they keep running
   // when an upstream kube-controller-manager holds it.
   const apiserverLoops = new ControllerManager({
-    client, electionName: `${o.etcdPrefix}/apiserver-loops-leader`, identity, log, subject: 'apiserver loops',
+    client: elections, electionName: 'apiserver-loops-leader', identity, log, subject: 'apiserver loops',
   });
   // apiextensions-apiserver's naming and establishing controller.
   const apiserverClient = loopbackClient(loopback, { user: apiserverUser, userAgent: kubernetesUserAgent('kube-apiserver') });

@@ -12,6 +12,7 @@ import { startCompactor } from '../storage/etcd/compactor.js';
 import { CompactRevisionTracker } from '../storage/etcd/compact-revision.js';
 import { startEmbeddedEtcd, type EmbeddedEtcd } from '../storage/etcd/embedded.js';
 import { EtcdStorage } from '../storage/etcd/store.js';
+import { healthKey } from '../storage/etcd/keys.js';
 import type { Storage } from '../storage/interfaces.js';
 import { RoutedStorage } from '../storage/routed.js';
 import type { ValueTransformer } from '../storage/value/encryption-at-rest.js';
@@ -41,6 +42,8 @@ export interface StorageLayer {
   client: Etcd3;
   endpoints: string[];
   clusters: EtcdCluster[];
+  /** Upstream's health key under --etcd-prefix: what waiting for etcd reads. */
+  healthKey: string;
   storage: Storage;
   /** The client of the cluster holding a key prefix. */
   clientFor(prefix: string): Etcd3;
@@ -95,7 +98,8 @@ export async function buildStorage(o: ServerOptions, scheme: ResourceScheme, log
     const raw = createEtcdClient({ endpoints: servers, tls: o.etcdTLS }, log.child({ etcd: checkName }));
     // Every user of etcd gets the guarded client: its failures are translated at the boundary.
     const connection = { ...raw, client: guardEtcd(raw.client) };
-    const etcd = new EtcdStorage(connection.client, o.storageMediaType, observer, transformer, { leaseReuseSeconds: o.leaseReuseDurationSeconds });
+    const etcd = new EtcdStorage(connection.client, o.storageMediaType, observer, transformer,
+      { leaseReuseSeconds: o.leaseReuseDurationSeconds, revisionKey: healthKey(o.etcdPrefix) });
     // What the watch cache's continue pages need to know of compaction, learned from every
     // replica's compactor (one watch per cluster) instead of a question to etcd per page.
     const compactions = o.watchCache ? new CompactRevisionTracker(connection.client).start() : undefined;
@@ -119,7 +123,7 @@ export async function buildStorage(o: ServerOptions, scheme: ResourceScheme, log
     });
     const overrides = clusters.slice(1);
     return {
-      client: main.connection.client, endpoints, clusters, cache: main.cache,
+      client: main.connection.client, endpoints, clusters, cache: main.cache, healthKey: healthKey(o.etcdPrefix),
       clientFor: (prefix) => (overrides.find((c) => c.prefixes.some((p) => prefix.startsWith(p))) ?? main).connection.client,
       storage: overrides.length === 0 ? main.storage : new RoutedStorage(main.storage, overrides.map((c) => ({ prefixes: c.prefixes, storage: c.storage }))),
       async stop() {
@@ -160,7 +164,7 @@ export async function waitForEtcd(layer: StorageLayer, log: Logger, signal?: Abo
     let lastLog = 0;
     for (;;) {
       try {
-        await Promise.race([c.connection.client.get('health').exec(), aborted]);
+        await Promise.race([c.connection.client.get(layer.healthKey).exec(), aborted]);
         break;
       } catch (err) {
         if (err instanceof StartupAborted) throw err;

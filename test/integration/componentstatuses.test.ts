@@ -77,7 +77,7 @@ describe('componentstatuses over HTTP', function () {
       expect(await probeHTTPS('127.0.0.1', port, '/other')).to.deep.equal({ status: 'False', message: 'HTTP probe failed with statuscode: 500', error: '' });
     } finally { component.close(); }
     const dead = await freePort();
-    expect(await probeEtcd([`http://127.0.0.1:${dead}`], 1000)).to.deep.include({ status: 'False', message: '' })
+    expect(await probeEtcd([`http://127.0.0.1:${dead}`], '/registry', 1000)).to.deep.include({ status: 'False', message: '' })
       .and.satisfy((r: { error: string }) => r.error.startsWith('error getting data from etcd: '));
   });
 });

@@ -203,14 +203,15 @@ export class CachedStorage implements Storage {
 
   /**
    * Whether etcd's revision is still `at`, the cache's: nothing written to etcd since, so
-   * what the cache read at `at` is etcd's present. A range of one absent key, where
+   * what the cache read at `at` is etcd's present. A range of one absent key (the cache's
+   * root itself, a key no object has, inside --etcd-prefix as etcd auth may require), where
    * probePage makes etcd read and sort the page's values. Not asked while the answer keeps
    * being no (other resources' writes keep etcd past any one cache, and each no costs the
    * page a second round trip).
    */
   private async etcdStillAt(cache: WatchCache, at: number): Promise<boolean> {
     if (!this.quiet.worthTrying(cache)) return false;
-    const still = (await askCurrentRevision(this.client)) === at;
+    const still = (await askCurrentRevision(this.client, cache.root)) === at;
     this.quiet.record(cache, still);
     return still;
   }

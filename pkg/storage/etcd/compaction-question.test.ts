@@ -15,11 +15,13 @@ function etcd3Range(): { requestSerialize(req: object): Buffer; responseSerializ
 }
 
 describe('compaction question: the RangeRequest written by hand', () => {
-  it('is byte for byte what etcd3 encodes for the same request, small and large revisions', () => {
+  it('is byte for byte what etcd3 encodes for the same request, small and large revisions and keys, and without a revision', () => {
     const { requestSerialize } = etcd3Range();
-    for (const revision of [1, 127, 128, 300, 16_383, 16_384, 2 ** 31, 2 ** 40 + 5, Number.MAX_SAFE_INTEGER]) {
-      const expected = requestSerialize({ key: Buffer.from([0]), limit: 1, revision: String(revision), keys_only: true });
-      expect(rangeRequestAt(revision).equals(expected), `revision ${revision}`).to.equal(true);
+    for (const key of [Buffer.from([0]), Buffer.from('/registry/health'), Buffer.from(`/${'p'.repeat(126)}/`), Buffer.from(`/${'p'.repeat(300)}/configmaps/`)]) {
+      for (const revision of [undefined, 1, 127, 128, 300, 16_383, 16_384, 2 ** 31, 2 ** 40 + 5, Number.MAX_SAFE_INTEGER]) {
+        const expected = requestSerialize({ key, limit: 1, ...(revision === undefined ? {} : { revision: String(revision) }), keys_only: true });
+        expect(rangeRequestAt(key, revision).equals(expected), `key of ${key.length} bytes, revision ${revision}`).to.equal(true);
+      }
     }
   });
 });
@@ -50,7 +52,7 @@ describe('current revision: the answer read by hand', () => {
       const client = await clientThrough(through);
       try {
         const written = Number((await client.put(`/current-revision/${through}`).value('1').exec()).header.revision);
-        const asked = await askCurrentRevision(client);
+        const asked = await askCurrentRevision(client, '/current-revision/none');
         const after = Number((await client.get('/current-revision/none').exec()).header.revision);
         expect(asked).to.be.within(written, after);
       } finally {
@@ -69,11 +71,11 @@ describe('compaction question: the answers', () => {
         const key = `/compaction-question/${through}`;
         const first = Number((await client.put(key).value('1').exec()).header.revision);
         const second = Number((await client.put(key).value('2').exec()).header.revision);
-        await askRevisionKept(client, first);
+        await askRevisionKept(client, key, first);
         await client.kv.compact({ revision: String(second) });
-        const err = await askRevisionKept(client, first).then(() => undefined, (e: Error) => e);
+        const err = await askRevisionKept(client, key, first).then(() => undefined, (e: Error) => e);
         expect(err?.message).to.match(/compacted/);
-        await askRevisionKept(client, second);
+        await askRevisionKept(client, key, second);
       } finally {
         client.close();
       }

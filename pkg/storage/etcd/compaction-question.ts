@@ -1,15 +1,17 @@
 // Whether etcd has compacted a revision, asked of etcd: what a watch from a revision served
 // by the watch cache asks, and a continue page served from it while the compactors'
 // revision is not followed (compact-revision.ts: start-up, a broken watch), so a cheap one. Its request's bytes are written here, not
-// by protobufjs (a RangeRequest of key \0, keys only, limit 1, at the revision after the
-// one asked about), its answer is never decoded (only its status matters), and the call
+// by protobufjs (a RangeRequest of one key no object has, keys only, limit 1, at the revision
+// after the one asked about), its answer is never decoded (only its status matters), and the call
 // goes straight to the gRPC channel, without grpc-js's per-call interceptor set-up and the
 // stack trace it records for every call. It still goes through etcd3's connection pool on
 // the connection etcd3 holds: the same members and failover, TLS, auth token and timeouts
 // as every other call, and reads' retries (retry.ts) and fault injection in tests alike.
 // Measured through etcd3's `kv.range` it cost 0.41-0.58 ms of CPU a continue page. The
 // same call without a revision asks etcd's revision now (askCurrentRevision), for a first
-// page read from the cache.
+// page read from the cache. The key is the caller's, inside --etcd-prefix: any range is
+// answered with etcd's revision, and an etcd user confined to the prefix (etcd auth, a role
+// on the prefix's range) is refused every key outside it.
 import { Metadata, type Channel, type StatusObject } from '@grpc/grpc-js';
 import type { Etcd3 } from 'etcd3';
 
@@ -24,17 +26,26 @@ interface Pool {
 }
 
 /**
- * RangeRequest{key: "\0", limit: 1, revision, keys_only: true} in protobuf's wire format;
+ * RangeRequest{key, limit: 1, revision, keys_only: true} in protobuf's wire format;
  * without a revision, etcd's present.
  */
-export function rangeRequestAt(revision?: number): Buffer {
-  const varint: number[] = [];
-  for (let v = revision; v !== undefined; v = Math.floor(v / 128)) {
-    if (v < 128) { varint.push(v); break; }
-    varint.push((v % 128) | 128);
-  }
+export function rangeRequestAt(key: Buffer, revision?: number): Buffer {
   // Fields: key (1, bytes), limit (3, varint), revision (4, varint), keys_only (8, bool).
-  return Buffer.from([0x0a, 0x01, 0x00, 0x18, 0x01, ...(revision === undefined ? [] : [0x20, ...varint]), 0x40, 0x01]);
+  const head = [0x0a, ...varint(key.length)];
+  const tail = [0x18, 0x01, ...(revision === undefined ? [] : [0x20, ...varint(revision)]), 0x40, 0x01];
+  const request = Buffer.allocUnsafe(head.length + key.length + tail.length);
+  request.set(head, 0);
+  key.copy(request, head.length);
+  request.set(tail, head.length + key.length);
+  return request;
+}
+
+function varint(value: number): number[] {
+  const bytes: number[] = [];
+  for (let v = value; ; v = Math.floor(v / 128)) {
+    if (v < 128) { bytes.push(v); return bytes; }
+    bytes.push((v % 128) | 128);
+  }
 }
 
 /**
@@ -86,8 +97,14 @@ function poolFor(client: Etcd3): Pool | null {
   return pool;
 }
 
-/** etcd's present, of a key no object has (no value read). */
-const presentRequest = rangeRequestAt();
+/** etcd's present, asked of each key (a few: the callers' roots), built once a key. */
+const presentRequests = new Map<string, Buffer>();
+
+function presentRequest(key: string): Buffer {
+  let request = presentRequests.get(key);
+  if (request === undefined) { request = rangeRequestAt(Buffer.from(key)); presentRequests.set(key, request); }
+  return request;
+}
 
 /**
  * The header's revision in a RangeResponse's bytes: field 1 (ResponseHeader), its field 3.
@@ -114,24 +131,28 @@ export function headerRevision(answer: Buffer): number {
   throw new Error('etcd answer: no revision');
 }
 
-/**
- * etcd's revision now (a linearizable read, as any range without `serializable`), through
- * `client`'s pool as the compaction question (so as cheap), or etcd3's `kv.range` without it.
- */
-export async function askCurrentRevision(client: Etcd3): Promise<number> {
-  const pool = poolFor(client);
-  if (pool === null) return Number((await client.kv.range({ key: Buffer.from([0]), limit: 1, keys_only: true })).header.revision);
-  return headerRevision(await pool.exec('KV', compactionQuestion, presentRequest) as Buffer);
+/** The same question through etcd3's own `kv.range`, for an etcd3 whose pool this module does not know: dearer, same answer. */
+function askThroughEtcd3(client: Etcd3, key: string, revision?: number) {
+  return client.kv.range({ key: Buffer.from(key), limit: 1, keys_only: true, ...(revision === undefined ? {} : { revision: String(revision) }) });
 }
 
 /**
- * Asks etcd through `client`'s pool whether it still holds revision `revision`. Resolves
- * when it does; rejects as etcd3 does (the caller translates): compacted, a future
- * revision, or etcd or the way to it failing. Without the pool (another etcd3) the same
- * question goes through etcd3's own `kv.range`, dearer but the same answer.
+ * etcd's revision now (a linearizable read, as any range without `serializable`), asked of
+ * `key` through `client`'s pool as the compaction question (so as cheap).
  */
-export function askRevisionKept(client: Etcd3, revision: number): Promise<unknown> {
+export async function askCurrentRevision(client: Etcd3, key: string): Promise<number> {
   const pool = poolFor(client);
-  if (pool === null) return client.kv.range({ key: Buffer.from([0]), revision: String(revision), limit: 1, keys_only: true });
-  return pool.exec('KV', compactionQuestion, rangeRequestAt(revision));
+  if (pool === null) return Number((await askThroughEtcd3(client, key)).header.revision);
+  return headerRevision(await pool.exec('KV', compactionQuestion, presentRequest(key)) as Buffer);
+}
+
+/**
+ * Asks etcd, reading `key` through `client`'s pool, whether it still holds revision
+ * `revision`. Resolves when it does; rejects as etcd3 does (the caller translates):
+ * compacted, a future revision, or etcd or the way to it failing.
+ */
+export function askRevisionKept(client: Etcd3, key: string, revision: number): Promise<unknown> {
+  const pool = poolFor(client);
+  if (pool === null) return askThroughEtcd3(client, key, revision);
+  return pool.exec('KV', compactionQuestion, rangeRequestAt(Buffer.from(key), revision));
 }

@@ -13,7 +13,7 @@ import { readStored, sealStored } from './stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { reportUndecodable } from './undecodable.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError } from './continue.js';
-import { prefixEnd } from './keys.js';
+import { healthKey, prefixEnd } from './keys.js';
 import { startWatch } from './watch.js';
 import { LeaseManager } from './leases.js';
 import { guardEtcd, translateEtcdError } from './boundary.js';
@@ -54,15 +54,32 @@ export interface EtcdObserver {
   list(prefix: string, fetched: number, evaluated: number, returned: number): void;
 }
 
+export interface EtcdStorageOptions {
+  leaseReuseSeconds?: number;
+  /**
+   * The key whose range answers etcd's revision (currentRevision, historyCompacted): one no
+   * object has, inside --etcd-prefix, since an etcd user confined to the prefix is refused
+   * any other. The server's is upstream's health key (healthKey), which every cluster
+   * (--etcd-servers-overrides too) lets the apiserver read; default: that of "/registry".
+   */
+  revisionKey?: string;
+}
+
+/** --etcd-prefix's default. */
+const defaultEtcdPrefix = '/registry';
+
 export class EtcdStorage implements Storage {
   private readonly leases: LeaseManager;
   private readonly creates: CreateBatcher;
 
   readonly client: Etcd3;
+  /** The key read for etcd's revision alone: inside --etcd-prefix (see EtcdStorageOptions). */
+  private readonly revisionKey: string;
 
   constructor(private readonly rawClient: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
-    private readonly observe?: EtcdObserver, readonly transformer?: ValueTransformer, opts: { leaseReuseSeconds?: number } = {}) {
+    private readonly observe?: EtcdObserver, readonly transformer?: ValueTransformer, opts: EtcdStorageOptions = {}) {
     this.client = guardEtcd(rawClient);
+    this.revisionKey = opts.revisionKey ?? healthKey(defaultEtcdPrefix);
     this.leases = new LeaseManager(this.client, opts.leaseReuseSeconds);
     this.creates = new CreateBatcher((req) => this.client.kv.txn(req));
   }
@@ -409,7 +426,7 @@ export class EtcdStorage implements Storage {
   /** Whether etcd compacted away the history after `revision` (a watch from it would get 410). */
   async historyCompacted(revision: number): Promise<boolean> {
     try {
-      await askRevisionKept(this.rawClient, revision + 1);
+      await askRevisionKept(this.rawClient, this.revisionKey, revision + 1);
       return false;
     } catch (cause) {
       const err = translateEtcdError(cause, '', false);
@@ -421,8 +438,8 @@ export class EtcdStorage implements Storage {
   }
 
   async currentRevision(): Promise<string> {
-    // A range over an empty key returns just the header: the cheapest linearizable read.
-    const res = await this.range({ key: Buffer.from([0]), limit: 1 });
+    // A range of a key no object has returns just the header: the cheapest linearizable read.
+    const res = await this.range({ key: Buffer.from(this.revisionKey), limit: 1, keys_only: true });
     return res.header.revision;
   }
 

@@ -61,11 +61,11 @@ export function componentStatus(name: string, r: ProbeResult): KubeObject {
  * Upstream's checks: the scheduler and controller manager on their default secure
  * ports, and etcd-<i> per storage backend (one here: --etcd-servers as a whole).
  */
-export function defaultChecks(etcdEndpoints: string[], etcdTLS: EtcdTLSFiles = {}): Map<string, Check> {
+export function defaultChecks(etcdEndpoints: string[], etcdPrefix: string, etcdTLS: EtcdTLSFiles = {}): Map<string, Check> {
   return new Map<string, Check>([
     ['controller-manager', () => probeHTTPS('127.0.0.1', 10257, '/healthz')],
     ['scheduler', () => probeHTTPS('127.0.0.1', 10259, '/healthz')],
-    ['etcd-0', () => probeEtcd(etcdEndpoints, undefined, etcdTLS)],
+    ['etcd-0', () => probeEtcd(etcdEndpoints, etcdPrefix, undefined, etcdTLS)],
   ]);
 }
 
@@ -84,7 +84,7 @@ export function componentStatusReads(checks: Map<string, Check>): VirtualRead {
   };
 }
 
-export function bindComponentStatuses(scheme: ResourceScheme, etcdEndpoints: string[], etcdTLS: EtcdTLSFiles = {}): void {
+export function bindComponentStatuses(scheme: ResourceScheme, etcdEndpoints: string[], etcdPrefix: string, etcdTLS: EtcdTLSFiles = {}): void {
   if (!scheme.resource('', 'v1', 'componentstatuses')) return;
-  scheme.bindRead('', 'v1', 'componentstatuses', componentStatusReads(defaultChecks(etcdEndpoints, etcdTLS)));
+  scheme.bindRead('', 'v1', 'componentstatuses', componentStatusReads(defaultChecks(etcdEndpoints, etcdPrefix, etcdTLS)));
 }

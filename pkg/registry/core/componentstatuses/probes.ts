@@ -1,10 +1,12 @@
 // The health checks behind componentstatuses, as upstream v1.28 runs them: one etcd
-// client check per storage backend (a read of the key "health"), and HTTPS GETs of the
+// client check per storage backend (a read of the key <prefix>/health, as the readyz
+// checks read: upstream's prober since it stopped asking etcd's HTTP /health), and HTTPS GETs of the
 // scheduler's and controller manager's /healthz on their default local ports. A check
 // that cannot connect is a failed probe whose message is the Go client's error text.
 import { request } from 'node:https';
 import { createEtcdClient } from '../../../storage/etcd/client.js';
 import type { EtcdTLSFiles } from '../../../storage/etcd/tls/files.js';
+import { healthKey } from '../../../storage/etcd/keys.js';
 
 export const probeTimeoutMs = 20_000;
 
@@ -12,7 +14,7 @@ export const probeTimeoutMs = 20_000;
 export type ProbeStatus = 'True' | 'False' | 'Unknown';
 export interface ProbeResult { status: ProbeStatus; message: string; error: string }
 
-export async function probeEtcd(endpoints: string[], timeoutMs = probeTimeoutMs, tls: EtcdTLSFiles = {}): Promise<ProbeResult> {
+export async function probeEtcd(endpoints: string[], etcdPrefix: string, timeoutMs = probeTimeoutMs, tls: EtcdTLSFiles = {}): Promise<ProbeResult> {
   let client;
   try {
     client = createEtcdClient({ endpoints, tls, options: { dialTimeout: timeoutMs } }, { warn: () => undefined, info: () => undefined }).client;
@@ -22,7 +24,7 @@ export async function probeEtcd(endpoints: string[], timeoutMs = probeTimeoutMs,
   let timer: NodeJS.Timeout | undefined;
   try {
     const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('context deadline exceeded')), timeoutMs); });
-    await Promise.race([client.get('health').string(), deadline]);
+    await Promise.race([client.get(healthKey(etcdPrefix)).string(), deadline]);
     return { status: 'True', message: 'ok', error: '' };
   } catch (err) {
     return { status: 'False', message: '', error: `error getting data from etcd: ${(err as Error).message}` };
