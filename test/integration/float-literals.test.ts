@@ -193,6 +193,23 @@ describe('integers written as JSON floats', function () {
       merge.body.message).to.equal(true);
   });
 
+  it('server-side apply: numbers are float64s (sigs.k8s.io/yaml), so int64\'s max is past int64 and an int32 keeps its low bits', async () => {
+    const jobs = `/apis/batch/v1/namespaces/${ns}/jobs`;
+    const apply = (path: string, body: string) =>
+      call<Status & { spec: { replicas: number } }>('PATCH', `${path}?fieldManager=m&force=true`, body, 'application/apply-patch+yaml');
+    const job = (v: string) => `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"applied"},"spec":{"activeDeadlineSeconds":${v},`
+      + '"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}}';
+    for (const v of ['9223372036854775807', '9223372036854775808', '1e19']) {
+      const res = await apply(`${jobs}/applied`, job(v));
+      expect(res.status, res.text).to.equal(422);
+      expect(res.body.message).to.equal('Job.batch "applied" is invalid: spec.activeDeadlineSeconds: Invalid value: -9223372036854775808: must be greater than or equal to 0');
+    }
+    expect((await apply(`${jobs}/applied`, job('60'))).status).to.equal(201);
+    const wrapped = await apply(`${deployments}/applied`, deployment('applied', '4294967297'));
+    expect(wrapped.status, wrapped.text).to.equal(201);
+    expect(wrapped.body.spec.replicas).to.equal(1);
+  });
+
   it('the scale subresource: the same refusals for its Scale (PUT 400, JSON and merge patch 422, strategic 422 on a fraction)', async () => {
     const scale = `${deployments}/taken/scale`;
     const put = await call<Status>('PUT', scale, '{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"taken"},"spec":{"replicas":3.0}}');

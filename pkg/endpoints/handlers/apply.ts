@@ -2,6 +2,7 @@
 // merged into the live object (or an empty one, creating it) by the resource's field
 // manager, which owns conflicts, ownership and removal of dropped fields; repeated
 // keys are reported per fieldValidation after the merge, as upstream orders it.
+import { conversionProblemOf } from '../../openapi/convert-check.js';
 import { errors } from '../../runtime/errors.js';
 import { isPlainObject, type KubeObject } from '../../runtime/object.js';
 import { addWarnings, decodeYamlBody, type FieldValidation } from '../fieldvalidation/index.js';
@@ -27,12 +28,25 @@ export async function applyHandler(h: HandlerScope, opts: WriteOptions, raw: Buf
       throw errors.conflict({ group: h.def.group, resource: h.def.plural }, h.info.name,
         `uid mismatch: the provided object specified uid ${merged.metadata.uid}, and no existing object was found`);
     }
+    if (!h.def.customResource && !h.info.subresource) convertAppliedNumbers(h, merged, config);
     const obj = toKubeObject(h.def, merged);
     checkName(obj, h.info.name, h.def.namespaced ? h.info.namespace : '');
     return obj;
   }, scope, true);
   addWarnings(h.ctx, scope.warnings ?? []);
   writeObject(h, res.created ? 201 : 200, res.object);
+}
+
+/**
+ * Upstream reads an applied configuration with sigs.k8s.io/yaml, whose numbers are all
+ * float64, and converts the merged object into the kind (DefaultUnstructuredConverter): a
+ * whole number the configuration sets in an integer field converts as Go converts a
+ * float64, so past int64 (its max included, 2^63 as a float64) an int64 field is int64's
+ * min, and an int32 field keeps the low 32 bits. What does not convert is refused by the
+ * decode that follows, as before.
+ */
+function convertAppliedNumbers(h: HandlerScope, merged: KubeObject, config: Record<string, unknown>): void {
+  conversionProblemOf(h.def.group, h.def.version, h.def.kind, merged, config, true);
 }
 
 function reportDuplicates(h: HandlerScope, directive: FieldValidation, lines: string[]): void {
