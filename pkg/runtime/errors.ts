@@ -181,10 +181,10 @@ export const errors = {
   resourceExpired(message: string): StatusError {
     return new StatusError(410, 'Expired', message);
   },
+  /** NewTimeoutError: its details are always set, so `"details":{}` without a retry. */
   timeout(message: string, retryAfterSeconds?: number): StatusError {
     const headers: Record<string, string> = retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {};
-    return new StatusError(504, 'Timeout', `Timeout: ${message}`,
-      retryAfterSeconds ? { retryAfterSeconds } : undefined, headers);
+    return new StatusError(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds: retryAfterSeconds || undefined }, headers);
   },
   /** A read at a revision storage has not reached in time (upstream's NewTooLargeResourceVersionError). */
   tooLargeResourceVersion(message: string): StatusError {

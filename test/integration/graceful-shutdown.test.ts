@@ -80,7 +80,7 @@ describe('request limits (--request-timeout, timeout=, --max-request-body-bytes)
     expect(res.status).to.equal(504);
     expect(JSON.parse(res.body)).to.deep.equal({
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'Timeout: request did not complete within requested timeout - context deadline exceeded', reason: 'Timeout', code: 504,
+      message: 'Timeout: request did not complete within requested timeout - context deadline exceeded', reason: 'Timeout', details: {}, code: 504,
     });
     slow.finish('');
   });
