@@ -13,11 +13,11 @@ import { readStored, sealStored } from './stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { reportUndecodable } from './undecodable.js';
 import { decodeContinue, encodeContinue, ExpiredContinueError } from './continue.js';
-import { healthKey, prefixEnd } from './keys.js';
+import { prefixEnd } from './keys.js';
 import { startWatch } from './watch.js';
 import { LeaseManager } from './leases.js';
-import { guardEtcd, translateEtcdError } from './boundary.js';
-import { askRevisionKept } from './compaction-question.js';
+import { guardEtcd } from './boundary.js';
+import { RevisionQuestions } from './revision-questions.js';
 import { CreateBatcher } from './create-batch.js';
 
 const maxUpdateRetries = 64;
@@ -56,30 +56,21 @@ export interface EtcdObserver {
 
 export interface EtcdStorageOptions {
   leaseReuseSeconds?: number;
-  /**
-   * The key whose range answers etcd's revision (currentRevision, historyCompacted): one no
-   * object has, inside --etcd-prefix, since an etcd user confined to the prefix is refused
-   * any other. The server's is upstream's health key (healthKey), which every cluster
-   * (--etcd-servers-overrides too) lets the apiserver read; default: that of "/registry".
-   */
+  /** The key whose range answers etcd's revision alone (RevisionQuestions). */
   revisionKey?: string;
 }
-
-/** --etcd-prefix's default. */
-const defaultEtcdPrefix = '/registry';
 
 export class EtcdStorage implements Storage {
   private readonly leases: LeaseManager;
   private readonly creates: CreateBatcher;
 
   readonly client: Etcd3;
-  /** The key read for etcd's revision alone: inside --etcd-prefix (see EtcdStorageOptions). */
-  private readonly revisionKey: string;
+  private readonly revisions: RevisionQuestions;
 
-  constructor(private readonly rawClient: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
+  constructor(rawClient: Etcd3, readonly mediaType: StorageMediaType = 'application/vnd.kubernetes.protobuf',
     private readonly observe?: EtcdObserver, readonly transformer?: ValueTransformer, opts: EtcdStorageOptions = {}) {
     this.client = guardEtcd(rawClient);
-    this.revisionKey = opts.revisionKey ?? healthKey(defaultEtcdPrefix);
+    this.revisions = new RevisionQuestions(rawClient, this.client, opts.revisionKey);
     this.leases = new LeaseManager(this.client, opts.leaseReuseSeconds);
     this.creates = new CreateBatcher((req) => this.client.kv.txn(req));
   }
@@ -424,24 +415,9 @@ export class EtcdStorage implements Storage {
   }
 
   /** Whether etcd compacted away the history after `revision` (a watch from it would get 410). */
-  async historyCompacted(revision: number): Promise<boolean> {
-    try {
-      await askRevisionKept(this.rawClient, this.revisionKey, revision + 1);
-      return false;
-    } catch (cause) {
-      const err = translateEtcdError(cause, '', false);
-      if (err instanceof StorageError && err.code === 'ResourceVersionGone') return true;
-      // A revision etcd has not reached yet is not compacted.
-      if (err instanceof StorageError && err.code === 'TooLargeResourceVersion') return false;
-      throw err;
-    }
-  }
+  historyCompacted(revision: number): Promise<boolean> { return this.revisions.historyCompacted(revision); }
 
-  async currentRevision(): Promise<string> {
-    // A range of a key no object has returns just the header: the cheapest linearizable read.
-    const res = await this.range({ key: Buffer.from(this.revisionKey), limit: 1, keys_only: true });
-    return res.header.revision;
-  }
+  currentRevision(): Promise<string> { return this.revisions.current(); }
 
   private async readKv(k: Buffer): Promise<IKeyValue | undefined> {
     const res = await this.range({ key: k });
