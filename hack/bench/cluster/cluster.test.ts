@@ -95,9 +95,19 @@ describe('cluster load generator (hack/bench/cluster)', function () {
     for (const d of st.stages.get('running')!) expect(d, 'running').to.be.above(-2);
   });
 
-  it('each kubelet registers its own Node and renews its own Lease about once a period, as system:node:<name>', () => {
+  it('each kubelet lists and watches its own Node, registers it and renews its own Lease about once a period, as system:node:<name>', () => {
+    const at = (e: Ev) => Date.parse(e.requestReceivedTimestamp);
     for (const n of nodes) {
-      expect(by(`system:node:${n}`, 'create', 'nodes').map((e) => e.requestURI)).to.deep.equal(['/api/v1/nodes']);
+      const created = by(`system:node:${n}`, 'create', 'nodes');
+      expect(created.map((e) => e.requestURI)).to.deep.equal(['/api/v1/nodes']);
+      // As a v1.28 kubelet's node informer: its first call, before the registration.
+      const listed = by(`system:node:${n}`, 'list', 'nodes');
+      expect(listed.length, n).to.be.at.least(1);
+      expect(decodeURIComponent(listed[0]!.requestURI)).to.contain(`fieldSelector=metadata.name=${n}`);
+      expect(at(listed[0]!), n).to.be.at.most(at(created[0]!));
+      const watches = by(`system:node:${n}`, 'watch', 'nodes');
+      expect(watches.length, n).to.be.at.least(1);
+      for (const w of watches) expect(decodeURIComponent(w.requestURI)).to.contain(`fieldSelector=metadata.name=${n}`);
       const renewals = by(`system:node:${n}`, 'update', 'leases').filter((e) => e.objectRef?.namespace === 'kube-node-lease' && e.objectRef.name === n);
       // One a second (lease period 1 s) over the run, started within the first period.
       expect(renewals.length, n).to.be.within(Math.floor(result.seconds * 0.6), Math.ceil(result.seconds) + 1);
@@ -143,7 +153,10 @@ describe('cluster load generator (hack/bench/cluster)', function () {
     for (const r of ['services', 'endpointslices', 'nodes']) {
       expect(by('system:kube-proxy', 'watch', r).length, r).to.be.at.least(1);
       // The kube-proxies run on a thread of their own: their calls reach the run's record.
-      expect(recorded(r, 'LIST'), r).to.equal(by('system:kube-proxy', 'list', r).length).and.be.at.least(1);
+      // Kubelets list their own Node too: the (nodes, LIST, cluster) row holds both.
+      const kubelets = r === 'nodes' ? by(/^system:node:/, 'list', r).length : 0;
+      expect(by('system:kube-proxy', 'list', r).length, r).to.be.at.least(1);
+      expect(recorded(r, 'LIST'), r).to.equal(by('system:kube-proxy', 'list', r).length + kubelets);
     }
     // Each worker thread (the kubelets' one, the kube-proxies') reports its loop delay when stopped.
     expect(result.rec.threadLoops.map((t) => t.thread).sort()).to.deep.equal(['2 kube-proxies', 'kubelets hollow-node-0..']);

@@ -1,8 +1,8 @@
-// A simulated kubelet, with the requests and rates of a real one (v1.28): registers its
-// Node, renews its Lease every leasePeriod, patches the Node's status at start and every
-// statusPeriod, watches its pods (fieldSelector spec.nodeName), watches each ConfigMap and
-// Secret its pods mount one object at a time (fieldSelector metadata.name, the default
-// Watch change-detection strategy), reports each pod ContainerCreating then Running by
+// A simulated kubelet, with the requests and rates of a real one (v1.28): lists and watches
+// its own Node (fieldSelector metadata.name), registers it, renews its Lease every
+// leasePeriod, patches the Node's status at start and every statusPeriod, watches its pods
+// (fieldSelector spec.nodeName), watches each ConfigMap and Secret its pods mount one
+// object at a time (fieldSelector metadata.name, the default Watch change-detection strategy), reports each pod ContainerCreating then Running by
 // strategic-merge patches of pods/status with the conditions a kubelet writes, and
 // confirms a graceful deletion with a zero-grace delete preconditioned on the pod's UID.
 import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
@@ -76,6 +76,7 @@ export class SimKubelet {
   private readonly mounts = new Map<string, { refs: number; stop: () => void }>();
   private timers: NodeJS.Timeout[] = [];
   private stopWatch?: () => void;
+  private stopNodeWatch?: () => void;
   private podIPs = 0;
   private nodeUid = '';
 
@@ -85,6 +86,15 @@ export class SimKubelet {
   private get ip(): string { return `10.64.${(this.index >> 8) & 255}.${this.index & 255}`; }
 
   async start(): Promise<void> {
+    // A v1.28 kubelet starts an informer on its own Node (fieldSelector metadata.name) in
+    // NewMainKubelet, before Run registers the Node: that list is its first call and opens
+    // the connection the rest share, so the registration's POST does not pay the handshake.
+    await new Promise<void>((listed) => {
+      this.stopNodeWatch = this.api.reflect(`/api/v1/nodes?fieldSelector=${encodeURIComponent(`metadata.name=${this.name}`)}`, { resource: 'nodes', scope: 'cluster' }, {
+        onList: () => listed(),
+        onEvent: (_type, n, at) => { this.rec.saw(`nodes//${n.metadata.name}`, n.metadata.resourceVersion ?? '', at); },
+      });
+    });
     let node = await this.api.call<KubeObj>({ resource: 'nodes', verb: 'POST', scope: 'resource' }, 'POST', '/api/v1/nodes', this.nodeObject());
     if (node.status === 409) node = await this.api.call<KubeObj>({ resource: 'nodes', verb: 'GET', scope: 'resource' }, 'GET', `/api/v1/nodes/${this.name}`);
     if (node.status !== 201 && node.status !== 200) throw new Error(`${this.name}: create node: ${node.status} ${JSON.stringify(node.body).slice(0, 300)}`);
@@ -104,6 +114,7 @@ export class SimKubelet {
   stop(): void {
     for (const t of this.timers) { clearTimeout(t); clearInterval(t); }
     this.stopWatch?.();
+    this.stopNodeWatch?.();
     for (const m of this.mounts.values()) m.stop();
     this.mounts.clear();
   }
@@ -231,7 +242,7 @@ export class SimKubelet {
     this.mounts.delete(key);
   }
 
-  get watchCount(): number { return 1 + this.mounts.size; }
+  get watchCount(): number { return 2 + this.mounts.size; }
 }
 
 const involved = (p: KubeObj) => ({ namespace: p.metadata.namespace ?? '', name: p.metadata.name, uid: p.metadata.uid ?? '', resourceVersion: p.metadata.resourceVersion });
