@@ -14,6 +14,8 @@
 //   --events (the Events a v1.28 cluster posts per pod: SuccessfulCreate, Scheduled,
 //   Pulled/Created/Started, Killing; put them on their own etcd with CLUSTER_EXTRA_ARGS=
 //   --etcd-servers-overrides=/events#<url>)
+//   --kubelet-service-watch (each kubelet also lists and watches every Service, as a v1.28
+//   kubelet's service informer does; off so runs compare with earlier ones)
 //   --http1 (every simulated component over HTTP/1.1, a connection per watch, instead of
 //   one HTTP/2 connection per component as client-go)
 //   --kubelet-threads (one per 250 nodes, at most 4: worker threads the kubelets are split
@@ -56,6 +58,7 @@ const options: RunOptions = {
   deadlineSeconds: num('deadline-s', 0),
   protocol: opt('http1') === 'true' ? 'http/1.1' : 'h2',
   events: opt('events') === 'true',
+  kubeletServiceWatch: opt('kubelet-service-watch') === 'true',
   ...(opt('kubelet-threads') ? { kubeletThreads: num('kubelet-threads', 1) } : {}),
 };
 

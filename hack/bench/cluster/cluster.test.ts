@@ -54,7 +54,7 @@ describe('cluster load generator (hack/bench/cluster)', function () {
     result = await runClusterLoad(admin, signer, {
       nodes: 3, podsPerNode: 2, podsPerDeployment: 2, namespaces: 1, qps: 20, proxyFraction: 0.34,
       leasePeriodMs: 1000, statusPeriodMs: 3000, podStartMs: 200, externalControllers: false,
-      steadySeconds: 5, phaseTimeoutMs: 60_000, nodePrefix: 'hollow-node-', mountsPerPod: 2, scalePhase: true, deadlineSeconds: 0, protocol: 'h2', events: true,
+      steadySeconds: 5, phaseTimeoutMs: 60_000, nodePrefix: 'hollow-node-', mountsPerPod: 2, scalePhase: true, deadlineSeconds: 0, protocol: 'h2', events: true, kubeletServiceWatch: true,
     }, { log: () => undefined });
     // The replica writes its last events just after the last responses.
     await new Promise((r) => setTimeout(r, 1000));
@@ -135,11 +135,14 @@ describe('cluster load generator (hack/bench/cluster)', function () {
     expect(podStatus.length).to.equal(2 * result.bindings);
   });
 
-  it('watches its pods by spec.nodeName and each mounted ConfigMap and Secret by metadata.name', () => {
+  it('watches its pods by spec.nodeName, every Service (--kubelet-service-watch) and each mounted ConfigMap and Secret by metadata.name', () => {
     for (const n of nodes) {
       const podWatches = by(`system:node:${n}`, 'watch', 'pods');
       expect(podWatches.length, n).to.be.at.least(1);
       for (const w of podWatches) expect(decodeURIComponent(w.requestURI)).to.contain(`fieldSelector=spec.nodeName=${n}`);
+      const serviceWatches = by(`system:node:${n}`, 'watch', 'services');
+      expect(serviceWatches.length, n).to.be.at.least(1);
+      for (const w of serviceWatches) expect(w.requestURI).to.match(/^\/api\/v1\/services\?(?!.*fieldSelector)/);
     }
     for (const resource of ['configmaps', 'secrets']) {
       const watches = by(/^system:node:/, 'watch', resource);
@@ -153,8 +156,8 @@ describe('cluster load generator (hack/bench/cluster)', function () {
     for (const r of ['services', 'endpointslices', 'nodes']) {
       expect(by('system:kube-proxy', 'watch', r).length, r).to.be.at.least(1);
       // The kube-proxies run on a thread of their own: their calls reach the run's record.
-      // Kubelets list their own Node too: the (nodes, LIST, cluster) row holds both.
-      const kubelets = r === 'nodes' ? by(/^system:node:/, 'list', r).length : 0;
+      // Kubelets list their own Node and every Service too: those rows hold both.
+      const kubelets = r === 'nodes' || r === 'services' ? by(/^system:node:/, 'list', r).length : 0;
       expect(by('system:kube-proxy', 'list', r).length, r).to.be.at.least(1);
       expect(recorded(r, 'LIST'), r).to.equal(by('system:kube-proxy', 'list', r).length + kubelets);
     }

@@ -17,6 +17,8 @@ export interface KubeletOptions {
   podStartMs: number;
   /** Post the Events a kubelet posts for its pods' containers (--events). */
   events?: boolean;
+  /** Watch every Service, as a v1.28 kubelet's service informer does (--kubelet-service-watch). */
+  serviceWatch?: boolean;
 }
 
 /** What the driver knows about pods, shared with kubelets to time start-up. */
@@ -77,6 +79,7 @@ export class SimKubelet {
   private timers: NodeJS.Timeout[] = [];
   private stopWatch?: () => void;
   private stopNodeWatch?: () => void;
+  private stopServiceWatch?: () => void;
   private podIPs = 0;
   private nodeUid = '';
 
@@ -92,9 +95,13 @@ export class SimKubelet {
     await new Promise<void>((listed) => {
       this.stopNodeWatch = this.api.reflect(`/api/v1/nodes?fieldSelector=${encodeURIComponent(`metadata.name=${this.name}`)}`, { resource: 'nodes', scope: 'cluster' }, {
         onList: () => listed(),
-        onEvent: (_type, n, at) => { this.rec.saw(`nodes//${n.metadata.name}`, n.metadata.resourceVersion ?? '', at); },
+        // kube-proxies time the watch lag of node writes; a second watcher's sight adds nothing.
+        onEvent: () => undefined,
       });
     });
+    // Its service informer (for pods' service environment variables), started beside the
+    // node informer; v1.28 watches every Service (headless ones are left out since v1.30).
+    if (this.opts.serviceWatch) this.stopServiceWatch = this.api.reflect('/api/v1/services', { resource: 'services', scope: 'cluster' }, { onEvent: () => undefined });
     let node = await this.api.call<KubeObj>({ resource: 'nodes', verb: 'POST', scope: 'resource' }, 'POST', '/api/v1/nodes', this.nodeObject());
     if (node.status === 409) node = await this.api.call<KubeObj>({ resource: 'nodes', verb: 'GET', scope: 'resource' }, 'GET', `/api/v1/nodes/${this.name}`);
     if (node.status !== 201 && node.status !== 200) throw new Error(`${this.name}: create node: ${node.status} ${JSON.stringify(node.body).slice(0, 300)}`);
@@ -115,6 +122,7 @@ export class SimKubelet {
     for (const t of this.timers) { clearTimeout(t); clearInterval(t); }
     this.stopWatch?.();
     this.stopNodeWatch?.();
+    this.stopServiceWatch?.();
     for (const m of this.mounts.values()) m.stop();
     this.mounts.clear();
   }
@@ -242,7 +250,7 @@ export class SimKubelet {
     this.mounts.delete(key);
   }
 
-  get watchCount(): number { return 2 + this.mounts.size; }
+  get watchCount(): number { return (this.opts.serviceWatch ? 3 : 2) + this.mounts.size; }
 }
 
 const involved = (p: KubeObj) => ({ namespace: p.metadata.namespace ?? '', name: p.metadata.name, uid: p.metadata.uid ?? '', resourceVersion: p.metadata.resourceVersion });
