@@ -1,12 +1,14 @@
 // Where each object key of a JSON document sits, with the paths upstream's strict
 // decoder prints (`spec.template.spec.containers[0].name`, `[1].path` for a list at the
 // top) and whether it repeats a key of the same object. The text must be valid JSON.
-// Every create and update body is scanned (fieldValidation defaults to Warn), the
-// bootstrap writes of a start among them, so it reads character codes and slices keys
-// without escapes rather than parsing each key: a fresh process scanned 270 bodies of a
-// bootstrap ClusterRole's size (1.5 KB, 45 keys) in 27 ms of CPU, not 33; 2,700 in 66, not 104.
+// A create or update body is scanned when counting cannot rule a repeat out
+// (repeated-keys.ts), the bootstrap writes of a start among them, so it goes by the text's
+// tokens (json-tokens.ts), which slice keys without escapes rather than parsing each key: a
+// fresh process scanned 270 bodies of a bootstrap ClusterRole's size (1.5 KB, 45 keys) in
+// 27 ms of CPU, not 33; 2,700 in 66, not 104.
 import { pathOf, type Segments } from '../../openapi/unknown-fields.js';
 import type { FloatLiteral } from '../../openapi/float-literals.js';
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, JsonTokens, OPEN_ARRAY, OPEN_OBJECT, SCALAR } from '../../util/json-tokens.js';
 
 export interface KeyOccurrence {
   path: string;
@@ -15,16 +17,6 @@ export interface KeyOccurrence {
   /** Position in document order. */
   order: number;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 export function scanJsonKeys(text: string): KeyOccurrence[] {
   return scan(text, false);
@@ -61,89 +53,45 @@ function scan(text: string, onlyDuplicates: boolean, floats?: FloatLiteral[]): K
   // The path of the value being read, printed only for a key reported.
   const path: Segments = [];
   let keys = 0;
-  const end = text.length;
-  let i = 0;
-  const ws = (): void => {
-    while (i < end && isSpace(text.charCodeAt(i))) i++;
-  };
-  // The first backslash at or after the position last asked about (-1: none left), so
-  // a string without escapes is found with two native searches, not a loop per character
-  // (a ConfigMap's 1 KB value was most of a create body's scan).
-  let nextBackslash = text.indexOf('\\');
-  /** The string starting at i (a quote), its escapes decoded; i ends past its closing quote. */
-  const readString = (): string => {
-    const start = i++;
-    const close = text.indexOf('"', i);
-    if (nextBackslash !== -1 && nextBackslash < i) nextBackslash = text.indexOf('\\', i);
-    if (close !== -1 && (nextBackslash === -1 || nextBackslash > close)) {
-      i = close + 1;
-      return text.slice(start + 1, close);
-    }
-    let escaped = false;
-    while (i < end) {
-      const c = text.charCodeAt(i++);
-      if (c === BACKSLASH) { escaped = true; i++; continue; }
-      if (c === QUOTE) break;
-    }
-    return escaped ? JSON.parse(text.slice(start, i)) as string : text.slice(start + 1, i - 1);
-  };
-  const value = (): void => {
-    ws();
-    const c = text.charCodeAt(i);
-    if (c === OPEN_OBJECT) {
-      i++;
+  const tokens = new JsonTokens(text);
+  const value = (token: number): void => {
+    if (token === OPEN_OBJECT) {
       const seen = new Set<string>();
-      ws();
-      if (text.charCodeAt(i) === CLOSE_OBJECT) { i++; return; }
+      if (tokens.next() === CLOSE_OBJECT) return;
       for (;;) {
-        ws();
-        const key = readString();
+        const key = tokens.string();
         const duplicate = seen.has(key);
         path.push(key);
         if (duplicate || !onlyDuplicates) out.push({ path: pathOf(path), duplicate, order: keys });
         keys++;
         seen.add(key);
-        ws();
-        i++; // ':'
-        value();
+        tokens.next(); // ':'
+        value(tokens.next());
         path.pop();
-        ws();
-        if (text.charCodeAt(i) === COMMA) { i++; continue; }
-        i++; // '}'
-        return;
+        if (tokens.next() !== COMMA) return; // '}'
+        tokens.next(); // the next key
       }
     }
-    if (c === OPEN_ARRAY) {
-      i++;
-      ws();
-      if (text.charCodeAt(i) === CLOSE_ARRAY) { i++; return; }
+    if (token === OPEN_ARRAY) {
+      let item = tokens.next();
+      if (item === CLOSE_ARRAY) return;
       for (let n = 0; ; n++) {
         path.push(n);
-        value();
+        value(item);
         path.pop();
-        ws();
-        if (text.charCodeAt(i) === COMMA) { i++; continue; }
-        i++; // ']'
-        return;
+        if (tokens.next() !== COMMA) return; // ']'
+        item = tokens.next();
       }
     }
-    if (c === QUOTE) { readString(); return; }
-    // A number, true, false or null: up to the next delimiter.
-    const start = i;
-    for (;;) {
-      const d = text.charCodeAt(i);
-      if (i >= end || d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || isSpace(d)) break;
-      i++;
-    }
-    if (floats !== undefined) {
-      const first = text.charCodeAt(start);
-      const literal = text.slice(start, i);
+    if (token === SCALAR && floats !== undefined) {
+      const first = text.charCodeAt(tokens.start);
+      const literal = tokens.raw();
       // true and false hold an e too.
       if (first !== 0x74 && first !== 0x66 && (/[.eE]/.test(literal) || literal.length - (first === 0x2d ? 1 : 0) >= 16)) {
         floats.push({ path: [...path], text: literal });
       }
     }
   };
-  value();
+  value(tokens.next());
   return out;
 }

@@ -4,6 +4,7 @@
 // `&`, U+2028 and U+2029 escaped as \u003c..., other characters as they are). So a test
 // value written with another escape (`"\u0041"` for a stored "A", a raw `<`) does not match.
 // Only a patch with a backslash or one of those characters can differ; others skip this.
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, JsonTokens, OPEN_ARRAY, OPEN_OBJECT, STRING } from '../../../util/json-tokens.js';
 import { type JsonMap, setOwn } from './json-value.js';
 
 /** A string value of the patch whose text is not the one Go's encoder writes for it. */
@@ -50,49 +51,31 @@ export function testValuesAsWritten(text: string, ops: ReadonlyArray<JsonMap | n
 
 /** JSON.parse of a valid text, string values (not keys) through stringAsWritten; the last of repeated keys wins, as in Go. */
 function parseKeepingStringText(text: string): unknown {
-  let i = 0;
-  const ws = (): void => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-  };
-  const rawString = (): string => {
-    const start = i++;
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
-    return text.slice(start, i);
-  };
-  const value = (): unknown => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
+  const tokens = new JsonTokens(text);
+  const value = (token: number): unknown => {
+    if (token === OPEN_OBJECT) {
       const out: JsonMap = {};
-      ws();
-      if (text[i] === '}') { i++; return out; }
+      if (tokens.next() === CLOSE_OBJECT) return out;
       for (;;) {
-        ws();
-        const key = JSON.parse(rawString()) as string;
-        ws();
-        i++; // ':'
-        setOwn(out, key, value());
-        ws();
-        if (text[i++] === '}') return out;
+        const key = tokens.string();
+        tokens.next(); // ':'
+        setOwn(out, key, value(tokens.next()));
+        if (tokens.next() !== COMMA) return out; // '}'
+        tokens.next(); // the next key
       }
     }
-    if (c === '[') {
-      i++;
+    if (token === OPEN_ARRAY) {
       const out: unknown[] = [];
-      ws();
-      if (text[i] === ']') { i++; return out; }
+      let item = tokens.next();
+      if (item === CLOSE_ARRAY) return out;
       for (;;) {
-        out.push(value());
-        ws();
-        if (text[i++] === ']') return out;
+        out.push(value(item));
+        if (tokens.next() !== COMMA) return out; // ']'
+        item = tokens.next();
       }
     }
-    if (c === '"') return stringAsWritten(rawString());
-    const start = i;
-    while (i < text.length && !',]} \t\n\r'.includes(text[i])) i++;
-    return JSON.parse(text.slice(start, i));
+    if (token === STRING) return stringAsWritten(tokens.raw());
+    return JSON.parse(tokens.raw());
   };
-  return value();
+  return value(tokens.next());
 }
