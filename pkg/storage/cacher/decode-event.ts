@@ -24,15 +24,15 @@ export function decodeWithCached(ev: IEvent, cached: KubeObject | undefined,
   if (ev.type === 'Put') {
     const added = ev.kv.create_revision === ev.kv.mod_revision;
     if (!added && !cached) return undefined;
-    if (transformer) return decodeSealedPut(ev, cached, added, transformer);
-    let object: KubeObject;
-    try {
-      object = decodeFromStorage(ev.kv.value, ev.kv.mod_revision);
-    } catch (err) {
-      if (!(err instanceof UndecodableValueError)) throw err;
-      return toWatchEvent(ev, transformer); // reports the undecodable value as an ERROR event
+    if (transformer) {
+      return decodeStored(transformer, ev.kv, ev.kv.mod_revision)
+        .then((object) => putEvent(added, object, cached), (err: unknown) => undecodablePut(err, ev, transformer));
     }
-    return putEvent(added, object, cached);
+    try {
+      return putEvent(added, decodeFromStorage(ev.kv.value, ev.kv.mod_revision), cached);
+    } catch (err) {
+      return undecodablePut(err, ev, transformer);
+    }
   }
   if (!cached) return undefined;
   // A deleted object is reported with the revision of its deletion; the cache's copy is
@@ -41,15 +41,10 @@ export function decodeWithCached(ev: IEvent, cached: KubeObject | undefined,
   return { type: 'DELETED', object, previous: object };
 }
 
-async function decodeSealedPut(ev: IEvent, cached: KubeObject | undefined, added: boolean, transformer: ValueTransformer): Promise<WatchEvent> {
-  let object: KubeObject;
-  try {
-    object = await decodeStored(transformer, ev.kv, ev.kv.mod_revision);
-  } catch (err) {
-    if (!(err instanceof UndecodableValueError)) throw err;
-    return toWatchEvent(ev, transformer);
-  }
-  return putEvent(added, object, cached);
+/** A value no codec or provider can read: toWatchEvent reports it and makes the ERROR event. */
+function undecodablePut(err: unknown, ev: IEvent, transformer: ValueTransformer | undefined): Promise<WatchEvent> {
+  if (!(err instanceof UndecodableValueError)) throw err;
+  return toWatchEvent(ev, transformer);
 }
 
 function putEvent(added: boolean, object: KubeObject, cached: KubeObject | undefined): WatchEvent {
