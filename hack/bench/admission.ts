@@ -8,6 +8,9 @@ import { defaultOnAdmissionPlugins } from '../../pkg/admission/ordered.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
 import { startWebhookServer } from '../../test/harness/index.js';
 import { arg, configMap, httpsClient, now, report, runMain, stats, withBenchCluster, type Row, type Stats } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['creates']);
 
 const creates = arg('creates', 400);
 

@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import { againstBuild, arg, configMap, httpsClient, report, runMain, startListeningProcess, withBenchCluster, type Row } from './common.js';
 import { heapByFunction, readHeapProfile } from './heap-profile.js';
 import { makeScratchDir } from '../../pkg/storage/etcd/watcher/testing/scratch-dir.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['ops', 'warmup', 'rounds', 'concurrency', 'top', 'verbs', 'against', 'keep']);
 
 const ops = arg('ops', 4000);
 const warmup = arg('warmup', 3000);

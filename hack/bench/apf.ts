@@ -12,6 +12,9 @@
 import { request, until } from '../../test/harness/index.js';
 import { arg, flag, httpsClient, now, report, runMain, seedConfigMaps, stats, withBenchCluster, type Row } from './common.js';
 import { startFlood } from './flood-worker.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['seconds', 'flooders', 'objects', 'same-level']);
 
 const seconds = arg('seconds', 5);
 const flooders = arg('flooders', 48);

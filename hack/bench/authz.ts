@@ -14,6 +14,9 @@ import type { Attributes } from '../../pkg/authorization/interfaces.js';
 import { bootstrapPolicy } from '../../pkg/bootstrappolicy/index.js';
 import { startReplicas, type TlsCredentials } from '../../test/harness/index.js';
 import { arg } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['roles', 'decisions', 'samples']);
 
 const nRoles = arg('roles', 1000);
 const nDecisions = arg('decisions', 200_000);

@@ -5,6 +5,9 @@
 // on exit: the way to find where a request's CPU goes.
 // Run: `node dist/hack/bench/creates.js [--count=2000] [--concurrency=32] [--profile=/tmp/prof]`.
 import { arg, configMap, httpsClient, procMeter, report, runMain, withBenchCluster } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['count', 'concurrency', 'profile']);
 
 const count = arg('count', 2000);
 const concurrency = arg('concurrency', 32);

@@ -37,6 +37,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { perfKinds, perfTable, recordPerf } from './perf-split.js';
 import { arg, configMap, flag, httpsClient, procStats, report, runMain, startListeningProcess, againstBuild, withBenchCluster, type Row } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['concurrency', 'seconds', 'warmup', 'idle', 'windows', 'no-controllers', 'against', 'etcd-calls', 'verbs', 'perf', 'floor', 'floors']);
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 5);

@@ -20,6 +20,9 @@ import { arg, configMap, httpsClient, procMeter, report, runMain, startListening
 import { startReplicas, type Cluster } from '../../test/harness/index.js';
 import { etcdClientArgs, startTLSEtcd } from '../../test/harness/etcd-tls.js';
 import { memberClient } from '../../pkg/storage/etcd/watcher/testing/etcd-cluster.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['concurrency', 'seconds'], { sharedArgs: true });
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 10);

@@ -9,6 +9,9 @@
 // Run: `node dist/hack/bench/fanout.js [--watchers=1,100,1000] [--rate=50] [--seconds=10]`.
 import { arg, configMap, httpsClient, procMeter, report, runMain, withBenchCluster, type Row } from './common.js';
 import { runWatchers } from './watcher-pool.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['watchers', 'rate', 'seconds'], { sharedArgs: true });
 
 const counts = (process.argv.find((a) => a.startsWith('--watchers='))?.split('=')[1] ?? '1,100,1000').split(',').map(Number);
 const rate = arg('rate', 50);

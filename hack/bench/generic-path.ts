@@ -12,6 +12,9 @@
 // same JSON costs 65-72 us a request here (docs/scaling.md).
 // Run: `node dist/hack/bench/generic-path.js [--seconds=20] [--warmup=5] [--concurrency=32] [--against=ENTRY]`.
 import { arg, httpsClient, procStats, report, runMain, againstBuild, withBenchCluster, configMap, type Row } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['seconds', 'warmup', 'concurrency', 'against']);
 
 const concurrency = arg('concurrency', 32);
 const seconds = arg('seconds', 20);

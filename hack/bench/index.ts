@@ -15,6 +15,9 @@ import { prefixEnd } from '../../pkg/storage/etcd/keys.js';
 import type { TlsCredentials } from '../../test/harness/index.js';
 import { decodeFromStorage } from '../../pkg/storage/etcd/codec.js';
 import { arg, httpsClient, now, procStats, report, runMain, seedConfigMaps, stats, withBenchCluster, type Row } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['objects', 'samples', 'list-runs', 'list-warmup', 'list-warmup-requests'], { sharedArgs: true });
 
 const sizes = (process.argv.find((x) => x.startsWith('--objects='))?.split('=')[1] ?? '2000,10000').split(',').map(Number);
 const samples = arg('samples', 200);

@@ -18,6 +18,9 @@ import { arg, httpsClient, nodeIdentities, now, procMeter, report, runMain, stat
 import { newTransport, type Identity, type Transport } from './cluster/transport.js';
 import { nodeStatusPatch, podCreatingPatch, podRunningPatch, renewedLease } from './cluster/kubelet.js';
 import type { KubeObj } from './cluster/client.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['nodes', 'pods-per-node', 'ops', 'rounds', 'concurrency', 'against', 'perf', 'perf-shape']);
 
 const nodes = arg('nodes', 50);
 const podsPerNode = arg('pods-per-node', 4);

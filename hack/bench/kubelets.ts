@@ -9,6 +9,9 @@
 // Run: `node dist/hack/bench/kubelets.js [--pods=1000] [--nodes=100] [--rate=100] [--seconds=10]`.
 import { arg, httpsClient, procMeter, report, runMain, withBenchCluster, type Row } from './common.js';
 import { runWatchers, type RunResult } from './watcher-pool.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['pods', 'nodes', 'rate', 'seconds'], { sharedArgs: true });
 
 const pods = arg('pods', 1000);
 const nodes = arg('nodes', 100);

@@ -16,6 +16,9 @@ import { decodeFromStorage, encodeForStorage } from '../../pkg/storage/etcd/code
 import { nodeStatusPatch, podCreatingPatch, podRunningPatch } from './cluster/kubelet.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import type { TlsCredentials } from '../../test/harness/index.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['pods', 'nodes', 'lists', 'seconds', 'write-rate', 'list-kinds', 'entry']);
 
 const pods = arg('pods', 10_000);
 const nodes = arg('nodes', 1_000);

@@ -6,6 +6,9 @@
 // Run: `node dist/hack/bench/memory.js [--memory-objects=10000,100000]`.
 import { configMap, httpsClient, procStats, report, runMain, seedConfigMaps, withBenchCluster, type Row } from './common.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['memory-objects'], { sharedArgs: true });
 
 const sizes = (process.argv.find((a) => a.startsWith('--memory-objects='))?.split('=')[1] ?? '10000,100000').split(',').map(Number).sort((a, b) => a - b);
 const MiB = 2 ** 20;

@@ -14,6 +14,9 @@ import { decodeObject, encodeObject } from '../../pkg/runtime/serializer/protobu
 import { Reader } from '../../pkg/runtime/serializer/protobuf/wire.js';
 import type { TlsCredentials } from '../../test/harness/index.js';
 import { arg, now, runMain, withBenchCluster } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['objects', 'gets', 'writes', 'watchers', 'list-runs', 'concurrency']);
 
 const objects = arg('objects', 10_000);
 const gets = arg('gets', 3000);

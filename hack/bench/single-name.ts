@@ -19,6 +19,9 @@ import { spawn } from 'node:child_process';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
 import { arg, httpsClient, nodeIdentities, now, procMeter, report, runMain, stats, againstBuild, withBenchCluster, type Row } from './common.js';
 import { newTransport, type Identity, type Transport } from './cluster/transport.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['nodes', 'mounts', 'objects', 'writes', 'rounds', 'concurrency', 'idle-seconds', 'against', 'perf', 'perf-idle']);
 
 const nodes = arg('nodes', 200);
 const mounts = arg('mounts', 10);

@@ -20,6 +20,9 @@ import { startTestServer } from '../../pkg/testing/index.js';
 import { startEnvtestAPIServer } from '../../test/harness/envtest.js';
 import { repoRoot } from '../../test/harness/repo.js';
 import { arg, flag, now, procStats, report, runMain } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['starts', 'parallel', 'compare-files', 'against'], { sharedArgs: true });
 
 const upstreamStartMs = 2500;
 const MiB = 2 ** 20;

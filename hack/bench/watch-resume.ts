@@ -9,6 +9,9 @@
 // Run: `node dist/hack/bench/watch-resume.js --pods=4000 --nodes=100 --updates=1 --watches=100`.
 import { request as httpsRequest } from 'node:https';
 import { arg, httpsClient, procMeter, runMain, stats, withBenchCluster } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['pods', 'nodes', 'updates', 'watches']);
 
 function pod(name: string, node: string) {
   return {

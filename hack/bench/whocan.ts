@@ -15,6 +15,9 @@ import { bootstrapPolicy } from '../../pkg/bootstrappolicy/index.js';
 import type { KubeObject } from '../../pkg/runtime/object.js';
 import { encodeForStorage } from '../../pkg/storage/etcd/codec.js';
 import { arg, httpsClient, now, report, runMain, stats, withBenchCluster } from './common.js';
+import { checkBenchArgs } from './bench-args.js';
+
+checkBenchArgs(import.meta.url, ['rolebindings', 'clusterroles', 'namespaces', 'samples', 'http-samples']);
 
 const nBindings = arg('rolebindings', 10_000);
 const nClusterRoles = arg('clusterroles', 1000);
