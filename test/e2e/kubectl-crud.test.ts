@@ -2,18 +2,13 @@
 // discovery, explain, CRUD of core and RBAC kinds, apply of a multi-document manifest,
 // output formats, selectors, and errors as kubectl prints them.
 import { expect } from 'chai';
-import { kubectl, startReplicas, type Cluster } from '../harness/index.js';
+import { kubectlOn, startReplicas, type Cluster } from '../harness/index.js';
 
 describe('e2e kubectl: create, read, update, delete through two replicas', function () {
   this.timeout(180_000);
   let cluster: Cluster;
   const ns = `crud-${Date.now().toString(36)}`;
-  const k = (args: string[], replica = 0, stdin?: string) => kubectl(args, { kubeconfig: cluster.kubeconfigFor(replica), stdin });
-  const ok = async (args: string[], replica = 0, stdin?: string) => {
-    const r = await k(args, replica, stdin);
-    expect(r.code, `kubectl ${args.join(' ')}\n${r.stderr}`).to.equal(0);
-    return r.stdout;
-  };
+  const { k, ok } = kubectlOn(() => cluster);
 
   before(async () => {
     cluster = await startReplicas(2, { etcd: 'mutual-tls' });
@@ -46,7 +41,7 @@ describe('e2e kubectl: create, read, update, delete through two replicas', funct
     expect(await ok(['-n', ns, 'patch', 'configmap', 'c1', '-p', '{"data":{"b":"2"}}'])).to.equal('configmap/c1 patched\n');
     expect(await ok(['-n', ns, 'patch', 'configmap', 'c1', '--type=json', '-p', '[{"op":"add","path":"/data/c","value":"3"}]'])).to.equal('configmap/c1 patched\n');
     expect(await ok(['-n', ns, 'patch', 'configmap', 'c1', '--type=merge', '-p', '{"data":{"a":null}}'])).to.equal('configmap/c1 patched\n');
-    const got = JSON.parse(await ok(['-n', ns, 'get', 'configmap', 'c1', '-o', 'json'], 1));
+    const got = JSON.parse(await ok(['-n', ns, 'get', 'configmap', 'c1', '-o', 'json'], undefined, 1));
     expect(got.data).to.deep.equal({ b: '2', c: '3' });
     expect(got.metadata.labels).to.deep.equal({ tier: 'web' });
     expect(got.metadata.annotations).to.deep.equal({ note: 'hi' });
@@ -56,7 +51,7 @@ describe('e2e kubectl: create, read, update, delete through two replicas', funct
     const described = await ok(['-n', ns, 'describe', 'configmap', 'c1']);
     expect(described).to.match(/Name:\s+c1/);
     expect(described).to.match(/Labels:\s+tier=web/);
-    expect(await ok(['-n', ns, 'delete', 'configmap', 'c1'], 1)).to.equal('configmap "c1" deleted\n');
+    expect(await ok(['-n', ns, 'delete', 'configmap', 'c1'], undefined, 1)).to.equal('configmap "c1" deleted\n');
     const gone = await k(['-n', ns, 'get', 'configmap', 'c1']);
     expect(gone.code).to.equal(1);
     expect(gone.stderr.trim()).to.equal('Error from server (NotFound): configmaps "c1" not found');
@@ -64,7 +59,7 @@ describe('e2e kubectl: create, read, update, delete through two replicas', funct
 
   it('creates and reads secrets with their type column', async () => {
     await ok(['-n', ns, 'create', 'secret', 'generic', 's1', '--from-literal=password=hunter2']);
-    const out = await ok(['-n', ns, 'get', 'secret', 's1'], 1);
+    const out = await ok(['-n', ns, 'get', 'secret', 's1'], undefined, 1);
     expect(out).to.match(/^NAME\s+TYPE\s+DATA\s+AGE\ns1\s+Opaque\s+1\s+\S+\n$/);
     const data = await ok(['-n', ns, 'get', 'secret', 's1', '-o', 'jsonpath={.data.password}']);
     expect(Buffer.from(data, 'base64').toString()).to.equal('hunter2');
@@ -75,9 +70,9 @@ describe('e2e kubectl: create, read, update, delete through two replicas', funct
     await ok(['-n', ns, 'create', 'rolebinding', 'reader-alice', '--role=reader', '--user=alice']);
     await ok(['create', 'clusterrole', `${ns}-viewer`, '--verb=get', '--resource=secrets']);
     await ok(['create', 'clusterrolebinding', `${ns}-viewer-devs`, `--clusterrole=${ns}-viewer`, '--group=devs']);
-    const role = JSON.parse(await ok(['-n', ns, 'get', 'role', 'reader', '-o', 'json'], 1));
+    const role = JSON.parse(await ok(['-n', ns, 'get', 'role', 'reader', '-o', 'json'], undefined, 1));
     expect(role.rules).to.deep.equal([{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }]);
-    const rb = await ok(['-n', ns, 'get', 'rolebinding', 'reader-alice', '-o', 'wide'], 1);
+    const rb = await ok(['-n', ns, 'get', 'rolebinding', 'reader-alice', '-o', 'wide'], undefined, 1);
     expect(rb).to.match(/reader-alice\s+Role\/reader\s+\S+\s+alice/);
     const crb = JSON.parse(await ok(['get', 'clusterrolebinding', `${ns}-viewer-devs`, '-o', 'json']));
     expect(crb.roleRef).to.deep.equal({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${ns}-viewer` });
@@ -88,7 +83,7 @@ describe('e2e kubectl: create, read, update, delete through two replicas', funct
     expect(changed.stderr.trim()).to.equal(`The ClusterRoleBinding "${ns}-viewer-devs" is invalid: roleRef: Invalid value: `
       + 'rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"other"}: cannot change roleRef');
     expect(await ok(['delete', 'clusterrolebinding', `${ns}-viewer-devs`])).to.equal(`clusterrolebinding.rbac.authorization.k8s.io "${ns}-viewer-devs" deleted\n`);
-    expect(await ok(['delete', 'clusterrole', `${ns}-viewer`], 1)).to.equal(`clusterrole.rbac.authorization.k8s.io "${ns}-viewer" deleted\n`);
+    expect(await ok(['delete', 'clusterrole', `${ns}-viewer`], undefined, 1)).to.equal(`clusterrole.rbac.authorization.k8s.io "${ns}-viewer" deleted\n`);
   });
 
   it('applies a multi-document manifest, then updates it', async () => {
@@ -110,10 +105,10 @@ kind: Secret
 metadata: {name: app-secret, namespace: ${ns}}
 stringData: {token: abc}
 `;
-    const first = await ok(['apply', '-f', '-'], 0, manifest('one'));
+    const first = await ok(['apply', '-f', '-'], manifest('one'));
     expect(first.trim().split('\n')).to.deep.equal([
       'configmap/app-config created', 'role.rbac.authorization.k8s.io/app-role created', 'secret/app-secret created']);
-    const second = await ok(['apply', '-f', '-'], 1, manifest('two'));
+    const second = await ok(['apply', '-f', '-'], manifest('two'), 1);
     // stringData is write-only (folded into data), so kubectl's three-way diff always
     // re-sends it and reports the Secret "configured", exactly as against upstream.
     expect(second.trim().split('\n')).to.deep.equal([
@@ -126,7 +121,7 @@ stringData: {token: abc}
     await ok(['-n', ns, 'create', 'configmap', 'sel-b']);
     await ok(['-n', ns, 'label', 'configmap', 'sel-a', 'color=red']);
     await ok(['-n', ns, 'label', 'configmap', 'sel-b', 'color=blue']);
-    expect(await ok(['-n', ns, 'get', 'cm', '-l', 'color=red', '-o', 'name'], 1)).to.equal('configmap/sel-a\n');
+    expect(await ok(['-n', ns, 'get', 'cm', '-l', 'color=red', '-o', 'name'], undefined, 1)).to.equal('configmap/sel-a\n');
     expect(await ok(['-n', ns, 'get', 'cm', '-l', 'color in (red,blue)', '-o', 'name'])).to.equal('configmap/sel-a\nconfigmap/sel-b\n');
     expect(await ok(['-n', ns, 'get', 'cm', '-l', 'color!=red,color', '-o', 'name'])).to.equal('configmap/sel-b\n');
     expect(await ok(['-n', ns, 'get', 'cm', '--field-selector', 'metadata.name=sel-b', '-o', 'name'])).to.equal('configmap/sel-b\n');
@@ -150,12 +145,12 @@ stringData: {token: abc}
 
   it('deletes a namespace and sees it gone through the other replica', async () => {
     const tmp = `${ns}-tmp`;
-    await ok(['create', 'namespace', tmp], 1);
+    await ok(['create', 'namespace', tmp], undefined, 1);
     expect(await ok(['get', 'namespace', tmp, '-o', 'name'])).to.equal(`namespace/${tmp}\n`);
     expect(await ok(['delete', 'namespace', tmp])).to.equal(`namespace "${tmp}" deleted\n`);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const r = await k(['get', 'namespace', tmp], 1);
+      const r = await k(['get', 'namespace', tmp], undefined, 1);
       if (r.code !== 0) { expect(r.stderr).to.contain('NotFound'); break; }
       expect(Date.now(), 'namespace still present').to.be.below(deadline);
       await new Promise((res) => setTimeout(res, 300));
