@@ -16,6 +16,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { answerError } from './filters/errors.js';
 import { composeChain } from './chain.js';
+import { SelfWrittenBody } from './responsewriters/self-written-body.js';
 
 /** Koa's response with the flag its body setter leaves for `ctx.body = null`. */
 interface KoaResponse { _explicitNullBody?: boolean }
@@ -90,6 +91,8 @@ function respond(ctx: Koa.Context): void {
     return;
   }
   if (typeof body === 'string' || Buffer.isBuffer(body)) { res.end(body); return; }
+  // Written and ended by its handler (a watch), not piped.
+  if (body instanceof SelfWrittenBody) return;
   if (body instanceof Stream) {
     // A failure destroys the response with it; the error has nowhere else to go.
     pipeline(body as unknown as Readable, res, () => undefined);

@@ -3,7 +3,6 @@
 // ADDED and DELETED, as upstream's cache watcher does. Bookmarks carry the newest
 // revision up to which every change was sent (from etcd progress notifications), about
 // once a minute and once more before the stream ends on its timeout.
-import { Readable } from 'node:stream';
 import type { KubeObject } from '../../runtime/object.js';
 import { isFiltering, matcherFor } from '../../registry/generic/predicate.js';
 import type { WatchEvent } from '../../storage/interfaces.js';
@@ -21,6 +20,7 @@ import { errors, isStatusError, type FieldError } from '../../runtime/errors.js'
 import { isHTTP2, unsentBytes } from '../../util/net/connection.js';
 import { chunkOf } from '../responsewriters/chunked.js';
 import { WatchFrameWriter } from '../responsewriters/watch-frames.js';
+import { SelfWrittenBody } from '../responsewriters/self-written-body.js';
 
 /** Upstream's --min-request-timeout default: watches end after 1x to 2x this. */
 let minRequestTimeoutSeconds = 1800;
@@ -94,7 +94,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   // hop per event and watcher. Koa (and the filters that tell a stream by its body) still
   // see a stream body, one that writes nothing itself and ends when the watch does.
   const out = h.ctx.res;
-  const body = new StreamMarker();
+  const body = new SelfWrittenBody();
   h.ctx.status = 200;
   h.ctx.set('Content-Type', media.format === 'protobuf' ? protobufWatchContentType
     : media.transform === 'Table' ? 'application/json' : media.contentType);
@@ -304,26 +304,5 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
         finish();
       })();
     }
-  }
-}
-
-/**
- * A watch response's body as Koa sees it: piping it to the response writes nothing (the
- * handler writes the frames itself); end() finishes the response as a piped stream's end
- * would, so stream.pipeline() (Koa's) does not take it for a premature close.
- */
-class StreamMarker extends Readable {
-  override _read(): void {
-    // Never read: the handler writes to the response directly.
-  }
-
-  override pipe<T extends NodeJS.WritableStream>(dest: T): T {
-    return dest;
-  }
-
-  end(res: NodeJS.WritableStream): void {
-    this.push(null);
-    this.resume();
-    res.end();
   }
 }
