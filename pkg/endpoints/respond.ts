@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { answerError } from './filters/errors.js';
 import { composeChain } from './chain.js';
 import { SelfWrittenBody } from './responsewriters/self-written-body.js';
+import { goJson } from '../runtime/serializer/json/go-escapes.js';
 
 /** Koa's response with the flag its body setter leaves for `ctx.body = null`. */
 interface KoaResponse { _explicitNullBody?: boolean }
@@ -98,7 +99,7 @@ function respond(ctx: Koa.Context): void {
     pipeline(body as unknown as Readable, res, () => undefined);
     return;
   }
-  const json = JSON.stringify(body);
+  const json = goJson(body);
   if (!res.headersSent) ctx.length = Buffer.byteLength(json);
   res.end(json);
 }

@@ -6,6 +6,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { errors, StatusError } from '../../runtime/errors.js';
 import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
+import { goJson } from '../../runtime/serializer/json/go-escapes.js';
 import { negotiateResponse, protobufMediaType } from '../negotiation/media.js';
 import { StorageError } from '../../storage/interfaces.js';
 import { etcdFailureStatus } from '../../registry/generic/storage-errors.js';
@@ -25,7 +26,7 @@ function writeStatus(ctx: Koa.Context, status: object): void {
     return;
   }
   ctx.set('Content-Type', 'application/json');
-  ctx.body = `${JSON.stringify(status)}\n`;
+  ctx.body = `${goJson(status)}\n`;
 }
 
 export function errorFilter(log: Logger): Koa.Middleware {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { encodeObject } from '../../runtime/serializer/protobuf/envelope.js';
+import { goJson } from '../../runtime/serializer/json/go-escapes.js';
 import { markShared, recordView } from '../../runtime/serializer/shared-encodings.js';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,7 @@ function configMapList(n: number, payload = 900): Record<string, unknown> {
     kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '42', continue: 'tok"en' },
     items: Array.from({ length: n }, (_, i) => ({
       apiVersion: 'v1', kind: 'ConfigMap',
-      metadata: { name: `cm-${i}`, namespace: 'ns', uid: `u-${i}`, labels: { app: 'é\u2028"x' }, creationTimestamp: '2024-01-01T00:00:00Z' },
+      metadata: { name: `cm-${i}`, namespace: 'ns', uid: `u-${i}`, labels: { app: 'é\u2028"x<&>' }, creationTimestamp: '2024-01-01T00:00:00Z' },
       data: { payload: 'x'.repeat(payload), nested: `line\n${i}` },
     })),
   };
@@ -29,21 +30,21 @@ describe('list-encoder (cooperative encoding of large collections)', () => {
     expect(collectionField('text')).to.equal(undefined);
   });
 
-  it('writes the bytes of JSON.stringify, compact and pretty, in several chunks', async () => {
+  it('writes the bytes of serialize() (goJson), compact and pretty, in several chunks', async () => {
     const list = configMapList(300);
     const compact = await encodeJsonCooperatively(list, 'items', false);
     expect(compact.length).to.be.greaterThan(3);
-    expect(Buffer.concat(compact).toString()).to.equal(`${JSON.stringify(list)}\n`);
+    expect(Buffer.concat(compact).toString()).to.equal(`${goJson(list)}\n`);
     const pretty = await encodeJsonCooperatively(list, 'items', true);
-    expect(Buffer.concat(pretty).toString()).to.equal(`${JSON.stringify(list, null, 2)}\n`);
+    expect(Buffer.concat(pretty).toString()).to.equal(`${goJson(list, true)}\n`);
   });
 
   it('keeps the member order of the body when the array is not last, and empty arrays', async () => {
     const table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, rows: [1, null, { cells: ['a', 2] }], columnDefinitions: [{ name: 'Name' }] };
-    expect(Buffer.concat(await encodeJsonCooperatively(table, 'rows', false)).toString()).to.equal(`${JSON.stringify(table)}\n`);
-    expect(Buffer.concat(await encodeJsonCooperatively(table, 'rows', true)).toString()).to.equal(`${JSON.stringify(table, null, 2)}\n`);
+    expect(Buffer.concat(await encodeJsonCooperatively(table, 'rows', false)).toString()).to.equal(`${goJson(table)}\n`);
+    expect(Buffer.concat(await encodeJsonCooperatively(table, 'rows', true)).toString()).to.equal(`${goJson(table, true)}\n`);
     const empty = { ...table, rows: [] };
-    expect(Buffer.concat(await encodeJsonCooperatively(empty, 'rows', true)).toString()).to.equal(`${JSON.stringify(empty, null, 2)}\n`);
+    expect(Buffer.concat(await encodeJsonCooperatively(empty, 'rows', true)).toString()).to.equal(`${goJson(empty, true)}\n`);
   });
 
   it('writes the bytes of the one-shot protobuf envelope, in several chunks', async () => {
@@ -69,8 +70,8 @@ describe('list-encoder (cooperative encoding of large collections)', () => {
       return view;
     });
     for (let round = 0; round < 2; round++) {
-      expect(Buffer.concat(await encodeJsonCooperatively(list, 'items', false)).toString()).to.equal(`${JSON.stringify(list)}\n`);
-      expect(Buffer.concat(await encodeJsonCooperatively(list, 'items', true)).toString()).to.equal(`${JSON.stringify(list, null, 2)}\n`);
+      expect(Buffer.concat(await encodeJsonCooperatively(list, 'items', false)).toString()).to.equal(`${goJson(list)}\n`);
+      expect(Buffer.concat(await encodeJsonCooperatively(list, 'items', true)).toString()).to.equal(`${goJson(list, true)}\n`);
       expect(Buffer.concat((await encodeProtobufCooperatively(list))!).equals(encodeObject(list))).to.equal(true);
     }
   });

@@ -16,6 +16,7 @@ import { messageFields, messageForKind } from '../../runtime/serializer/protobuf
 import { protobufMagic } from '../../runtime/serializer/protobuf/envelope.js';
 import { sharedEncoding } from '../../runtime/serializer/shared-encodings.js';
 import { isPlainObject } from '../../runtime/object.js';
+import { goJson, goJsonText } from '../../runtime/serializer/json/go-escapes.js';
 import { reuseWhenFinished, wholeWriteBytes } from './page-buffers.js';
 
 /** Below this many elements a collection is encoded in one go: yielding would cost more than it saves. */
@@ -42,7 +43,7 @@ export function collectionField(body: unknown): 'items' | 'rows' | undefined {
 }
 
 // A string no API object holds, standing in for the array while the rest of the body is
-// encoded, so the body's own key order and escaping come from JSON.stringify itself. Drawn
+// encoded, so the body's own key order and escaping come from goJson itself. Drawn
 // at first use, not at load: a start from the V8 startup snapshot (cmd/snapshot.ts) would
 // otherwise reuse the build's draw.
 let placeholderDrawn: string | undefined;
@@ -56,7 +57,7 @@ const placeholder = (): string => (placeholderDrawn ??= `\u0000list-encoder-${ra
 export async function encodeJsonCooperatively(body: Json, field: string, pretty: boolean): Promise<Buffer[]> {
   const items = body[field] as unknown[];
   const stand = placeholder();
-  const outer = pretty ? JSON.stringify({ ...body, [field]: stand }, null, 2) : JSON.stringify({ ...body, [field]: stand });
+  const outer = goJson({ ...body, [field]: stand }, pretty);
   const quoted = JSON.stringify(stand);
   const at = outer.indexOf(quoted);
   const head = outer.slice(0, at);
@@ -67,8 +68,8 @@ export async function encodeJsonCooperatively(body: Json, field: string, pretty:
   const sep = pretty ? ',\n    ' : ',';
   const close = pretty ? '\n  ]' : ']';
   const one = pretty
-    ? (v: unknown) => (JSON.stringify(v, null, 2) ?? 'null').replace(/\n/g, '\n    ')
-    : (v: unknown) => JSON.stringify(v) ?? 'null';
+    ? (v: unknown) => goJsonText(JSON.stringify(v, null, 2) ?? 'null').replace(/\n/g, '\n    ')
+    : (v: unknown) => goJsonText(JSON.stringify(v) ?? 'null');
   const out: Buffer[] = [];
   let text = head + open;
   let size = 0;

@@ -11,6 +11,7 @@ import { partialObjectMetadata, toTable, type IncludeObject } from './table.js';
 import { setApiBody, type ApiBody } from '../responsewriters/compression.js';
 import { BatchedBody, collectionField, encodeJsonCooperatively, encodeProtobufCooperatively, joinedBatches, totalBytes } from './list-encoder.js';
 import { joinPieces, wholeWriteBytes } from './page-buffers.js';
+import { goJson } from '../../runtime/serializer/json/go-escapes.js';
 
 /** A write negotiates before it acts and again when it answers: once per handler scope. */
 const negotiated = new WeakMap<HandlerScope, MediaChoice>();
@@ -61,7 +62,7 @@ export function transform(h: HandlerScope, media: MediaChoice, body: KubeObject 
 export function serialize(media: MediaChoice, body: unknown): string | Buffer {
   if (media.format === 'protobuf') return encodeObject(body as Record<string, unknown>);
   if (media.format === 'yaml') return stringify(body);
-  return media.pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`;
+  return `${goJson(body, media.pretty)}\n`;
 }
 
 export function writeObject(h: HandlerScope, code: number, body: KubeObject | KubeList | Record<string, unknown>): void {

@@ -8,6 +8,7 @@ import { parseApiVersion } from '../../runtime/scheme.js';
 import { canEncode, decodeObject, encodeObject, hasProtobufMagic } from '../../runtime/serializer/protobuf/envelope.js';
 import { encodingsSurelyDiffer } from '../../runtime/serializer/protobuf/differ.js';
 import { messageForKind } from '../../runtime/serializer/protobuf/schema.js';
+import { goJson } from '../../runtime/serializer/json/go-escapes.js';
 
 export type StorageMediaType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
 export const storageMediaTypes: StorageMediaType[] = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
@@ -29,7 +30,8 @@ export function encodeForStorage(obj: KubeObject, mediaType: StorageMediaType = 
     return encodeObject(stored);
   }
   if (mediaType === 'application/yaml') return Buffer.from(stringifyYaml(stored));
-  return Buffer.from(JSON.stringify(stored));
+  // As upstream's storage codec writes JSON (Go's json.Encoder): its escapes, and a newline after the document.
+  return Buffer.from(`${goJson(stored)}\n`);
 }
 
 /** What encodeForStorage leaves out of every object's protobuf. */

@@ -234,7 +234,7 @@ describe('encryption at rest: providers and keys', () => {
     try {
       const encrypted = await sealStored(enc, keyOf, encodeForStorage(secret, 'application/json'));
       expect(await readStored(id, { key: keyOf, value: encrypted }, 1).then((r) => r.stale)).to.equal(true);
-      expect((await sealStored(id, keyOf, encodeForStorage(secret, 'application/json'))).toString()).to.equal(JSON.stringify(secret));
+      expect((await sealStored(id, keyOf, encodeForStorage(secret, 'application/json'))).toString()).to.equal(`${JSON.stringify(secret)}\n`);
       const plainMap = Buffer.from('{"kind":"ConfigMap"}');
       expect((await id.fromStorage(Buffer.from('/registry/configmaps/a/b'), plainMap)).data).to.deep.equal(plainMap);
       // aescbc alone cannot read a plain value: upstream's message
