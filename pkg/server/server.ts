@@ -145,7 +145,9 @@ export async function runServer(o: ServerOptions, log: Logger = createLogger(o.l
   bindAccessReviews(scheme, authz);
   bindResourceAccessReviews(scheme, authz.subjectLocator);
   bindObjectHistories(scheme, { registry, authorizer, storage: layer.clusters[0]!.etcd });
-  bindComponentStatuses(scheme, endpoints, o.etcdPrefix, o.etcdTLS);
+  // One etcd-<i> per overridden resource: upstream keeps overrides by group/resource, a later entry replacing an earlier one.
+  const overrideServers = [...new Map(o.etcdServersOverrides.map((ov) => [`${ov.group}/${ov.resource}`, ov.servers])).values()];
+  bindComponentStatuses(scheme, endpoints, o.etcdPrefix, o.etcdTLS, overrideServers);
   const admission = authz.guard(await hooked('start-kube-apiserver-admission-initializer', () => buildAdmission(deps)));
 
   const { moved, refused } = await migrateKeyPrefixes(client, legacyKeyMoves(scheme.storedResources(), o.etcdPrefix), encryption);

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { freePort, request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
+import { freePort, request, startReplicas, startTestEtcd, testEtcdEndpoint, type Cluster, type HttpResponse, type TestEtcd } from '../harness/index.js';
 import type { KubeList, KubeObject } from '../../pkg/runtime/object.js';
 import { probeEtcd, probeHTTPS } from '../../pkg/registry/core/componentstatuses/probes.js';
 
@@ -79,5 +79,53 @@ describe('componentstatuses over HTTP', function () {
     const dead = await freePort();
     expect(await probeEtcd([`http://127.0.0.1:${dead}`], '/registry', 1000)).to.deep.include({ status: 'False', message: '' })
       .and.satisfy((r: { error: string }) => r.error.startsWith('error getting data from etcd: '));
+  });
+});
+
+// v1.28 names one etcd-<i> per storage configuration (its storage factory's Configs(),
+// since PR 118460): --etcd-servers as a whole is etcd-0, however many URLs it lists, then
+// one per --etcd-servers-overrides resource, each probed with a client of its own servers.
+describe('componentstatuses with several etcd URLs and overrides', function () {
+  this.timeout(120_000);
+  let cluster: Cluster;
+  let second: TestEtcd;
+  const list = async () => {
+    const res = await request<KubeList>(`${cluster.urls[0]}/api/v1/componentstatuses`, cluster.credentialsFor());
+    expect(res.status).to.equal(200);
+    return new Map(res.body.items.map((i) => [i.metadata.name, (i as Obj).conditions as Array<Record<string, string>>]));
+  };
+
+  before(async () => {
+    second = await startTestEtcd();
+    const main = await testEtcdEndpoint();
+    const deadMember = `http://127.0.0.1:${await freePort()}`;
+    cluster = await startReplicas(1, { extraArgs: [
+      `--etcd-servers=${main},${deadMember}`,
+      `--etcd-servers-overrides=/events#${second.endpoint},coordination.k8s.io/leases#${deadMember};${second.endpoint},/events#${second.endpoint}`,
+    ] });
+  });
+  after(async () => {
+    await cluster?.stop();
+    await second?.stop();
+  });
+
+  it('etcd-0 for --etcd-servers (one URL of two down), one entry per overridden resource', async () => {
+    const byName = await list();
+    expect([...byName.keys()].sort()).to.deep.equal(['controller-manager', 'etcd-0', 'etcd-1', 'etcd-2', 'scheduler']);
+    for (const name of ['etcd-0', 'etcd-1', 'etcd-2']) expect(byName.get(name), name).to.deep.equal([{ type: 'Healthy', status: 'True', message: 'ok' }]);
+    const one = await request<KubeObject>(`${cluster.urls[0]}/api/v1/componentstatuses/etcd-2`, cluster.credentialsFor());
+    expect(one.status).to.equal(200);
+  });
+
+  it('an override\'s etcd down: its entries unhealthy with the client\'s error, etcd-0 healthy', async () => {
+    await second.stop();
+    const byName = await list();
+    expect(byName.get('etcd-0')).to.deep.equal([{ type: 'Healthy', status: 'True', message: 'ok' }]);
+    for (const name of ['etcd-1', 'etcd-2']) {
+      const [c] = byName.get(name)!;
+      expect(c, name).to.include({ type: 'Healthy', status: 'False' });
+      expect(c!.message, name).to.equal(undefined);
+      expect(c!.error, name).to.match(/^error getting data from etcd: /);
+    }
   });
 });

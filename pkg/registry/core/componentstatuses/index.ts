@@ -59,14 +59,20 @@ export function componentStatus(name: string, r: ProbeResult): KubeObject {
 
 /**
  * Upstream's checks: the scheduler and controller manager on their default secure
- * ports, and etcd-<i> per storage backend (one here: --etcd-servers as a whole).
+ * ports, and etcd-<i> per storage configuration (v1.28's storage factory Configs(), since
+ * the check became an etcd client's): etcd-0 is --etcd-servers as a whole (one client
+ * over all its URLs, healthy while it reads through any of them), then one per
+ * --etcd-servers-overrides resource with its own server list (`overrideServers`), not
+ * merged when two name the same servers. Upstream walks its overrides map (Go's
+ * unordered iteration); these follow the flag's order.
  */
-export function defaultChecks(etcdEndpoints: string[], etcdPrefix: string, etcdTLS: EtcdTLSFiles = {}): Map<string, Check> {
-  return new Map<string, Check>([
+export function defaultChecks(etcdEndpoints: string[], etcdPrefix: string, etcdTLS: EtcdTLSFiles = {}, overrideServers: string[][] = []): Map<string, Check> {
+  const checks = new Map<string, Check>([
     ['controller-manager', () => probeHTTPS('127.0.0.1', 10257, '/healthz')],
     ['scheduler', () => probeHTTPS('127.0.0.1', 10259, '/healthz')],
-    ['etcd-0', () => probeEtcd(etcdEndpoints, etcdPrefix, undefined, etcdTLS)],
   ]);
+  [etcdEndpoints, ...overrideServers].forEach((servers, i) => checks.set(`etcd-${i}`, () => probeEtcd(servers, etcdPrefix, undefined, etcdTLS)));
+  return checks;
 }
 
 export function componentStatusReads(checks: Map<string, Check>): VirtualRead {
@@ -84,7 +90,8 @@ export function componentStatusReads(checks: Map<string, Check>): VirtualRead {
   };
 }
 
-export function bindComponentStatuses(scheme: ResourceScheme, etcdEndpoints: string[], etcdPrefix: string, etcdTLS: EtcdTLSFiles = {}): void {
+export function bindComponentStatuses(scheme: ResourceScheme, etcdEndpoints: string[], etcdPrefix: string, etcdTLS: EtcdTLSFiles = {},
+  overrideServers: string[][] = []): void {
   if (!scheme.resource('', 'v1', 'componentstatuses')) return;
-  scheme.bindRead('', 'v1', 'componentstatuses', componentStatusReads(defaultChecks(etcdEndpoints, etcdPrefix, etcdTLS)));
+  scheme.bindRead('', 'v1', 'componentstatuses', componentStatusReads(defaultChecks(etcdEndpoints, etcdPrefix, etcdTLS, overrideServers)));
 }

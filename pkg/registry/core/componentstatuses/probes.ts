@@ -14,7 +14,20 @@ export const probeTimeoutMs = 20_000;
 export type ProbeStatus = 'True' | 'False' | 'Unknown';
 export interface ProbeResult { status: ProbeStatus; message: string; error: string }
 
+/**
+ * Healthy when any of `endpoints` answers, as upstream's Go client balances its calls over
+ * the members it could connect to (a dead URL beside a live one does not fail the check).
+ * One client per URL: etcd3's, given both, may send the read to the dead one and fail.
+ * When none answers, the first URL's failure is the result.
+ */
 export async function probeEtcd(endpoints: string[], etcdPrefix: string, timeoutMs = probeTimeoutMs, tls: EtcdTLSFiles = {}): Promise<ProbeResult> {
+  if (endpoints.length < 2) return probeEtcdMembers(endpoints, etcdPrefix, timeoutMs, tls);
+  const probes = endpoints.map((ep) => probeEtcdMembers([ep], etcdPrefix, timeoutMs, tls));
+  const healthy = probes.map((p) => p.then((r) => (r.status === 'True' ? r : Promise.reject(r))));
+  return Promise.any(healthy).catch(() => probes[0]!);
+}
+
+async function probeEtcdMembers(endpoints: string[], etcdPrefix: string, timeoutMs: number, tls: EtcdTLSFiles): Promise<ProbeResult> {
   let client;
   try {
     client = createEtcdClient({ endpoints, tls, options: { dialTimeout: timeoutMs } }, { warn: () => undefined, info: () => undefined }).client;
