@@ -170,11 +170,13 @@ export interface Storage {
 /**
  * Storage-level failures; the registry maps them to API errors with resource names.
  * Unreachable: etcd could not take the request. Timeout: etcd did not answer, and a write's
- * outcome is unknown (pkg/storage/etcd/boundary.ts translates etcd's errors).
+ * outcome is unknown. EtcdRefused: any other failure etcd answered (permission denied, a
+ * full database), its message etcd's own text (pkg/storage/etcd/boundary.ts translates
+ * etcd's errors).
  */
 export type StorageErrorCode =
   | 'KeyNotFound' | 'KeyExists' | 'ResourceVersionConflict' | 'InvalidObj'
-  | 'ResourceVersionGone' | 'InvalidContinue' | 'TooLargeResourceVersion' | 'Unreachable' | 'Timeout';
+  | 'ResourceVersionGone' | 'InvalidContinue' | 'TooLargeResourceVersion' | 'Unreachable' | 'Timeout' | 'EtcdRefused';
 
 export class StorageError extends Error {
   constructor(readonly code: StorageErrorCode, readonly key: string, message: string) {

@@ -185,4 +185,21 @@ describe('e2e: an etcd with auth on, the apiserver confined to its prefix', func
       expect(denied, `replica ${r.index}'s log`).to.deep.equal([]);
     }
   });
+
+  // Last: refusals from here on. An etcd error upstream's storage does not interpret
+  // reaches its handler as a plain error: ErrorToAPIStatus's 500 with etcd's text as the
+  // message, no reason, no details (kubectl: "Error from server: etcdserver: permission denied").
+  it('answers an etcd refusal it does not interpret as upstream: 500, etcd\'s text, no reason', async () => {
+    const inPrefix = Buffer.from(`${prefix}/`);
+    const secrets = Buffer.from(`${prefix}/secrets/`);
+    await root.auth.roleGrantPermission({ name: 'kube-apiserver', perm: { permType: 'Readwrite', key: inPrefix, range_end: secrets } });
+    await root.auth.roleGrantPermission({ name: 'kube-apiserver', perm: { permType: 'Readwrite', key: prefixEnd(secrets), range_end: prefixEnd(inPrefix) } });
+    await root.auth.roleRevokePermission({ role: 'kube-apiserver', key: inPrefix, range_end: prefixEnd(inPrefix) });
+    const expected = `${JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: permission denied', code: 500 })}\n`;
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'refused' }, data: { k: 'dg==' } };
+    const created = await request(`${cluster.urls[0]}/api/v1/namespaces/default/secrets`, { ...cluster.credentialsFor(), method: 'POST', body: secret });
+    expect([created.status, created.text]).to.deep.equal([500, expected]);
+    const listed = await request(`${cluster.urls[1]}/api/v1/namespaces/default/secrets?limit=1`, { ...cluster.credentialsFor() });
+    expect([listed.status, listed.text]).to.deep.equal([500, expected]);
+  });
 });

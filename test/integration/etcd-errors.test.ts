@@ -31,6 +31,8 @@ const expected: Record<EtcdFailure, { read: [number, string]; write: [number, st
   'no leader': { read: [503, 'ServiceUnavailable'], write: [503, 'ServiceUnavailable'] },
   'connection refused': { read: [503, 'ServiceUnavailable'], write: [503, 'ServiceUnavailable'] },
   'deadline exceeded': { read: [504, 'Timeout'], write: [504, 'Timeout'] },
+  // Upstream passes it on uninterpreted: ErrorToAPIStatus's 500 without a reason.
+  'permission denied': { read: [500, ''], write: [500, ''] },
 };
 
 const configmaps = { group: '', resource: 'configmaps' };

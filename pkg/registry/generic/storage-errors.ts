@@ -1,6 +1,7 @@
 // Storage failures become API errors here, with the resource's name in the message.
 import { errors, StatusError, type GroupResource } from '../../runtime/errors.js';
 import { StorageError } from '../../storage/interfaces.js';
+import { plainError } from '../../util/proxy/errors.js';
 
 export function toStatusError(err: unknown, gr: GroupResource, name: string): Error {
   if (err instanceof StatusError) return err;
@@ -29,6 +30,9 @@ export function etcdFailureStatus(err: StorageError): StatusError | undefined {
     case 'ResourceVersionGone': return errors.resourceExpired(err.message);
     case 'TooLargeResourceVersion':
       return errors.tooLargeResourceVersion(`Too large resource version: ${err.message.replace(/^Too large resource version:?\s*/, '')}`);
+    // Upstream's Interpret*Error leave it as it is, so its handler renders it as any
+    // non-Status error: a 500 with etcd's text, no reason (not an InternalError).
+    case 'EtcdRefused': return plainError(err.message);
     default: return undefined;
   }
 }

@@ -48,6 +48,7 @@ describe('pkg/storage/etcd/boundary', () => {
     'no leader': { read: 'Unreachable', write: 'Unreachable' },
     'connection refused': { read: 'Unreachable', write: 'Unreachable' },
     'deadline exceeded': { read: 'Timeout', write: 'Timeout' },
+    'permission denied': { read: 'EtcdRefused', write: 'EtcdRefused' },
   };
 
   for (const kind of etcdFailureKinds) {
@@ -65,6 +66,8 @@ describe('pkg/storage/etcd/boundary', () => {
     const write = translateEtcdError(etcdError('timed out'), 'k', true);
     expect(write.message).to.equal('etcd did not confirm the write (14 UNAVAILABLE: etcdserver: request timed out): it may or may not have been applied');
     expect(translateEtcdError(etcdError('no leader'), 'k', true).message).to.equal('etcd unreachable: 14 UNAVAILABLE: etcdserver: no leader');
+    // Any other refusal of etcd's own: its text alone, as etcd's Go client reports it.
+    expect(translateEtcdError(etcdError('permission denied'), 'k', false).message).to.equal('etcdserver: permission denied');
   });
 
   it('knows etcd3\'s and cockatiel\'s failures by their class, whatever their message says', () => {

@@ -54,6 +54,10 @@ export function translateEtcdError(err: unknown, key: string, write: boolean): E
   if (unavailable) {
     return new StorageError('Timeout', key, `the connection to etcd failed during the write (${msg}): it may or may not have been applied`);
   }
+  // An error etcd itself answered (its text, after grpc-js's "7 PERMISSION_DENIED: ", starts
+  // "etcdserver: "): upstream's storage passes it through as etcd's client has it, its text.
+  const refused = /^\d+ [A-Z_]+: (etcdserver: .*)$/s.exec(msg);
+  if (refused) return new StorageError('EtcdRefused', key, refused[1]!);
   return err instanceof Error ? err : new Error(msg);
 }
 

@@ -13,12 +13,13 @@ export const etcdFailures = {
   'no leader': { code: 14, details: 'etcdserver: no leader' },
   'connection refused': { code: 14, details: 'No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:2379' },
   'deadline exceeded': { code: 4, details: 'Deadline exceeded after 5.001s' },
+  'permission denied': { code: 7, details: 'etcdserver: permission denied' },
 } as const;
 
 export type EtcdFailure = keyof typeof etcdFailures;
 export const etcdFailureKinds = Object.keys(etcdFailures) as EtcdFailure[];
 
-const grpcCodeNames: Record<number, string> = { 4: 'DEADLINE_EXCEEDED', 11: 'OUT_OF_RANGE', 14: 'UNAVAILABLE' };
+const grpcCodeNames: Record<number, string> = { 4: 'DEADLINE_EXCEEDED', 7: 'PERMISSION_DENIED', 11: 'OUT_OF_RANGE', 14: 'UNAVAILABLE' };
 
 /** The error etcd3 rejects a call with when etcd (or the way to it) fails this way. */
 export function etcdError(kind: EtcdFailure): Error {
