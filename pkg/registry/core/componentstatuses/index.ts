@@ -2,7 +2,7 @@
 // get and list only; v1 ComponentStatus is deprecated, so every answer carries upstream's
 // warning. The checks are bound at server start (bindComponentStatuses), when the etcd
 // endpoints are known.
-import { errors } from '../../../runtime/errors.js';
+import { plainError } from '../../../util/proxy/errors.js';
 import type { KubeObject } from '../../../runtime/object.js';
 import type { ResourceDef, VirtualRead } from '../../rest/resource.js';
 import type { ResourceScheme } from '../../rest/resource-scheme.js';
@@ -79,8 +79,9 @@ export function componentStatusReads(checks: Map<string, Check>): VirtualRead {
   return {
     async get(name) {
       const check = checks.get(name);
-      // Upstream answers an unknown name with a plain error, which reaches clients as a 500.
-      if (!check) throw errors.internal(new Error(`Component not found: ${name}`));
+      // Upstream answers an unknown name with a plain Go error (fmt.Errorf), which its
+      // handler renders as any non-Status error: a 500 without a reason.
+      if (!check) throw plainError(`Component not found: ${name}`);
       return componentStatus(name, await check());
     },
     async list() {
