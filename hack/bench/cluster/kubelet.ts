@@ -2,9 +2,10 @@
 // its own Node (fieldSelector metadata.name), registers it, renews its Lease every
 // leasePeriod, patches the Node's status at start and every statusPeriod, watches its pods
 // (fieldSelector spec.nodeName), watches each ConfigMap and Secret its pods mount one
-// object at a time (fieldSelector metadata.name, the default Watch change-detection strategy), reports each pod ContainerCreating then Running by
-// strategic-merge patches of pods/status with the conditions a kubelet writes, and
-// confirms a graceful deletion with a zero-grace delete preconditioned on the pod's UID.
+// object at a time (fieldSelector metadata.name, the default Watch change-detection
+// strategy), reports each pod ContainerCreating then Running by strategic-merge patches of
+// pods/status with the conditions a kubelet writes, and confirms a graceful deletion with a
+// zero-grace delete preconditioned on the pod's UID.
 import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
 import { containerKillEvents, containerStartEvents, emit } from './events.js';
 import type { Recorder } from './recorder.js';
