@@ -12,6 +12,7 @@
 // charged more of the replica's background work (leases, controllers).
 // With --windows=FILE the phases' start and end (CLOCK_MONOTONIC µs, the clock V8's
 // profiles use) are written there, so cpuprofile.js --window can show one verb's profile
+// and cpuprofile-steps.js --window split it over a write's steps
 // (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the replica, FLOOR_NODE_ARGS the floor). --no-controllers
 // runs the replica without its in-process controllers (--controllers=-*), as upstream's
 // kube-apiserver runs without kube-controller-manager's: what their informers cost per write.
