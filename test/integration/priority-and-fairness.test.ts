@@ -18,8 +18,10 @@ describe('API Priority and Fairness', function () {
   const admin = <T = Meta>(method: string, path: string, body?: unknown) =>
     request<T>(`${cluster.urls[0]}${path}`, { ...cluster.credentialsFor(), method, body });
   const as = (token: string, path: string): Promise<HttpResponse<unknown>> => request(`${cluster.urls[0]}${path}`, { token });
+  // One seat that stays one: borrowingLimitPercent 0 keeps the level from borrowing the
+  // seats the other levels leave idle.
   const level = (name: string, limitResponse: unknown) => ({
-    metadata: { name }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse } },
+    metadata: { name }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, borrowingLimitPercent: 0, limitResponse } },
   });
   const schema = (name: string, pl: string, user: string) => ({
     metadata: { name }, spec: {
@@ -64,6 +66,15 @@ describe('API Priority and Fairness', function () {
     const metrics = (await admin<string>('GET', '/metrics')).text;
     expect(metrics).to.match(/apiserver_flowcontrol_rejected_requests_total\{flow_schema="flooder",priority_level="tiny-reject",reason="concurrency-limit"\} [1-9]/);
     expect(metrics).to.match(/apiserver_flowcontrol_nominal_limit_seats\{priority_level="tiny-reject"\} 1\n/);
+    // Borrowing's bounds: a level lends nothing (lendablePercent 0) and borrows nothing
+    // (borrowingLimitPercent 0) here; catch-all (1 seat of 6, lendablePercent 0, no
+    // borrowingLimitPercent) may borrow up to the server's whole 4 + 2.
+    expect(metrics).to.match(/apiserver_flowcontrol_lower_limit_seats\{priority_level="tiny-reject"\} 1\n/);
+    expect(metrics).to.match(/apiserver_flowcontrol_upper_limit_seats\{priority_level="tiny-reject"\} 1\n/);
+    expect(metrics).to.match(/apiserver_flowcontrol_current_limit_seats\{priority_level="tiny-reject"\} 1\n/);
+    expect(metrics).to.match(/apiserver_flowcontrol_lower_limit_seats\{priority_level="catch-all"\} 1\n/);
+    expect(metrics).to.match(/apiserver_flowcontrol_upper_limit_seats\{priority_level="catch-all"\} 7\n/);
+    expect(metrics).to.match(/apiserver_flowcontrol_seat_fair_frac [0-9.e+-]+\n/);
   });
 
   it('queues instead of refusing on a Queue level, serving every request in turn', async () => {

@@ -11,6 +11,15 @@ export class FlowcontrolMetrics {
   readonly waitDuration: Histogram<'flow_schema' | 'priority_level' | 'execute'>;
   readonly nominalLimit: Gauge<'priority_level'>;
   readonly concurrencyLimit: Gauge<'priority_level'>;
+  readonly lowerLimit: Gauge<'priority_level'>;
+  readonly upperLimit: Gauge<'priority_level'>;
+  readonly currentLimit: Gauge<'priority_level'>;
+  readonly demandHighWatermark: Gauge<'priority_level'>;
+  readonly demandAverage: Gauge<'priority_level'>;
+  readonly demandStdev: Gauge<'priority_level'>;
+  readonly demandSmoothed: Gauge<'priority_level'>;
+  readonly target: Gauge<'priority_level'>;
+  readonly fairFraction: Gauge;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -23,6 +32,16 @@ export class FlowcontrolMetrics {
       buckets: [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30], registers });
     this.nominalLimit = new Gauge({ name: 'apiserver_flowcontrol_nominal_limit_seats', help: '[BETA] Nominal number of execution seats configured for each priority level', labelNames: ['priority_level'], registers });
     this.concurrencyLimit = new Gauge({ name: 'apiserver_flowcontrol_request_concurrency_limit', help: '[BETA] Nominal number of execution seats configured for each priority level', labelNames: ['priority_level'], registers });
+    const level = (name: string, help: string): Gauge<'priority_level'> => new Gauge({ name: `apiserver_flowcontrol_${name}`, help: `[ALPHA] ${help}`, labelNames: ['priority_level'], registers });
+    this.lowerLimit = level('lower_limit_seats', 'Configured lower bound on number of execution seats available to each priority level');
+    this.upperLimit = level('upper_limit_seats', 'Configured upper bound on number of execution seats available to each priority level');
+    this.currentLimit = level('current_limit_seats', 'current derived number of execution seats available to each priority level');
+    this.demandHighWatermark = level('demand_seats_high_watermark', 'High watermark, over last adjustment period, of demand_seats');
+    this.demandAverage = level('demand_seats_average', 'Time-weighted average, over last adjustment period, of demand_seats');
+    this.demandStdev = level('demand_seats_stdev', 'Time-weighted standard deviation, over last adjustment period, of demand_seats');
+    this.demandSmoothed = level('demand_seats_smoothed', 'Smoothed seat demands');
+    this.target = level('target_seats', 'Seat allocation targets');
+    this.fairFraction = new Gauge({ name: 'apiserver_flowcontrol_seat_fair_frac', help: '[ALPHA] Fair fraction of server\'s concurrency to allocate to each priority level that can use it', registers });
   }
 }
 

@@ -9,6 +9,7 @@
 // that queue's head needs more seats than are free, nothing overtakes it, so wide
 // requests are never starved.
 import { createHash } from 'node:crypto';
+import type { SeatDemand } from './seat-demand.js';
 
 export interface QueuingConfig { queues: number; handSize: number; queueLengthLimit: number }
 
@@ -31,8 +32,11 @@ export class QueueSet {
   private executingByQueue = new Map<number, number>();
   /** Seats each queue has been given; only differences between active queues matter. */
   private served: number[];
+  private waitingCount = 0;
+  private waitingSeats = 0;
 
-  constructor(public limit: number, private queuing: QueuingConfig | undefined) {
+  /** `demand`: told the seats in use plus the seats queued requests want, at every change (borrowing reads it). */
+  constructor(public limit: number, private queuing: QueuingConfig | undefined, private readonly demand?: SeatDemand) {
     this.queues = Array.from({ length: queuing?.queues ?? 0 }, () => []);
     this.served = this.queues.map(() => 0);
   }
@@ -45,13 +49,23 @@ export class QueueSet {
       this.queues = Array.from({ length: queuing?.queues ?? 0 }, () => []);
       this.served = this.queues.map(() => 0);
       this.queuing = queuing;
-      for (const w of waiting) (this.queues[this.pick(w.flow)] ?? []).push(w);
+      for (const w of waiting) {
+        const q = this.queues[this.pick(w.flow)];
+        // No queues any more (limitResponse Reject): the waiter is refused when its wait ends.
+        if (q) q.push(w); else this.unqueued(w);
+      }
     }
     this.queuing = queuing;
     this.dispatch();
   }
 
-  get inQueue(): number { return this.queues.reduce((n, q) => n + q.length, 0); }
+  /** A new current limit (borrowing moves it every adjustment period): more seats start waiting requests at once. */
+  setLimit(limit: number): void {
+    this.limit = limit;
+    this.dispatch();
+  }
+
+  get inQueue(): number { return this.waitingCount; }
   get running(): number { return this.executingRequests; }
   get seatsInUse(): number { return this.seatsUsed; }
   queueLengths(): number[] { return this.queues.map((q) => q.length); }
@@ -72,8 +86,11 @@ export class QueueSet {
       const queueIndex = this.queues.indexOf(q);
       const w: Waiter = { flow, seats, enqueuedAt: Date.now(), dispatch: () => { clearTimeout(timer); resolve(this.seat(queueIndex, seats)); } };
       const timer = setTimeout(() => {
-        const i = q.indexOf(w);
-        if (i >= 0) q.splice(i, 1);
+        // Where it waits now: a change in the number of queues deals waiters anew.
+        for (const queue of this.queues) {
+          const i = queue.indexOf(w);
+          if (i >= 0) { queue.splice(i, 1); this.unqueued(w); break; }
+        }
         reject(new Rejected('time-out'));
       }, maxWaitMs);
       timer.unref();
@@ -84,12 +101,26 @@ export class QueueSet {
         if (active.length > 0) this.served[queueIndex] = Math.max(this.served[queueIndex]!, Math.min(...active));
       }
       q.push(w);
+      this.waitingCount++;
+      this.waitingSeats += seats;
+      this.noteDemand();
       this.dispatch();
     });
   }
 
+  private unqueued(w: Waiter): void {
+    this.waitingCount--;
+    this.waitingSeats -= w.seats;
+    this.noteDemand();
+  }
+
+  private noteDemand(): void {
+    this.demand?.set(this.seatsUsed + this.waitingSeats);
+  }
+
   private seat(queue: number, seats: number): () => void {
     this.seatsUsed += seats;
+    this.noteDemand();
     this.executingRequests++;
     this.executingByQueue.set(queue, (this.executingByQueue.get(queue) ?? 0) + 1);
     let released = false;
@@ -97,6 +128,7 @@ export class QueueSet {
       if (released) return;
       released = true;
       this.seatsUsed -= seats;
+      this.noteDemand();
       this.executingRequests--;
       this.executingByQueue.set(queue, (this.executingByQueue.get(queue) ?? 1) - 1);
       this.dispatch();
@@ -116,6 +148,7 @@ export class QueueSet {
       }
       if (!head || this.seatsUsed + head.w.seats > this.limit) return;
       this.queues[head.idx]!.shift();
+      this.unqueued(head.w);
       this.served[head.idx]! += head.w.seats;
       head.w.dispatch();
     }
