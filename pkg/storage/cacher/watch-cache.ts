@@ -378,12 +378,16 @@ export class WatchCache {
     this.watchers.fanOut(key, rev, event);
   }
 
-  /** A BOOKMARK at the cache's revision to each watcher not yet told it: every event up to it was handed over. */
+  /**
+   * A BOOKMARK at the cache's revision to each watcher not yet told it: every event up to it
+   * was handed over. One event object for all of them, as the cache's events are shared.
+   */
   private tellProgress(): void {
     if (!this.source) return;
     const rev = this.rev;
+    let bookmark: WatchEvent | undefined;
     for (const w of this.watchers.all) {
-      if (rev > w.after && rev > (w.told ?? 0)) { w.told = rev; this.watchers.deliver(w, bookmarkEvent(String(rev))); }
+      if (rev > w.after && rev > (w.told ?? 0)) { w.told = rev; this.watchers.deliver(w, (bookmark ??= bookmarkEvent(String(rev)))); }
     }
   }
 
