@@ -46,8 +46,9 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     return this.closed;
   }
 
+  /** Items waiting: none once listened to (each is handed over as it is pushed; the array is not read then). */
   get size(): number {
-    return this.items.length;
+    return this.listener ? 0 : this.items.length;
   }
 
   next(): Promise<IteratorResult<T>> {

@@ -18,9 +18,9 @@ import { selectionFor } from './selectors.js';
 import { partialObjectMetadata, toTable } from './table.js';
 import { errors, isStatusError, type FieldError } from '../../runtime/errors.js';
 import { isHTTP2, unsentBytes } from '../../util/net/connection.js';
-import { chunkOf } from '../responsewriters/chunked.js';
 import { WatchFrameWriter } from '../responsewriters/watch-frames.js';
 import { SelfWrittenBody } from '../responsewriters/self-written-body.js';
+import { SharedFrames } from './watch-shared-frames.js';
 
 /** Upstream's --min-request-timeout default: watches end after 1x to 2x this. */
 let minRequestTimeoutSeconds = 1800;
@@ -73,9 +73,6 @@ export function validateWatchOptions(q: ListQuery): void {
   if (errs.length > 0) throw errors.invalid('meta.k8s.io', 'ListOptions', '', errs);
   validateResourceVersionFormat(q.resourceVersion);
 }
-
-/** Encoded frames per stored event object, for as long as some watcher holds the object. */
-const sharedFrames = new WeakMap<object, Map<string, string | Buffer>>();
 
 export async function watchHandler(h: HandlerScope): Promise<void> {
   const q = parseListQuery(h.query);
@@ -157,10 +154,12 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
       setTimeout(stillStalled, unresponsiveWatcherMs).unref();
     } else if (Date.now() - overSince >= unresponsiveWatcherMs) cutOff();
   }, () => finishNow());
-  /** `chunk`: `f` framed as an HTTP/1.1 chunk already (shared by every watcher of the event). */
+  /**
+   * `chunk`: `f` framed as an HTTP/1.1 chunk already (shared by every watcher of the event).
+   * A response ended by anything but finish() (its 'close' comes later) is found by the
+   * writer when the burst is due, which then drops the frames and ends the watch.
+   */
   const write = (f: string | Buffer, chunk?: Buffer) => {
-    // Ended by anything but finish() (its 'close' comes later): writing now would throw.
-    if (out.writableEnded || out.destroyed) { finishNow(); return; }
     observeSize(typeof f === 'string' ? Buffer.byteLength(f) : f.length);
     writer.add(f, chunk);
   };
@@ -173,27 +172,12 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   // Watchers of one resource share the cache's event objects: a frame encoded for one is
   // reused by every other watcher of the same version and format (upstream's cacher
   // encodes each event once per format too).
-  const frameKey = `${media.format}|${apiVersion}`;
-  const keyOfType: Record<string, string> = {};
-  const chunkKeyOfType: Record<string, string> = {};
+  const shared = SharedFrames.of(`${media.format}|${apiVersion}`);
   const sendObject = (type: string, object: KubeObject) => {
     if (ended) return;
     if (media.transform !== 'none') { write(frame(type, encodeObject(object))); return; }
-    let frames = sharedFrames.get(object);
-    if (!frames) { frames = new Map(); sharedFrames.set(object, frames); }
-    const key = (keyOfType[type] ??= `${frameKey}|${type}`);
-    let f = frames.get(key);
-    if (f === undefined) {
-      // As bytes: each watcher's size observation then reads a length instead of measuring UTF-8.
-      const encoded = frame(type, encodeObject(object));
-      f = typeof encoded === 'string' ? Buffer.from(encoded) : encoded;
-      frames.set(key, f);
-    }
-    if (!http1) { write(f); return; }
-    const chunkKey = (chunkKeyOfType[type] ??= `${key}|chunk`);
-    let chunk = frames.get(chunkKey) as Buffer | undefined;
-    if (chunk === undefined) { chunk = chunkOf(f); frames.set(chunkKey, chunk); }
-    write(f, chunk);
+    const f = shared.frame(type, object, () => frame(type, encodeObject(object)));
+    write(f, http1 ? shared.chunk(type, object) : undefined);
   };
   const bookmarkObject = (annotations?: Record<string, string>): unknown => {
     const metadata: Record<string, unknown> = { resourceVersion: String(lastRV) };

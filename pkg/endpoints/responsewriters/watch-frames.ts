@@ -14,47 +14,59 @@ import { chunkOf, chunkSocket } from './chunked.js';
 type Frame = string | Buffer;
 
 export class WatchFrameWriter {
-  private frames: Frame[] = [];
-  /** Each queued frame's HTTP/1.1 chunk when it came pre-framed (shared by every watcher of an event). */
-  private chunks: Array<Buffer | undefined> = [];
+  /**
+   * Each queued frame, followed by its HTTP/1.1 chunk when it came pre-framed (shared by
+   * every watcher of an event) or undefined: one array, so that queueing a frame touches one
+   * object of this watcher's besides the writer (a thousand watchers' worth of them per event).
+   */
+  private queue: Array<Frame | undefined> = [];
 
   /**
    * `written(n)`: after n frames went out in one write, for the caller's metrics and its
-   * check of what the client has not read. `failed`: a write threw; the stream is over.
+   * check of what the client has not read. `stopped`: a write threw (with its error), or the
+   * response was found ended or destroyed when the burst was due (without one: what was
+   * queued is dropped); the stream is over either way.
    */
   constructor(private readonly out: ServerResponse, private readonly http1: boolean,
-    private readonly written: (frames: number) => void, private readonly failed: (err: unknown) => void) {}
+    private readonly written: (frames: number) => void, private readonly stopped: (err?: unknown) => void) {}
 
   /** Queues `frame` (with its chunk, if framed already) for the end of the current burst. */
   add(frame: Frame, chunk?: Buffer): void {
-    if (this.frames.length === 0) schedule(this);
-    this.frames.push(frame);
-    this.chunks.push(chunk);
+    if (this.queue.length === 0) schedule(this);
+    this.queue.push(frame, chunk);
   }
 
   /** Writes what is queued now: before the response ends, so that its end stays last. */
   flush(): void {
-    const n = this.frames.length;
-    if (n === 0) return;
-    const { frames, chunks, out } = this;
-    this.frames = [];
-    this.chunks = [];
-    // Gone meanwhile (the client left, or the stream was cut off): what is queued is dropped.
-    if (out.writableEnded || out.destroyed) return;
+    const queue = this.queue;
+    if (queue.length === 0) return;
+    const n = queue.length / 2;
+    const out = this.out;
+    this.queue = [];
+    // Gone meanwhile (the client left, the stream was cut off, or the response ended by
+    // anything but the handler's finish): what is queued is dropped, and writing would throw.
+    if (out.writableEnded || out.destroyed) { this.stopped(); return; }
     try {
       const socket = this.http1 ? chunkSocket(out) : undefined;
-      if (socket) {
-        for (let i = 0; i < n; i++) chunks[i] ??= chunkOf(frames[i]!);
-        socket.write(n === 1 ? chunks[0]! : joined(chunks as Buffer[]));
-      } else {
-        out.write(n === 1 ? frames[0]! : joined(frames));
-      }
+      if (socket) socket.write(n === 1 ? chunkAt(queue, 0) : joined(everyOther(queue, chunkAt)));
+      else out.write(n === 1 ? queue[0]! : joined(everyOther(queue, (q, i) => q[i]!)));
     } catch (err) {
-      this.failed(err);
+      this.stopped(err);
       return;
     }
     this.written(n);
   }
+}
+
+/** The HTTP/1.1 chunk of the frame queued at `i`: the shared one it came with, or made now. */
+function chunkAt(queue: Array<Frame | undefined>, i: number): Buffer {
+  return (queue[i + 1] as Buffer | undefined) ?? chunkOf(queue[i]!);
+}
+
+function everyOther<T>(queue: Array<Frame | undefined>, pick: (queue: Array<Frame | undefined>, i: number) => T): T[] {
+  const parts: T[] = [];
+  for (let i = 0; i < queue.length; i += 2) parts.push(pick(queue, i));
+  return parts;
 }
 
 let queued: WatchFrameWriter[] = [];

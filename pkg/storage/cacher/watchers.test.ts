@@ -57,4 +57,28 @@ describe('pkg/storage/cacher/watchers', () => {
     expect(b.queue.isClosed).to.equal(false);
     expect([...set.all]).to.deep.equal([b]);
   });
+
+  it('hands an event to the plain watchers of every prefix above its key, each once, and to triggered watchers only under their prefix', () => {
+    const set = new WatcherSet(100);
+    const all = watcher(set, root, false);
+    const ns = watcher(set, `${root}ns/`, false);
+    const ns2 = watcher(set, `${root}ns/`, false);
+    const queue = new AsyncQueue<WatchEvent>();
+    const seen: string[] = [];
+    const read = (_key: string, o: KubeObject): string => o.metadata.labels?.['node'] ?? '';
+    const onNode: Watcher = { key: `${root}ns/`, exact: false, after: 0, queue, trigger: { field: 'node', value: 'n1', read }, stop: () => undefined };
+    queue.listen((ev) => seen.push(`${ev.type} ${ev.object.metadata.name}`), () => undefined);
+    set.add(onNode);
+    const onN1 = (ns: string, name: string): KubeObject => ({ metadata: { name, namespace: ns, labels: { node: 'n1' } } });
+    set.fanOut(`${root}ns/a`, 5, { type: 'ADDED', object: onN1('ns', 'a') });
+    set.fanOut(`${root}other/b`, 6, { type: 'ADDED', object: onN1('other', 'b') });
+    expect(all.seen).to.deep.equal(['ADDED a', 'ADDED b']);
+    expect(ns.seen).to.deep.equal(['ADDED a']);
+    expect(ns2.seen).to.deep.equal(['ADDED a']);
+    expect(seen).to.deep.equal(['ADDED a']);
+    ns.stop();
+    set.fanOut(`${root}ns/c`, 7, modified('ns', 'c'));
+    expect(ns.seen).to.deep.equal(['ADDED a']);
+    expect(ns2.seen).to.deep.equal(['ADDED a', 'MODIFIED c']);
+  });
 });

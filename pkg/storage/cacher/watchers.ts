@@ -5,6 +5,8 @@
 // an indexed field (a kubelet's `spec.nodeName=<node>`) only those whose value the object
 // has or had; the last two found by lookup rather than by asking every watcher (upstream's
 // triggers), so an event costs nothing for the thousands of watchers it is not for.
+// Plain watchers are kept by prefix too: an event's key is compared once per prefix, not
+// once per watcher (a thousand watches of one namespace share one prefix).
 import type { AsyncQueue } from '../../util/async-queue.js';
 import type { WatchEvent } from '../interfaces.js';
 import type { ValueOf } from './field-index.js';
@@ -37,8 +39,8 @@ export function concerns(w: Watcher, key: string, event: WatchEvent): boolean {
 
 export class WatcherSet {
   readonly all = new Set<Watcher>();
-  /** Watchers of a prefix without a trigger: every event under their prefix is offered to them. */
-  private plain = new Set<Watcher>();
+  /** Watchers of a prefix without a trigger, by prefix: every event under it is offered to them. */
+  private plain = new Map<string, Set<Watcher>>();
   /** Watchers of one exact key, by key. */
   private byKey = new Map<string, Set<Watcher>>();
   /** Watchers with a trigger, by field and value. */
@@ -50,7 +52,7 @@ export class WatcherSet {
   add(w: Watcher): void {
     this.all.add(w);
     if (w.exact) { addTo(this.byKey, w.key, w); return; }
-    if (!w.trigger) { this.plain.add(w); return; }
+    if (!w.trigger) { addTo(this.plain, w.key, w); return; }
     let field = this.triggered.get(w.trigger.field);
     if (!field) { field = { read: w.trigger.read, byValue: new Map() }; this.triggered.set(w.trigger.field, field); }
     addTo(field.byValue, w.trigger.value, w);
@@ -59,7 +61,7 @@ export class WatcherSet {
   remove(w: Watcher): void {
     if (!this.all.delete(w)) return;
     if (w.exact) { removeFrom(this.byKey, w.key, w); return; }
-    if (!w.trigger) { this.plain.delete(w); return; }
+    if (!w.trigger) { removeFrom(this.plain, w.key, w); return; }
     const field = this.triggered.get(w.trigger.field);
     if (field) removeFrom(field.byValue, w.trigger.value, w);
   }
@@ -67,22 +69,24 @@ export class WatcherSet {
   /** Hands an event to every watcher it is for: all plain ones, those of its key and the triggered ones by lookup. */
   fanOut(key: string, rev: number, event: WatchEvent): void {
     const offer = (w: Watcher): void => {
-      if (rev <= w.after || !keyMatches(w, key)) return;
+      if (rev <= w.after) return;
       this.deliver(w, event);
       if (event.type === 'ERROR') w.stop();
     };
     // A watcher stopped meanwhile leaves its set; iterating a Set while deleting from it is safe.
-    for (const w of this.plain) offer(w);
+    for (const [prefix, set] of this.plain) if (key.startsWith(prefix)) for (const w of set) offer(w);
     for (const w of this.byKey.get(key) ?? []) offer(w);
+    // Found by their value, not their prefix: that is checked here.
+    const offerUnder = (w: Watcher): void => { if (keyMatches(w, key)) offer(w); };
     for (const { read, byValue } of this.triggered.values()) {
       if (event.type === 'ERROR') {
-        for (const set of byValue.values()) for (const w of set) offer(w);
+        for (const set of byValue.values()) for (const w of set) offerUnder(w);
         continue;
       }
       const now = read(key, event.object);
       const before = event.previous ? read(key, event.previous) : now;
-      for (const w of byValue.get(now) ?? []) offer(w);
-      if (before !== now) for (const w of byValue.get(before) ?? []) offer(w);
+      for (const w of byValue.get(now) ?? []) offerUnder(w);
+      if (before !== now) for (const w of byValue.get(before) ?? []) offerUnder(w);
     }
   }
 
