@@ -16,6 +16,8 @@
 //   --etcd-servers-overrides=/events#<url>)
 //   --kubelet-service-watch (each kubelet also lists and watches every Service, as a v1.28
 //   kubelet's service informer does; off so runs compare with earlier ones)
+//   --no-kubelet-node-watch (kubelets register without first listing and watching their own
+//   Node, as runs before 6e865c6 did; a v1.28 kubelet's node informer does, so on by default)
 //   --http1 (every simulated component over HTTP/1.1, a connection per watch, instead of
 //   one HTTP/2 connection per component as client-go)
 //   --kubelet-threads (one per 250 nodes, at most 4: worker threads the kubelets are split
@@ -59,6 +61,7 @@ const options: RunOptions = {
   protocol: opt('http1') === 'true' ? 'http/1.1' : 'h2',
   events: opt('events') === 'true',
   kubeletServiceWatch: opt('kubelet-service-watch') === 'true',
+  kubeletNodeWatch: opt('no-kubelet-node-watch') !== 'true',
   ...(opt('kubelet-threads') ? { kubeletThreads: num('kubelet-threads', 1) } : {}),
 };
 

@@ -20,6 +20,8 @@ export interface KubeletOptions {
   events?: boolean;
   /** Watch every Service, as a v1.28 kubelet's service informer does (--kubelet-service-watch). */
   serviceWatch?: boolean;
+  /** List and watch its own Node before registering, as a v1.28 kubelet's node informer (off: --no-kubelet-node-watch). */
+  nodeWatch?: boolean;
 }
 
 /** What the driver knows about pods, shared with kubelets to time start-up. */
@@ -93,13 +95,7 @@ export class SimKubelet {
     // A v1.28 kubelet starts an informer on its own Node (fieldSelector metadata.name) in
     // NewMainKubelet, before Run registers the Node: that list is its first call and opens
     // the connection the rest share, so the registration's POST does not pay the handshake.
-    await new Promise<void>((listed) => {
-      this.stopNodeWatch = this.api.reflect(`/api/v1/nodes?fieldSelector=${encodeURIComponent(`metadata.name=${this.name}`)}`, { resource: 'nodes', scope: 'cluster' }, {
-        onList: () => listed(),
-        // kube-proxies time the watch lag of node writes; a second watcher's sight adds nothing.
-        onEvent: () => undefined,
-      });
-    });
+    if (this.opts.nodeWatch !== false) await this.watchOwnNode();
     // Its service informer (for pods' service environment variables), started beside the
     // node informer; v1.28 watches every Service (headless ones are left out since v1.30).
     if (this.opts.serviceWatch) this.stopServiceWatch = this.api.reflect('/api/v1/services', { resource: 'services', scope: 'cluster' }, { onEvent: () => undefined });
@@ -117,6 +113,16 @@ export class SimKubelet {
     const jitter = (ms: number) => Math.floor(Math.random() * ms);
     this.timers.push(setTimeout(() => this.timers.push(setInterval(() => void this.renewLease(), this.opts.leasePeriodMs)), jitter(this.opts.leasePeriodMs)));
     this.timers.push(setTimeout(() => this.timers.push(setInterval(() => void this.patchNodeStatus(), this.opts.statusPeriodMs)), jitter(this.opts.statusPeriodMs)));
+  }
+
+  private watchOwnNode(): Promise<void> {
+    return new Promise<void>((listed) => {
+      this.stopNodeWatch = this.api.reflect(`/api/v1/nodes?fieldSelector=${encodeURIComponent(`metadata.name=${this.name}`)}`, { resource: 'nodes', scope: 'cluster' }, {
+        onList: () => listed(),
+        // kube-proxies time the watch lag of node writes; a second watcher's sight adds nothing.
+        onEvent: () => undefined,
+      });
+    });
   }
 
   stop(): void {
@@ -251,7 +257,7 @@ export class SimKubelet {
     this.mounts.delete(key);
   }
 
-  get watchCount(): number { return (this.opts.serviceWatch ? 3 : 2) + this.mounts.size; }
+  get watchCount(): number { return 1 + (this.opts.nodeWatch !== false ? 1 : 0) + (this.opts.serviceWatch ? 1 : 0) + this.mounts.size; }
 }
 
 const involved = (p: KubeObj) => ({ namespace: p.metadata.namespace ?? '', name: p.metadata.name, uid: p.metadata.uid ?? '', resourceVersion: p.metadata.resourceVersion });

@@ -47,6 +47,8 @@ export interface RunOptions {
    * runs compare with those made before it existed.
    */
   kubeletServiceWatch?: boolean;
+  /** Each kubelet lists and watches its own Node before registering, as v1.28's node informer (default on). */
+  kubeletNodeWatch?: boolean;
   /** Worker threads the kubelets are split over (default: one per 250 nodes, at most 4). */
   kubeletThreads?: number;
 }
@@ -95,7 +97,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
   hooks.phaseEnded?.('client certificates');
   const threads = o.kubeletThreads ?? Math.min(4, Math.ceil(o.nodes / 250));
   const kubelets = new KubeletThreads(admin.server, nodeNames.map((name, index) => ({ name, index, id: ids.get(`system:node:${name}`)! })), threads,
-    { leasePeriodMs: o.leasePeriodMs, statusPeriodMs: o.statusPeriodMs, podStartMs: o.podStartMs, events: o.events, serviceWatch: o.kubeletServiceWatch }, 'kubelet/v1.28.3 (linux/amd64) kubernetes/hollow', o.protocol,
+    { leasePeriodMs: o.leasePeriodMs, statusPeriodMs: o.statusPeriodMs, podStartMs: o.podStartMs, events: o.events, serviceWatch: o.kubeletServiceWatch, nodeWatch: o.kubeletNodeWatch }, 'kubelet/v1.28.3 (linux/amd64) kubernetes/hollow', o.protocol,
     rec, ledgerSink(ledger));
   await kubelets.loaded();
   const t0 = clock();
