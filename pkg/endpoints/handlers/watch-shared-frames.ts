@@ -29,7 +29,7 @@ export class SharedFrames {
   }
 
   /** `object`'s frame as an event of `type`, made with `encode` by the first watch to send it. */
-  frame(type: string, object: object, encode: () => string | Buffer): Buffer {
+  frame<T extends object>(type: string, object: T, encode: (type: string, object: T) => string | Buffer): Buffer {
     if (object === this.lastObject && type === this.lastType) return this.lastFrame!;
     const keys = this.keysOf(type);
     let frames = byObject.get(object);
@@ -37,7 +37,7 @@ export class SharedFrames {
     let f = frames.get(keys.frame);
     if (f === undefined) {
       // As bytes: each watcher's size observation then reads a length instead of measuring UTF-8.
-      const encoded = encode();
+      const encoded = encode(type, object);
       f = typeof encoded === 'string' ? Buffer.from(encoded) : encoded;
       frames.set(keys.frame, f);
     }

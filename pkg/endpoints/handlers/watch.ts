@@ -173,10 +173,13 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   // reused by every other watcher of the same version and format (upstream's cacher
   // encodes each event once per format too).
   const shared = SharedFrames.of(`${media.format}|${apiVersion}`);
+  // Once per watch rather than per event: neither a closure per frame nor a read of `media`.
+  const transformed = media.transform !== 'none';
+  const encodeFrame = (type: string, object: KubeObject): string | Buffer => frame(type, encodeObject(object));
   const sendObject = (type: string, object: KubeObject) => {
     if (ended) return;
-    if (media.transform !== 'none') { write(frame(type, encodeObject(object))); return; }
-    const f = shared.frame(type, object, () => frame(type, encodeObject(object)));
+    if (transformed) { write(encodeFrame(type, object)); return; }
+    const f = shared.frame(type, object, encodeFrame);
     write(f, http1 ? shared.chunk(type, object) : undefined);
   };
   const bookmarkObject = (annotations?: Record<string, string>): unknown => {
