@@ -76,6 +76,28 @@ describe('list-encoder (cooperative encoding of large collections)', () => {
     }
   });
 
+  it('writes the cached bytes of a view for a copy of it without apiVersion/kind (a built-in list\'s item), encoded without them', async () => {
+    const list = configMapList(150);
+    const sources: Array<Record<string, unknown>> = [];
+    const views = (list.items as Array<Record<string, unknown>>).map(({ apiVersion: _a, kind: _k, ...rest }) => {
+      const source = markShared({ ...rest });
+      sources.push(source);
+      const view: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', ...source };
+      recordView(view, source);
+      return view;
+    });
+    const bare = { ...list, items: views.map(({ apiVersion: _a, kind: _k, ...item }) => item) };
+    const first = await encodeJsonCooperatively(bare, 'items', false);
+    expect(Buffer.concat(first).toString()).to.equal(`${goJson({ ...list, items: sources })}\n`);
+    // Read again (new copies): the very buffers of the first encoding, not new ones.
+    const again = await encodeJsonCooperatively({ ...list, items: views.map(({ apiVersion: _a, kind: _k, ...item }) => item) }, 'items', false);
+    const cached = new Set(first.filter((b) => b.length > 500));
+    expect(cached.size).to.equal(150);
+    expect(again.filter((b) => cached.has(b))).to.have.length(150);
+    // The typed views themselves still encode with both.
+    expect(Buffer.concat(await encodeJsonCooperatively({ ...list, items: views }, 'items', false)).toString()).to.equal(`${goJson({ ...list, items: views })}\n`);
+  });
+
   it('gives the event loop back between batches', async () => {
     let ticks = 0;
     const timer = setInterval(() => { ticks++; }, 0);

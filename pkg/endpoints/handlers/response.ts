@@ -52,16 +52,35 @@ export function transform(h: HandlerScope, media: MediaChoice, body: KubeObject 
       if (!list) throw errors.notAcceptable('only the following media types are accepted: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1');
       return {
         kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${media.transformVersion}`,
-        metadata: list.metadata, items: list.items.map((i) => partialObjectMetadata(i, media.transformVersion)).map(({ kind: _k, apiVersion: _a, ...rest }) => rest),
+        metadata: list.metadata, items: list.items.map((i) => partialObjectMetadata(i, media.transformVersion)),
       };
     default:
-      return body;
+      return list && !h.def.customResource ? withoutItemTypeMeta(list) : body;
   }
+}
+
+/**
+ * A built-in kind's list as upstream writes it: items without apiVersion and kind. Its
+ * typed items lose their TypeMeta in the conversion to the served version, and nothing
+ * sets it again (clients infer it from the list's kind); a custom resource's list is
+ * unstructured, its items keep theirs, as do a PartialObjectMetadataList's (set one by one).
+ * A shallow copy of each item, which carries the view's link to the watch cache's shared
+ * object along: the encoders still write its cached bytes, encoded without the two members.
+ */
+function withoutItemTypeMeta(list: KubeList): KubeList {
+  const items = new Array<KubeObject>(list.items.length);
+  for (let i = 0; i < items.length; i++) {
+    const { apiVersion: _a, kind: _k, ...item } = list.items[i]!;
+    items[i] = item as KubeObject;
+  }
+  return { ...list, items };
 }
 
 export function serialize(media: MediaChoice, body: unknown): string | Buffer {
   if (media.format === 'protobuf') return encodeObject(body as Record<string, unknown>);
-  if (media.format === 'yaml') return stringify(body);
+  // Upstream's YAML is its JSON converted: an object met twice (the watch cache's objects
+  // share nested ones) is written twice, not as an anchor and its aliases.
+  if (media.format === 'yaml') return stringify(body, { aliasDuplicateObjects: false });
   return `${goJson(body, media.pretty)}\n`;
 }
 

@@ -6,7 +6,8 @@
 // computed once per object version.
 //
 // Handlers see typed views of those objects (a shallow copy with apiVersion and kind put
-// first), not the objects themselves; an encoding is reused only while the view still
+// first; a built-in kind's list item is a copy of that without them), not the objects
+// themselves; an encoding is reused only while the view still
 // holds exactly the shared object's members, so a caller that replaced a member of its
 // view gets a fresh encoding. The links are symbol-keyed properties rather than WeakMaps:
 // a list makes thousands of views, and WeakMap entries cost both time and collection work.
@@ -76,7 +77,8 @@ export function sharedEncoding(item: Record<string, unknown>, format: string, en
   if (!source) return undefined;
   let byType = source[encodingsOf] as Map<string, Buffer> | null;
   if (!byType) source[encodingsOf] = byType = new Map();
-  const key = `${format} ${String(item.apiVersion)} ${String(item.kind)}`;
+  // A built-in kind's list item has neither: its bytes are a variant of their own.
+  const key = `${format} ${String(item.apiVersion ?? '')} ${String(item.kind ?? '')}`;
   let bytes = byType.get(key);
   if (!bytes) byType.set(key, (bytes = own(encode(item))));
   return bytes;
