@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { legacyLine, microTime, type AuditEvent } from './event.js';
+import { jsonLine, legacyLine, microTime, type AuditEvent } from './event.js';
 
 describe('audit event formats', () => {
   const ev: AuditEvent = {
@@ -8,6 +8,14 @@ describe('audit event formats', () => {
     sourceIPs: ['10.0.0.1', '127.0.0.1'], userAgent: 'kubectl/v1.28.0', objectRef: { resource: 'pods', namespace: 'ns', apiVersion: 'v1' },
     responseStatus: { metadata: {}, code: 200 }, requestReceivedTimestamp: '2026-11-25T10:00:00.120000Z', stageTimestamp: '2026-11-25T10:00:00.130000Z',
   };
+
+  it('writes the JSON line with Go\'s escapes, as upstream\'s log backend (its JSON serializer): the requestURI\'s & as \\u0026', () => {
+    const line = jsonLine({ ...ev, requestURI: '/api/v1/pods?limit=500&resourceVersion=0', userAgent: 'agent <x>' });
+    expect(line).to.include('"requestURI":"/api/v1/pods?limit=500\\u0026resourceVersion=0"');
+    expect(line).to.include('"userAgent":"agent \\u003cx\\u003e"');
+    expect(line.endsWith('}\n')).to.equal(true);
+    expect(JSON.parse(line)).to.deep.equal({ ...ev, requestURI: '/api/v1/pods?limit=500&resourceVersion=0', userAgent: 'agent <x>' });
+  });
 
   it('writes upstream\'s legacy line (EventString after an RFC3339Nano receive time)', () => {
     expect(legacyLine(ev)).to.equal('2026-11-25T10:00:00.12Z AUDIT: id="id-1" stage="ResponseComplete" ip="10.0.0.1" method="list" '

@@ -1,6 +1,7 @@
 // audit.k8s.io/v1 Event: what one request looked like at one stage, and the two line
 // formats the log backend writes (json, and upstream's "legacy" one-line text).
 import type { Level, Stage } from './policy.js';
+import { goJson } from '../runtime/serializer/json/go-escapes.js';
 
 export interface AuditUser { username: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }
 
@@ -67,8 +68,9 @@ export function microTimeAt(hrtime: bigint): string {
 // evaluates modules at build time.
 let clockOrigin: { hrtime: bigint; wallNs: bigint } | undefined;
 
+/** One event as upstream's log backend writes it: its JSON encoder's line (Go's escapes: a requestURI's `&` is \u0026). */
 export function jsonLine(ev: AuditEvent): string {
-  return `${JSON.stringify(ev)}\n`;
+  return `${goJson(ev)}\n`;
 }
 
 /** Go's time.RFC3339Nano of a MicroTime: trailing fractional zeros dropped. */

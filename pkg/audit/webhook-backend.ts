@@ -6,6 +6,7 @@ import { loadWebhookKubeconfig, type WebhookConnection } from '../authentication
 import { httpsRequest } from '../authentication/httpclient.js';
 import type { Backend } from './backend.js';
 import type { AuditEvent } from './event.js';
+import { goJson } from '../runtime/serializer/json/go-escapes.js';
 import type { AuditMetrics } from './metrics.js';
 
 const attempts = 5;
@@ -18,7 +19,7 @@ export class WebhookBackend implements Backend {
   }
 
   async process(events: AuditEvent[]): Promise<void> {
-    const body = JSON.stringify({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {}, items: events });
+    const body = goJson({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {}, items: events });
     let delay = this.initialBackoffMs;
     for (let i = 1; ; i++) {
       try {

@@ -21,6 +21,20 @@ describe('pkg/version', function () {
     expect(platform('win32', 'x64')).to.equal('windows/amd64');
   });
 
+  it('writes /version with Go\'s escapes (upstream: json.MarshalIndent)', async function () {
+    const app = new Koa();
+    const handler = createVersionHandler({ ...versionInfo, gitVersion: 'v1.28.3+<build>&x' });
+    app.use(async (ctx) => { if (!(await handler(ctx))) ctx.status = 404; });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => server.once('listening', r));
+    try {
+      const text = await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/version`)).text();
+      expect(text).to.include('\n  "gitVersion": "v1.28.3+\\u003cbuild\\u003e\\u0026x",\n');
+    } finally {
+      server.close();
+    }
+  });
+
   it('serves GET /version as indented JSON and ignores other paths', async function () {
     const app = new Koa();
     const handler = createVersionHandler();

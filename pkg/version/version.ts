@@ -2,6 +2,7 @@
 // v1.28.3 this project tests with; gitCommit, buildDate and goVersion are that binary's,
 // as `kubectl version --client -o json` prints them), so version-skew checks see 1.28.
 import type { Context } from 'koa';
+import { goJson } from '../runtime/serializer/json/go-escapes.js';
 
 export interface VersionInfo {
   major: string;
@@ -34,12 +35,12 @@ export const versionInfo: VersionInfo = Object.freeze({
   platform: platform(),
 });
 
-/** Serves GET /version the way upstream does: indented JSON without a trailing newline. */
+/** Serves GET /version the way upstream does: indented JSON (MarshalIndent, Go's escapes) without a trailing newline. */
 export function createVersionHandler(info: VersionInfo = versionInfo): (ctx: Context) => Promise<boolean> {
   return async (ctx) => {
     if (ctx.path !== '/version' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
     ctx.status = 200;
-    ctx.body = JSON.stringify(info, null, 2);
+    ctx.body = goJson(info, true);
     ctx.set('Content-Type', 'application/json');
     return true;
   };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import Koa from 'koa';
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { ResourceDef } from '../../registry/rest/resource.js';
@@ -237,5 +238,29 @@ describe('pkg/endpoints/discovery', function () {
   it('leaves other methods and paths unhandled', async function () {
     expect((await fetch(`${base}/api/v1`, { method: 'POST' })).status).to.equal(404);
     expect((await get('/api/v1/configmaps')).status).to.equal(404);
+  });
+});
+
+describe('pkg/endpoints/discovery: Go\'s escapes', function () {
+  it('writes the documents as upstream\'s JSON encoder does (a category\'s <, >, & as \\u003c, \\u003e, \\u0026), the ETag of those bytes', async function () {
+    const s = new ResourceScheme();
+    s.register(def({ group: 'escapes.example', version: 'v1', kind: 'Note', plural: 'notes', singular: 'note', namespaced: true, verbs: crud, categories: ['<a>&b'] }));
+    const app = new Koa();
+    const discovery = createDiscoveryHandler(s);
+    app.use(async (ctx) => { if (!(await discovery(ctx))) ctx.status = 404; });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => server.once('listening', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const legacy = await (await fetch(`${url}/apis/escapes.example/v1`)).text();
+      expect(legacy).to.include('"categories":["\\u003ca\\u003e\\u0026b"]');
+      const res = await fetch(`${url}/apis`, { headers: { Accept: aggregatedAccept } });
+      const aggregated = await res.text();
+      expect(aggregated).to.include('"categories":["\\u003ca\\u003e\\u0026b"]');
+      const etag = `"${createHash('sha512').update(aggregated.slice(0, -1)).digest('hex').toUpperCase()}"`;
+      expect(res.headers.get('etag')).to.equal(etag);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { aggregatedDiscovery, aggregatedLegacyDiscovery } from './aggregated.js'
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './documents.js';
 import { aggregatedContentType, negotiateDiscovery } from './negotiation.js';
 import { connectionSocket } from '../../util/net/connection.js';
+import { goJson } from '../../runtime/serializer/json/go-escapes.js';
 
 export interface DiscoveryOptions {
   /**
@@ -31,13 +32,14 @@ function localServerAddress(ctx: Context): string {
 
 export function sendJSON(ctx: Context, body: unknown): void {
   ctx.status = 200;
-  // Upstream's JSON encoder terminates every document with a newline.
-  ctx.body = `${JSON.stringify(body)}\n`;
+  // Upstream's JSON encoder (Go's escapes) terminates every document with a newline.
+  ctx.body = `${goJson(body)}\n`;
   ctx.set('Content-Type', 'application/json');
 }
 
 export function sendAggregated(ctx: Context, body: unknown): void {
-  const json = JSON.stringify(body);
+  // The ETag is of the bytes written, as upstream's is of its json.Marshal (Go's escapes too).
+  const json = goJson(body);
   const etag = `"${createHash('sha512').update(json).digest('hex').toUpperCase()}"`;
   ctx.set('ETag', etag);
   ctx.set('Vary', 'Accept');

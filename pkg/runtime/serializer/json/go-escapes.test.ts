@@ -19,6 +19,14 @@ describe('goJson: JSON as Go\'s encoder writes it', () => {
     expect(goJson({ a: { b: '<' } }, true)).to.equal('{\n  "a": {\n    "b": "\\u003c"\n  }\n}');
   });
 
+  it('writes a lone surrogate as U+FFFD, as Go holds it once decoded; a pair, and text that only looks like the escape, as they are', () => {
+    expect(goJson({ hi: 'a\ud800b', lo: '\udfffc', two: '\ud83d\ud83d', swapped: '\ude00\ud83d' }))
+      .to.equal('{"hi":"a\ufffdb","lo":"\ufffdc","two":"\ufffd\ufffd","swapped":"\ufffd\ufffd"}');
+    expect(goJson({ pair: '\ud83d\ude00<' })).to.equal('{"pair":"\ud83d\ude00\\u003c"}');
+    expect(goJson({ text: '\\ud800', both: '\\\ud800' })).to.equal('{"text":"\\\\ud800","both":"\\\\\ufffd"}');
+    expect(goJson({ ['\udbff']: 1 })).to.equal('{"\ufffd":1}');
+  });
+
   it('parses back to the same value', () => {
     const v = { s: 'a<b>&c\u2028d\u2029e\bf\fg\\bh', k: { '&': [1, '\\f'] } };
     expect(JSON.parse(goJson(v))).to.deep.equal(v);
