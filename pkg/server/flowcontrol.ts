@@ -33,7 +33,7 @@ function dumpPriorityLevels(apf: APFController): PathHandler {
     dump_priority_levels: () => [['PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests', 'NominalCL'],
       ...apf.dumpPriorityLevels().map((l) => (l.exempt ? [l.name, '<none>', '<none>', '<none>', '<none>', '<none>', '<none>']
         : [l.name, String(l.queues.filter((n) => n > 0).length), String(l.executing === 0 && l.waiting === 0), 'false',
-          String(l.waiting), String(l.executing), String(l.limit)]))],
+          String(l.waiting), String(l.executing), String(l.nominal)]))],
     dump_queues: () => [['PriorityLevelName', 'Index', 'PendingRequests', 'ExecutingRequests'],
       ...apf.dumpQueues().map((q) => [q.level, String(q.index), String(q.pending), String(q.executing)])],
     dump_requests: () => [['PriorityLevelName', 'FlowSchemaName', 'QueueIndex', 'RequestIndexInQueue', 'FlowDistingsher', 'ArriveTime'],

@@ -101,6 +101,9 @@ describe('API Priority and Fairness', function () {
     expect(r.status).to.equal(200);
     expect(r.text.split('\n')[0]).to.match(/^PriorityLevelName,\s+ActiveQueues,\s+IsIdle,\s+IsQuiescing,\s+WaitingRequests,\s+ExecutingRequests/);
     expect(r.text).to.match(/\ntiny-reject,\s+0,\s+true,\s+false,\s+0,\s+0,\s+1\n/);
+    // The nominal seats (workload-low: 3 of 6), not the current limit, which borrowing moves
+    // (an idle workload-low lends all but what its lendablePercent of 90 keeps: 0).
+    expect(r.text).to.match(/\nworkload-low,\s+\d+,\s+\w+,\s+false,\s+\d+,\s+\d+,\s+3\n/);
     expect(r.text).to.match(/\nexempt,\s+<none>/);
   });
 

@@ -90,6 +90,7 @@ describe('APF borrowing: the controller', () => {
     apf.classify(digest('busy'));
     const levels = apf.dumpPriorityLevels();
     expect(levels.find((l) => l.name === 'busy')?.limit, 'its 10 plus the idle level\'s 9 lendable seats').to.equal(19);
+    expect(levels.find((l) => l.name === 'busy')?.nominal, 'borrowing moves the current limit, not the nominal one').to.equal(10);
     expect(levels.find((l) => l.name === 'idle')?.limit, 'the idle level keeps what it may not lend').to.equal(1);
     expect(levels.find((l) => l.name === 'busy')?.executing, 'a waiting request started at once').to.equal(19);
     for (const r of running) r();

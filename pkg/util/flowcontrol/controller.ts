@@ -119,11 +119,11 @@ export class APFController {
     this.metrics.waitDuration.observe({ ...labels, execute: 'false' }, (Date.now() - start) / 1000);
   }
 
-  /** For /debug/api_priority_and_fairness/dump_priority_levels. */
-  dumpPriorityLevels(): Array<{ name: string; exempt: boolean; limit: number; executing: number; waiting: number; queues: number[] }> {
+  /** For /debug/api_priority_and_fairness/dump_priority_levels: `nominal` its configured seats, `limit` its current ones. */
+  dumpPriorityLevels(): Array<{ name: string; exempt: boolean; nominal: number; limit: number; executing: number; waiting: number; queues: number[] }> {
     this.refresh();
     return [...this.levels.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, l]) => ({
-      name, exempt: !l.queues, limit: l.queues?.limit ?? 0, executing: l.queues?.running ?? 0,
+      name, exempt: !l.queues, nominal: l.nominalCL, limit: l.queues?.limit ?? 0, executing: l.queues?.running ?? 0,
       waiting: l.queues?.inQueue ?? 0, queues: l.queues?.queueLengths() ?? [],
     }));
   }
@@ -173,8 +173,8 @@ export class APFController {
         const queuing: QueuingConfig | undefined = q
           ? { queues: Number(q.queues ?? 64), handSize: Number(q.handSize ?? 8), queueLengthLimit: Number(q.queueLengthLimit ?? 50) }
           : undefined;
-        if (level.queues) level.queues.reconfigure(Math.max(1, level.currentCL), queuing);
-        else level.queues = new QueueSet(Math.max(1, level.currentCL), queuing, level.demand);
+        if (level.queues) level.queues.reconfigure(level.currentCL, queuing);
+        else level.queues = new QueueSet(level.currentCL, queuing, level.demand);
       } else {
         level.queues = undefined;
       }
@@ -196,7 +196,7 @@ export class APFController {
     const levels = [...this.levels.entries()];
     const fairFraction = lendAndBorrow(levels.map(([, l]) => l), this.nominalSum);
     for (const [name, l] of levels) {
-      l.queues?.setLimit(Math.max(1, l.currentCL));
+      l.queues?.setLimit(l.currentCL);
       const labels = { priority_level: name };
       this.metrics.currentLimit.set(labels, l.currentCL);
       this.metrics.demandHighWatermark.set(labels, l.stats.highWatermark);

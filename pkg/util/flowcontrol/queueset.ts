@@ -35,15 +35,22 @@ export class QueueSet {
   private waitingCount = 0;
   private waitingSeats = 0;
 
-  /** `demand`: told the seats in use plus the seats queued requests want, at every change (borrowing reads it). */
-  constructor(public limit: number, private queuing: QueuingConfig | undefined, private readonly demand?: SeatDemand) {
+  private seatLimit: number;
+
+  /**
+   * `limit`: the level's seats; 0 (borrowing can allocate a level none) admits one request at
+   * a time, as upstream's queue set admits one when nothing runs.
+   * `demand`: told the seats in use plus the seats queued requests want, at every change (borrowing reads it).
+   */
+  constructor(limit: number, private queuing: QueuingConfig | undefined, private readonly demand?: SeatDemand) {
+    this.seatLimit = Math.max(1, limit);
     this.queues = Array.from({ length: queuing?.queues ?? 0 }, () => []);
     this.served = this.queues.map(() => 0);
   }
 
   /** New limits from a changed configuration; waiting requests stay queued. */
   reconfigure(limit: number, queuing: QueuingConfig | undefined): void {
-    this.limit = limit;
+    this.seatLimit = Math.max(1, limit);
     if ((queuing?.queues ?? 0) !== this.queues.length) {
       const waiting = this.queues.flat();
       this.queues = Array.from({ length: queuing?.queues ?? 0 }, () => []);
@@ -61,9 +68,11 @@ export class QueueSet {
 
   /** A new current limit (borrowing moves it every adjustment period): more seats start waiting requests at once. */
   setLimit(limit: number): void {
-    this.limit = limit;
+    this.seatLimit = Math.max(1, limit);
     this.dispatch();
   }
+
+  get limit(): number { return this.seatLimit; }
 
   get inQueue(): number { return this.waitingCount; }
   get running(): number { return this.executingRequests; }
