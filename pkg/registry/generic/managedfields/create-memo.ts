@@ -15,7 +15,7 @@ const missesBeforeRest = 64;
 const restCreates = 4096;
 
 /** A value that ends the shape: not what a decoded object holds. */
-class Unshaped extends Error {}
+export class Unshaped extends Error {}
 
 const plain = (v: object): boolean => {
   const proto = Object.getPrototypeOf(v) as unknown;
@@ -26,7 +26,7 @@ const plain = (v: object): boolean => {
  * `v` with every scalar outside a list as its type (`exact`: as itself, inside lists),
  * undefined apart from absent, keys with their length: no key or value passes for another.
  */
-function shapeOf(v: unknown, exact: boolean): string {
+export function shapeOf(v: unknown, exact: boolean): string {
   switch (typeof v) {
     case 'string': return exact ? JSON.stringify(v) : 's';
     case 'number': return exact ? `n${v}` : 'n';

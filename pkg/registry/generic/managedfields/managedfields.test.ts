@@ -244,4 +244,53 @@ describe('managedfields', () => {
       expect(err.details?.causes?.[0]).to.deep.equal({ reason: 'FieldManagerConflict', message: 'conflict with "a" using v1', field: '.data.x' });
     });
   });
+
+  describe('updates remembered by shape (update-memo.ts)', () => {
+    type Make = (v: string) => KubeObject;
+    const lease = () => new FieldManager({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', subresource: '', ignored: [] });
+    const leaseOf = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}): KubeObject =>
+      ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', ...meta }, spec } as KubeObject);
+    /** The live object `create` makes, written by `by` (a different manager makes two entries). */
+    const liveOf = (fm: FieldManager, obj: KubeObject, by = 'm'): KubeObject => {
+      const live = persisted(fm.update(null, obj, by));
+      // An old time: a new one must show.
+      for (const e of live.metadata.managedFields ?? []) e.time = '2020-01-01T00:00:00Z';
+      return live;
+    };
+    // Each case: how the live object is made, how the update's object is made from a value, the writer.
+    const cases: Array<{ name: string; fm: () => FieldManager; live: Make; next: Make; by?: string; writer?: string }> = [
+      { name: 'a changed value, same shape', fm: cmManager, live: (v) => cm({ k: v, p: 'x' }) as KubeObject, next: (v) => cm({ k: `${v}-2`, p: 'x' }, { resourceVersion: '7' }) as KubeObject },
+      { name: 'no value changed', fm: cmManager, live: (v) => cm({ k: v }) as KubeObject, next: (v) => cm({ k: v }, { resourceVersion: '7' }) as KubeObject },
+      { name: 'only system metadata changed', fm: cmManager, live: (v) => cm({ k: v }) as KubeObject, next: (v) => cm({ k: v }, { generation: 3, uid: 'u1' }) as KubeObject },
+      { name: 'a key added', fm: cmManager, live: (v) => cm({ p: v }) as KubeObject, next: (v) => cm({ k: v, p: v }) as KubeObject },
+      { name: 'a key removed', fm: cmManager, live: (v) => cm({ k: v, p: v }) as KubeObject, next: (v) => cm({ p: v }) as KubeObject },
+      { name: 'a label added and a value changed', fm: cmManager, live: (v) => cm({ k: v }) as KubeObject, next: (v) => cm({ k: `${v}+` }, { labels: { a: v } }) as KubeObject },
+      { name: 'keys in another order', fm: cmManager, live: (v) => cm({ a: v, b: v }) as KubeObject, next: (v) => cm({ b: `${v}.`, a: v }) as KubeObject },
+      { name: 'another manager owns the object', fm: cmManager, live: (v) => cm({ k: v }) as KubeObject, next: (v) => cm({ k: `${v}!` }) as KubeObject, by: 'other' },
+      { name: 'a Lease renewed', fm: lease, live: (v) => leaseOf({ holderIdentity: 'h', renewTime: `2026-01-01T00:00:0${v.length % 10}.000000Z` }), next: (v) => leaseOf({ holderIdentity: 'h', renewTime: `2026-01-02T00:00:${v}.000000Z` }) },
+      { name: 'a Lease field added', fm: lease, live: () => leaseOf({ holderIdentity: 'h' }), next: (v) => leaseOf({ holderIdentity: 'h', leaseDurationSeconds: v.length }) },
+    ];
+    // Times are the second's: a case that straddles one compares whether each entry's time is the live one's.
+    const timeless = (o: KubeObject, live: KubeObject) => JSON.parse(JSON.stringify(o, (k, v: unknown) =>
+      (k === 'time' ? (live.metadata.managedFields ?? []).some((e) => e.time === v) : v))) as unknown;
+    for (const c of cases) {
+      it(`gives what computing gives: ${c.name}`, () => {
+        const warm = c.fm();
+        const writer = c.writer ?? 'm';
+        // Learned on one pair, recalled on pairs of the same shapes with other values.
+        for (const v of ['10', '11', '12']) {
+          const live = liveOf(warm, c.live(`${v}a`), c.by);
+          const got = warm.update(live, c.next(`${v}b`), writer);
+          const cold = c.fm();
+          const live2 = liveOf(cold, c.live(`${v}a`), c.by);
+          const want = cold.update(live2, c.next(`${v}b`), writer);
+          expect(timeless(got, live)).to.deep.equal(timeless(want, live2));
+          // The same entries sent back as read take the same path.
+          const sentBack = c.next(`${v}b`);
+          sentBack.metadata.managedFields = structuredClone(live.metadata.managedFields);
+          expect(timeless(warm.update(live, sentBack, writer), live)).to.deep.equal(timeless(want, live2));
+        }
+      });
+    }
+  });
 });

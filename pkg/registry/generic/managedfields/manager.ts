@@ -16,6 +16,7 @@ import { decodeBytes } from '../../../runtime/serializer/protobuf/codec.js';
 import { messageForKind } from '../../../runtime/serializer/protobuf/schema.js';
 import { conflictError, type Conflict } from './conflict.js';
 import { CreateMemo, zeroHasNoScalars } from './create-memo.js';
+import { equalOutsideStrip, isOwnUpdateEntry, updateEntry, UpdateMemo, type Learned } from './update-memo.js';
 import { reportManagedFieldsFailure } from './failure-log.js';
 import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, managerId, type Managed, type ManagerState,
@@ -58,12 +59,15 @@ export class FieldManager {
   private readonly ignoredTopLevel: string[];
   /** Creates of a built-in kind whose zero value has no scalar (see create-memo.ts); made on the first. */
   private creates: CreateMemo | null | undefined;
+  /** Updates of a built-in kind's main resource by its only manager (see update-memo.ts). */
+  private readonly updates: UpdateMemo | undefined;
 
   constructor(private readonly scope: FieldManagerScope) {
     this.schema = scope.schema ?? patchSchemaFor(scope.group, scope.version, scope.kind);
     this.apiVersion = apiVersionOf(scope.group, scope.version);
     this.ignored = FieldSet.of(...scope.ignored);
     this.ignoredTopLevel = scope.ignored.filter((p) => p.length === 1 && p[0].kind === 'field').map((p) => (p[0] as { name: string }).name);
+    this.updates = !scope.schema && !scope.subresource && this.ignored.isEmpty() ? new UpdateMemo() : undefined;
   }
 
   /**
@@ -90,6 +94,7 @@ export class FieldManager {
    * live ones (a single empty entry resets them); subresources never take them from the request.
    */
   update(live: KubeObject | null, obj: KubeObject, manager: string): KubeObject {
+    if (live !== null && this.updates) return this.updateByShape(live, obj, manager);
     const memo = live === null && obj.metadata.managedFields === undefined && !this.scope.subresource ? this.createMemo() : undefined;
     const key = memo?.keyOf(obj, manager);
     if (key === undefined) return this.updateComputed(live, obj, manager);
@@ -98,6 +103,53 @@ export class FieldManager {
     const computed = this.updateComputed(live, obj, manager);
     memo!.remember(key, computed);
     return computed;
+  }
+
+  /**
+   * An update of an object whose one entry is this manager's Update: from what its pair of
+   * shapes is remembered to give (update-memo.ts), or computed, and the pair learned.
+   */
+  private updateByShape(live: KubeObject, obj: KubeObject, manager: string): KubeObject {
+    const entries = live.metadata.managedFields;
+    const sent = obj.metadata.managedFields;
+    const entry = entries?.length === 1 ? entries[0]! : undefined;
+    if (!entry || !isOwnUpdateEntry(entry, manager, this.apiVersion) || (sent !== undefined && !deepEqual(sent, entries))) {
+      return this.updateComputed(live, obj, manager);
+    }
+    const key = this.updates!.keyOf(live, obj, entry);
+    if (key === undefined) return this.updateComputed(live, obj, manager);
+    const learned = this.updates!.recall(key.key);
+    if (learned === undefined) {
+      const computed = this.updateComputed(live, obj, manager);
+      this.updates!.remember(key.key, this.learn(live, obj, entry, key.same, computed));
+      return computed;
+    }
+    if (learned.k === 'no') return this.updateComputed(live, obj, manager);
+    const next = shallowWithoutManagedFields(obj);
+    if (learned.k === 'doc') {
+      next.metadata.managedFields = [updateEntry(manager, this.apiVersion, nowTimestamp(), JSON.parse(learned.doc) as Record<string, unknown>)];
+      return next;
+    }
+    // The same shape: the manager's set stays; its time is new if a value it owns changed.
+    const changed = !equalOutsideStrip(shallowWithoutManagedFields(live), next);
+    next.metadata.managedFields = [updateEntry(manager, this.apiVersion, changed ? nowTimestamp() : entry.time, entry.fieldsV1!)];
+    return next;
+  }
+
+  /** What a pair of shapes gives, from the pair that `computed` came from (see update-memo.ts). */
+  private learn(live: KubeObject, obj: KubeObject, entry: ManagedFieldsEntry, same: boolean, computed: KubeObject): Learned {
+    let before: FieldSet;
+    try {
+      before = FieldSet.fromFieldsV1(entry.fieldsV1);
+    } catch {
+      return { k: 'no' };
+    }
+    const liveValue = shallowWithoutManagedFields(live);
+    if (before.overlaps(stripSet) || !before.covers(toFieldSet(liveValue, this.schema).difference(stripSet))) return { k: 'no' };
+    if (same) return { k: 'same' };
+    const out = computed.metadata.managedFields;
+    if (this.compare(liveValue, shallowWithoutManagedFields(obj)).added.difference(stripSet).isEmpty() || out?.length !== 1) return { k: 'no' };
+    return { k: 'doc', doc: JSON.stringify(out[0]!.fieldsV1) };
   }
 
   private createMemo(): CreateMemo | undefined {
