@@ -9,8 +9,9 @@ import type { KubeObject, ManagedFieldsEntry } from '../../../runtime/object.js'
 
 interface Remembered { entries: ManagedFieldsEntry[]; documents: string[] }
 
+/** Shapes remembered per kind (per memo). */
 const kept = 64;
-/** After this many misses in a row a kind's creates are not shaped for a while (pods: lists differ per object). */
+/** After this many misses in a row a kind's writes are not shaped for a while (pods: lists differ per object). */
 const missesBeforeRest = 64;
 const restCreates = 4096;
 
@@ -49,17 +50,50 @@ export function shapeOf(v: unknown, exact: boolean): string {
   }
 }
 
-export class CreateMemo {
-  private readonly shapes = new Map<string, Remembered>();
+/**
+ * Values remembered by shape, at most `kept`; after `missesBeforeRest` misses in a row the
+ * next `restCalls` calls are not shaped (a kind whose objects rarely repeat a shape).
+ */
+export class ShapeMemo<V> {
+  private readonly values = new Map<string, V>();
   private misses = 0;
   private resting = 0;
 
-  /** The key of a create of `obj` by `manager`, or undefined when this one is not remembered. */
-  keyOf(obj: KubeObject, manager: string): string | undefined {
-    if (this.resting > 0) {
-      this.resting--;
+  constructor(private readonly restCalls: number) {}
+
+  /** Whether this call is one to skip (resting after many misses). */
+  protected skipping(): boolean {
+    if (this.resting === 0) return false;
+    this.resting--;
+    return true;
+  }
+
+  /** The value remembered under `key`, a miss counted when there is none. */
+  protected found(key: string): V | undefined {
+    const r = this.values.get(key);
+    if (r === undefined) {
+      if (++this.misses >= missesBeforeRest) {
+        this.misses = 0;
+        this.resting = this.restCalls;
+      }
       return undefined;
     }
+    this.misses = 0;
+    return r;
+  }
+
+  protected keep(key: string, value: V): void {
+    if (this.values.size >= kept) this.values.clear();
+    this.values.set(key, value);
+  }
+}
+
+export class CreateMemo extends ShapeMemo<Remembered> {
+  constructor() { super(restCreates); }
+
+  /** The key of a create of `obj` by `manager`, or undefined when this one is not remembered. */
+  keyOf(obj: KubeObject, manager: string): string | undefined {
+    if (this.skipping()) return undefined;
     try {
       return `${manager.length}:${manager}${shapeOf(obj, false)}`;
     } catch (err) {
@@ -70,15 +104,8 @@ export class CreateMemo {
 
   /** `obj` with the remembered entries (their time now), or undefined. */
   recall(key: string, obj: KubeObject, now: () => string): KubeObject | undefined {
-    const r = this.shapes.get(key);
-    if (r === undefined) {
-      if (++this.misses >= missesBeforeRest) {
-        this.misses = 0;
-        this.resting = restCreates;
-      }
-      return undefined;
-    }
-    this.misses = 0;
+    const r = this.found(key);
+    if (r === undefined) return undefined;
     const { managedFields: _sent, ...rest } = obj.metadata;
     const metadata: KubeObject['metadata'] = rest;
     const next: KubeObject = { ...obj, metadata };
@@ -92,9 +119,8 @@ export class CreateMemo {
   }
 
   remember(key: string, computed: KubeObject): void {
-    if (this.shapes.size >= kept) this.shapes.clear();
     const entries = computed.metadata.managedFields ?? [];
-    this.shapes.set(key, { entries: entries.map((e) => ({ ...e })), documents: entries.map((e) => JSON.stringify(e.fieldsV1 ?? {})) });
+    this.keep(key, { entries: entries.map((e) => ({ ...e })), documents: entries.map((e) => JSON.stringify(e.fieldsV1 ?? {})) });
   }
 }
 

@@ -14,7 +14,7 @@
 // remembered as such and computed every time.
 import type { KubeObject, ManagedFieldsEntry } from '../../../runtime/object.js';
 import { deepEqual } from '../../../util/deep-equal.js';
-import { shapeOf, Unshaped } from './create-memo.js';
+import { shapeOf, ShapeMemo, Unshaped } from './create-memo.js';
 
 /** Top-level and metadata members the stripped set names (see manager.ts stripSet). */
 const strippedTop = new Set(['apiVersion', 'kind']);
@@ -23,8 +23,7 @@ const strippedMeta = new Set(['name', 'namespace', 'creationTimestamp', 'selfLin
 /** What a pair of shapes gives: the live document kept, a remembered document, or compute it. */
 export type Learned = { k: 'same' } | { k: 'doc'; doc: string } | { k: 'no' };
 
-const kept = 64;
-const missesBeforeRest = 64;
+/** Updates not shaped after a kind's many misses in a row (see ShapeMemo). */
 const restUpdates = 4096;
 
 type Obj = Record<string, unknown>;
@@ -76,17 +75,12 @@ export function updateEntry(manager: string, apiVersion: string, time: string | 
   return e;
 }
 
-export class UpdateMemo {
-  private readonly pairs = new Map<string, Learned>();
-  private misses = 0;
-  private resting = 0;
+export class UpdateMemo extends ShapeMemo<Learned> {
+  constructor() { super(restUpdates); }
 
   /** The key of the pair (live, obj) with the live entry's document, or undefined: not remembered. */
   keyOf(live: KubeObject, obj: KubeObject, entry: ManagedFieldsEntry): { key: string; same: boolean } | undefined {
-    if (this.resting > 0) {
-      this.resting--;
-      return undefined;
-    }
+    if (this.skipping()) return undefined;
     try {
       const l = strippedShape(live);
       const n = strippedShape(obj);
@@ -97,21 +91,7 @@ export class UpdateMemo {
     }
   }
 
-  recall(key: string): Learned | undefined {
-    const r = this.pairs.get(key);
-    if (r === undefined) {
-      if (++this.misses >= missesBeforeRest) {
-        this.misses = 0;
-        this.resting = restUpdates;
-      }
-      return undefined;
-    }
-    this.misses = 0;
-    return r;
-  }
+  recall(key: string): Learned | undefined { return this.found(key); }
 
-  remember(key: string, learned: Learned): void {
-    if (this.pairs.size >= kept) this.pairs.clear();
-    this.pairs.set(key, learned);
-  }
+  remember(key: string, learned: Learned): void { this.keep(key, learned); }
 }
