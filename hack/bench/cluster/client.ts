@@ -28,8 +28,9 @@ export class ApiClient {
   private stopped = false;
   private readonly watches = new Set<() => void>();
 
-  constructor(server: string, private readonly id: Identity, private readonly rec: Recorder, readonly userAgent: string, protocol: Protocol = 'h2') {
+  constructor(server: string, id: Identity, private readonly rec: Recorder, readonly userAgent: string, protocol: Protocol = 'h2') {
     this.transport = newTransport(protocol, server, id);
+    this.base = { Accept: 'application/json', 'User-Agent': userAgent, ...(id.token ? { Authorization: `Bearer ${id.token}` } : {}) };
   }
 
   /**
@@ -71,13 +72,16 @@ export class ApiClient {
     return this.raw('GET', path, undefined, 'application/json');
   }
 
+  /** Every request's own headers, made once (a request without a body sends this object itself). */
+  private readonly base: Record<string, string>;
+
   private headers(): Record<string, string> {
-    return { Accept: 'application/json', 'User-Agent': this.userAgent, ...(this.id.token ? { Authorization: `Bearer ${this.id.token}` } : {}) };
+    return this.base;
   }
 
   private raw(method: string, path: string, body: unknown, contentType: string): Promise<Reply> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const headers = { ...this.headers(), ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}) };
+    const headers = payload ? { ...this.base, 'Content-Type': contentType, 'Content-Length': String(payload.length) } : this.base;
     return new Promise<Reply>((resolve) => {
       this.transport.send(method, path, headers, payload, 60_000, (status, res, retryAfter) => {
         const headersAt = clock();

@@ -5,22 +5,22 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ApiClient } from './client.js';
 import { SimKubelet, type PodSink } from './kubelet.js';
-import { flushMs, type FromKubeletThread, type KubeletNote, type KubeletThreadData } from './kubelet-threads.js';
+import { flushMs, type FromKubeletThread, type KubeletNotes, type KubeletThreadData } from './kubelet-threads.js';
 import { Recorder, threadLoop } from './recorder.js';
 
-let notes: KubeletNote[] = [];
+let notes: KubeletNotes = [];
 
 /** Calls are recorded here; writes and watch events are noted for the main thread's watch lag. */
 class NotingRecorder extends Recorder {
-  override wrote(id: string, rv: string, at: number): void { notes.push(['w', id, rv, at]); }
-  override saw(id: string, rv: string, at: number): void { notes.push(['s', id, rv, at]); }
+  override wrote(id: string, rv: string, at: number): void { notes.push('w', id, rv, at); }
+  override saw(id: string, rv: string, at: number): void { notes.push('s', id, rv, at); }
 }
 
 const noting: PodSink = {
-  seen: (node, key) => { notes.push(['n', node, key]); },
-  mark: (key, mark, at) => { notes.push(['m', key, mark, at]); },
-  drop: (key) => { notes.push(['d', key]); },
-  ran: (key, at) => { notes.push(['r', key, at]); },
+  seen: (node, key) => { notes.push('n', node, key); },
+  mark: (key, mark, at) => { notes.push('m', key, mark, at); },
+  drop: (key) => { notes.push('d', key); },
+  ran: (key, at) => { notes.push('r', key, at); },
 };
 
 async function run(d: KubeletThreadData): Promise<void> {
@@ -32,8 +32,13 @@ async function run(d: KubeletThreadData): Promise<void> {
     clients.push(c);
     return new SimKubelet(n.name, n.index, c, rec, noting, d.opts);
   });
+  let watches = -1;
   const flush = (): void => {
-    port.postMessage({ notes, watches: kubelets.reduce((x, k) => x + k.watchCount, 0) } satisfies FromKubeletThread);
+    const now = kubelets.reduce((x, k) => x + k.watchCount, 0);
+    // Nothing to say: no message (the main thread keeps the last count).
+    if (notes.length === 0 && now === watches) return;
+    watches = now;
+    port.postMessage({ notes, watches } satisfies FromKubeletThread);
     notes = [];
   };
   const timer = setInterval(flush, flushMs);

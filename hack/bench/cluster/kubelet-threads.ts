@@ -14,15 +14,15 @@ import type { Recorder, RecorderSnapshot } from './recorder.js';
 export interface KubeletNode { name: string; index: number; id: Identity }
 export interface KubeletThreadData { server: string; nodes: KubeletNode[]; opts: KubeletOptions; userAgent: string; protocol: Protocol; wave: number }
 
-/** What a kubelet thread reports, in its order: w(rote), s(aw), n (seen), m(ark), d(rop), r(an). */
-export type KubeletNote =
-  | ['w' | 's', string, string, number]
-  | ['n', string, string]
-  | ['m', string, 'kubeletSaw' | 'creating', number]
-  | ['d', string]
-  | ['r', string, number];
+/**
+ * What a kubelet thread reports, in its order, flattened into one array (one structured
+ * clone of strings and numbers instead of an array per note): a tag, then its fields:
+ * 'w'(rote) and 's'(aw) id, rv, at; 'n' (seen) node, key; 'm'(ark) key, mark, at;
+ * 'd'(rop) key; 'r'(an) key, at.
+ */
+export type KubeletNotes = Array<string | number>;
 export type FromKubeletThread =
-  | { notes: KubeletNote[]; watches: number }
+  | { notes: KubeletNotes; watches: number }
   | { ready: true }
   | { registered: true }
   | { failed: string }
@@ -77,15 +77,18 @@ export class KubeletThreads {
     await Promise.all(this.registered);
   }
 
-  private apply(notes: KubeletNote[]): void {
-    for (const x of notes) {
-      switch (x[0]) {
-        case 'w': this.rec.wrote(x[1], x[2], x[3]); break;
-        case 's': this.rec.saw(x[1], x[2], x[3]); break;
-        case 'n': this.sink.seen(x[1], x[2]); break;
-        case 'm': this.sink.mark(x[1], x[2], x[3]); break;
-        case 'd': this.sink.drop(x[1]); break;
-        case 'r': this.sink.ran(x[1], x[2]); break;
+  private apply(n: KubeletNotes): void {
+    for (let i = 0; i < n.length;) {
+      const tag = n[i];
+      const a = n[i + 1] as string;
+      switch (tag) {
+        case 'w': this.rec.wrote(a, n[i + 2] as string, n[i + 3] as number); i += 4; break;
+        case 's': this.rec.saw(a, n[i + 2] as string, n[i + 3] as number); i += 4; break;
+        case 'n': this.sink.seen(a, n[i + 2] as string); i += 3; break;
+        case 'm': this.sink.mark(a, n[i + 2] as 'kubeletSaw' | 'creating', n[i + 3] as number); i += 4; break;
+        case 'd': this.sink.drop(a); i += 2; break;
+        case 'r': this.sink.ran(a, n[i + 2] as number); i += 3; break;
+        default: throw new Error(`kubelet thread: unknown note ${String(tag)} at ${i}`);
       }
     }
   }
