@@ -9,6 +9,7 @@
 import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
 import { containerKillEvents, containerStartEvents, emit } from './events.js';
 import type { Recorder } from './recorder.js';
+import { registerNode } from './register.js';
 import type { StartupStages } from './startup.js';
 
 export interface KubeletOptions {
@@ -85,6 +86,7 @@ export class SimKubelet {
   private stopServiceWatch?: () => void;
   private podIPs = 0;
   private nodeUid = '';
+  private stopped = false;
 
   constructor(readonly name: string, private readonly index: number, private readonly api: ApiClient,
     private readonly rec: Pick<Recorder, 'saw'>, private readonly report: PodSink, private readonly opts: KubeletOptions) {}
@@ -99,10 +101,10 @@ export class SimKubelet {
     // Its service informer (for pods' service environment variables), started beside the
     // node informer; v1.28 watches every Service (headless ones are left out since v1.30).
     if (this.opts.serviceWatch) this.stopServiceWatch = this.api.reflect('/api/v1/services', { resource: 'services', scope: 'cluster' }, { onEvent: () => undefined });
-    let node = await this.api.call<KubeObj>({ resource: 'nodes', verb: 'POST', scope: 'resource' }, 'POST', '/api/v1/nodes', this.nodeObject());
-    if (node.status === 409) node = await this.api.call<KubeObj>({ resource: 'nodes', verb: 'GET', scope: 'resource' }, 'GET', `/api/v1/nodes/${this.name}`);
-    if (node.status !== 201 && node.status !== 200) throw new Error(`${this.name}: create node: ${node.status} ${JSON.stringify(node.body).slice(0, 300)}`);
-    this.nodeUid = node.body.metadata.uid ?? '';
+    // Until it is registered, as a kubelet: a lost answer is tried again (register.ts).
+    const node = await registerNode(this.api, this.nodeObject(), { stopped: () => this.stopped, sleep });
+    if (!node) return;
+    this.nodeUid = node.metadata.uid ?? '';
     await this.renewLease();
     await this.patchNodeStatus();
     this.stopWatch = this.api.reflect(`/api/v1/pods?fieldSelector=${encodeURIComponent(`spec.nodeName=${this.name}`)}`, { resource: 'pods', scope: 'cluster' }, {
@@ -126,6 +128,7 @@ export class SimKubelet {
   }
 
   stop(): void {
+    this.stopped = true;
     for (const t of this.timers) { clearTimeout(t); clearInterval(t); }
     this.stopWatch?.();
     this.stopNodeWatch?.();
