@@ -114,12 +114,11 @@ export class ApiClient {
     const loop = async (): Promise<void> => {
       let listFrom = '0';
       while (!stop && !this.stopped) {
-        const list = await this.call<{ metadata: { resourceVersion: string }; items: KubeObj[] }>({ ...label, verb: 'LIST' }, 'GET', `${collection}${sep}resourceVersion=${listFrom}`);
+        const listed = await this.listOnce(`${collection}${sep}resourceVersion=${listFrom}`, label, h);
         // client-go: a revision the server no longer has is dropped for a consistent list.
-        if (list.status === 410) { listFrom = ''; continue; }
-        if (list.status !== 200) { await sleep(1000); continue; }
-        h.onList?.(list.body.items);
-        let rv = list.body.metadata.resourceVersion;
+        if (listed === 410) { listFrom = ''; continue; }
+        if (typeof listed === 'number') { await sleep(1000); continue; }
+        let rv = listed;
         for (;;) {
           if (stop || this.stopped) return;
           let pause = 100;
@@ -144,6 +143,19 @@ export class ApiClient {
     const cancel = (): void => { stop = true; current?.(); this.watches.delete(cancel); };
     this.watches.add(cancel);
     return cancel;
+  }
+
+  /**
+   * One LIST of a reflector: its revision, or the status of a failed one. Its own function
+   * so that no frame of the reflector's loop holds the answer: a suspended async function
+   * keeps every local of its frame, and a kube-proxy's Node list (every Node, parsed) was
+   * kept for the whole run that way, about 500 MiB over 100 kube-proxies at 1,000 nodes.
+   */
+  private async listOnce(path: string, label: Omit<CallLabel, 'verb'>, h: WatchHandlers): Promise<string | number> {
+    const list = await this.call<{ metadata: { resourceVersion: string }; items: KubeObj[] }>({ ...label, verb: 'LIST' }, 'GET', path);
+    if (list.status !== 200) return list.status;
+    h.onList?.(list.body.items);
+    return list.body.metadata.resourceVersion;
   }
 
   /** `onEnd` gets the wait the server asked for when it refused the watch with Retry-After. */

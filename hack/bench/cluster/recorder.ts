@@ -4,6 +4,7 @@
 // its event at a watcher), and errors by HTTP code.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { stats, type Stats } from '../common.js';
+import { WatchLag } from './watch-lag.js';
 
 export type Scope = 'resource' | 'namespace' | 'cluster';
 
@@ -64,10 +65,7 @@ export class Recorder {
   /** The worker threads' event-loop delay (kubelets, kube-proxies), as each reported it when stopped. */
   readonly threadLoops: ThreadLoop[] = [];
   readonly startup: number[] = [];
-  readonly watchLag: number[] = [];
-  /** Writes awaiting their watch event, and events that came before their write's reply. */
-  private readonly sent = new Map<string, number>();
-  private readonly seenEarly = new Map<string, number>();
+  private readonly lag = new WatchLag();
   watchEvents = 0;
 
   call(resource: string, verb: string, scope: Scope, ms: number, status: number, message?: string, parts?: { tail: number; end: number; own: number }): void {
@@ -104,19 +102,18 @@ export class Recorder {
 
   /** A write of `id` sent at `at` produced revision `rv`. */
   wrote(id: string, rv: string, at: number): void {
-    const key = `${id}@${rv}`;
-    const early = this.seenEarly.get(key);
-    if (early !== undefined) { this.seenEarly.delete(key); this.watchLag.push(early - at); return; }
-    this.sent.set(key, at);
+    this.lag.wrote(`${id}@${rv}`, at);
   }
 
   /** A watcher received `id` at revision `rv` at `at`; only writes this process made are timed. */
   saw(id: string, rv: string, at: number): void {
     this.watchEvents++;
-    const key = `${id}@${rv}`;
-    const sentAt = this.sent.get(key);
-    if (sentAt !== undefined) { this.sent.delete(key); this.watchLag.push(at - sentAt); return; }
-    if (this.seenEarly.size < 100_000) this.seenEarly.set(key, at);
+    this.lag.saw(`${id}@${rv}`, at);
+  }
+
+  /** Each write's lag to the first sighting of its event at a watcher of this process, ms. */
+  get watchLag(): number[] {
+    return this.lag.lags;
   }
 
   rows(): Array<{ resource: string; verb: string; scope: Scope; s: Stats; tail: Stats; end: Stats; own: Stats; slo: number }> {
