@@ -7,7 +7,13 @@
 // snapshot: two scavenges before ready instead of about ten, and no mark-compact; ~35 ms
 // less CPU until ready, ~7 MiB more idle RSS); its cap stays Node's 16 MiB semi-spaces, as 32 and 64 showed no
 // clear gain in CPU per request and 64 longer scavenge pauses under the cluster load
-// (docs/scaling.md, "Where a replica's time goes").
+// (docs/scaling.md, "Where a replica's time goes"). And no memory reducer: V8 starts it
+// when no mark-compact ran for 100 s (its watchdog) or the allocation rate drops, and its
+// mark-compacts shrink the heap by compacting every fragmented page and sweeping dead
+// buffers' memory in the pause; under the 1,000-node load they were the longest pauses a
+// replica took (325-797 ms against at most 175 ms for the others in the same run), and a
+// server under load gains nothing from giving memory back between them (docs/scaling.md,
+// "Where a replica's loop stops").
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
