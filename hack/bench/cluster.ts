@@ -18,6 +18,8 @@
 //   kubelet's service informer does; off so runs compare with earlier ones)
 //   --no-kubelet-node-watch (kubelets register without first listing and watching their own
 //   Node, as runs before 6e865c6 did; a v1.28 kubelet's node informer does, so on by default)
+//   --proxy-all-nodes (each kube-proxy lists and watches every Node, as runs before session
+//   48 did; a v1.28 kube-proxy watches only its own Node, so off by default)
 //   --http1 (every simulated component over HTTP/1.1, a connection per watch, instead of
 //   one HTTP/2 connection per component as client-go)
 //   --kubelet-threads (one per 250 nodes, at most 4: worker threads the kubelets are split
@@ -62,6 +64,7 @@ const options: RunOptions = {
   events: opt('events') === 'true',
   kubeletServiceWatch: opt('kubelet-service-watch') === 'true',
   kubeletNodeWatch: opt('no-kubelet-node-watch') !== 'true',
+  proxyAllNodes: opt('proxy-all-nodes') === 'true',
   ...(opt('kubelet-threads') ? { kubeletThreads: num('kubelet-threads', 1) } : {}),
 };
 

@@ -151,15 +151,26 @@ describe('cluster load generator (hack/bench/cluster)', function () {
     }
   });
 
-  it('binds through pods/binding as the scheduler; kube-proxy watches Services, EndpointSlices and Nodes', () => {
+  it('binds through pods/binding as the scheduler; kube-proxy watches Services, EndpointSlices and its own Node', () => {
     expect(by('system:kube-scheduler', 'create', 'pods', 'binding').length).to.equal(result.bindings);
     for (const r of ['services', 'endpointslices', 'nodes']) {
       expect(by('system:kube-proxy', 'watch', r).length, r).to.be.at.least(1);
       // The kube-proxies run on a thread of their own: their calls reach the run's record.
-      // Kubelets list their own Node and every Service too: those rows hold both.
+      // Kubelets list their own Node and every Service too, the scheduler every Node: those rows hold all.
       const kubelets = r === 'nodes' || r === 'services' ? by(/^system:node:/, 'list', r).length : 0;
+      const scheduler = r === 'nodes' ? by('system:kube-scheduler', 'list', r).length : 0;
       expect(by('system:kube-proxy', 'list', r).length, r).to.be.at.least(1);
-      expect(recorded(r, 'LIST'), r).to.equal(by('system:kube-proxy', 'list', r).length + kubelets);
+      expect(recorded(r, 'LIST'), r).to.equal(by('system:kube-proxy', 'list', r).length + kubelets + scheduler);
+    }
+    // Two kube-proxies (0.34 of 3 nodes), each on a node of its own and watching only that Node,
+    // as v1.28's; the scheduler's node informer holds every Node.
+    const proxyNodes = (verb: string) => [...new Set(by('system:kube-proxy', verb, 'nodes').map((e) => new URL(e.requestURI, 'https://x').searchParams.get('fieldSelector')))].sort();
+    expect(proxyNodes('list')).to.deep.equal(['metadata.name=hollow-node-0', 'metadata.name=hollow-node-1']);
+    expect(proxyNodes('watch')).to.deep.equal(['metadata.name=hollow-node-0', 'metadata.name=hollow-node-1']);
+    for (const verb of ['list', 'watch']) {
+      const all = by('system:kube-scheduler', verb, 'nodes');
+      expect(all.length, verb).to.be.at.least(1);
+      for (const e of all) expect(e.requestURI, verb).to.not.contain('fieldSelector');
     }
     // Each worker thread (the kubelets' one, the kube-proxies') reports its loop delay when stopped.
     expect(result.rec.threadLoops.map((t) => t.thread).sort()).to.deep.equal(['2 kube-proxies', 'kubelets hollow-node-0..']);

@@ -8,13 +8,13 @@ import { Recorder, threadLoop } from './recorder.js';
 
 function runWorker(d: ProxyData): void {
   const rec = new Recorder();
-  const loop = threadLoop(`${d.count} kube-proxies`);
+  const loop = threadLoop(`${d.nodes.length} kube-proxies`);
   let batch: SawBatch = [];
   const flush = (): void => { if (batch.length) { parentPort!.postMessage({ saw: batch } satisfies FromWorker); batch = []; } };
   const timer = setInterval(flush, flushMs);
   const sink: Saw = { saw: (key, rv, at) => { batch.push(key, rv, at); } };
-  const clients = Array.from({ length: d.count }, () => new ApiClient(d.server, d.id, rec, d.userAgent, d.protocol));
-  const stops = clients.map((c) => startKubeProxy(c, sink));
+  const clients = d.nodes.map(() => new ApiClient(d.server, d.id, rec, d.userAgent, d.protocol));
+  const stops = clients.map((c, i) => startKubeProxy(c, sink, d.nodes[i]!, d.allNodes));
   parentPort!.once('message', () => {
     for (const s of stops) s();
     for (const c of clients) c.close();

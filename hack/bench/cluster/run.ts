@@ -49,6 +49,11 @@ export interface RunOptions {
   kubeletServiceWatch?: boolean;
   /** Each kubelet lists and watches its own Node before registering, as v1.28's node informer (default on). */
   kubeletNodeWatch?: boolean;
+  /**
+   * Each kube-proxy watches every Node instead of its own, the shape runs before session 48
+   * used (heavier than any v1.28 component): off by default.
+   */
+  proxyAllNodes?: boolean;
   /** Worker threads the kubelets are split over (default: one per 250 nodes, at most 4). */
   kubeletThreads?: number;
 }
@@ -109,7 +114,7 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
   };
   let peakWatches = 0;
   const ticker = setInterval(() => {
-    peakWatches = Math.max(peakWatches, kubelets.watchCount + proxies * 3 + 1);
+    peakWatches = Math.max(peakWatches, kubelets.watchCount + proxies * 3 + 2);
     hooks.tick?.();
   }, 1000);
   let stopProxies: (() => Promise<void>) | undefined;
@@ -120,7 +125,9 @@ export async function runClusterLoad(admin: Credentials, signer: CertKeyPair | u
     hooks.log(`  ${o.nodes} nodes registered in ${((clock() - t0) / 1000).toFixed(1)} s (kubelets on ${threads} thread${threads === 1 ? '' : 's'})`);
     hooks.phaseEnded?.('register nodes');
     const proxyId = ids.get('system:kube-proxy') ?? { ca: admin.ca, cert: admin.cert, key: admin.key, token: admin.token };
-    if (proxies > 0) stopProxies = startKubeProxies(admin.server, proxyId, proxies, 'kube-proxy/v1.28.3 (linux/amd64) kubernetes/hollow', o.protocol, rec);
+    // Spread over the nodes, as a DaemonSet on a fraction of them.
+    const proxyNodes = Array.from({ length: proxies }, (_x, i) => nodeNames[Math.floor((i * o.nodes) / proxies)]!);
+    if (proxies > 0) stopProxies = startKubeProxies(admin.server, proxyId, proxyNodes, o.proxyAllNodes ?? false, 'kube-proxy/v1.28.3 (linux/amd64) kubernetes/hollow', o.protocol, rec);
     scheduler = new SchedulerStandIn(client('system:kube-scheduler', 'kube-scheduler/v1.28.3 (linux/amd64) kubernetes/hollow'), nodeNames, ledger, Math.max(o.qps, 50), 2 * Math.max(o.qps, 50), o.events);
     scheduler.start();
     const pods = o.nodes * o.podsPerNode;

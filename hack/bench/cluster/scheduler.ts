@@ -1,5 +1,6 @@
 // The scheduler's stand-in, shaped as kube-scheduler v1.28 runs: a reflector on
-// unscheduled pods (fieldSelector spec.nodeName=, as kube-scheduler's); one scheduling
+// unscheduled pods (fieldSelector spec.nodeName=, as kube-scheduler's) and one on every
+// Node (its node informer; the stand-in places by its own count of pods); one scheduling
 // loop that takes pods from its queue one at a time, picks the least-loaded node and
 // assumes the pod there (scheduleOne's scheduling cycle); and a binding per pod sent
 // without waiting for the one before (scheduleOne hands each binding cycle to a goroutine
@@ -20,6 +21,7 @@ export class SchedulerStandIn {
   private readonly limiter: TokenBucket;
   private stopped = false;
   private stopWatch?: () => void;
+  private stopNodeWatch?: () => void;
   /** Wakes the scheduling loop when the queue gets a pod. */
   private wake?: () => void;
   bindings = 0;
@@ -41,6 +43,7 @@ export class SchedulerStandIn {
       onList: (items) => { const at = clock(); for (const p of items) offer(p, at); },
       onEvent: (type, p, at) => { if (type === 'ADDED' || type === 'MODIFIED') offer(p, at); },
     });
+    this.stopNodeWatch = this.api.reflect('/api/v1/nodes', { resource: 'nodes', scope: 'cluster' }, { onEvent: () => undefined });
     void this.scheduleLoop();
   }
 
@@ -88,6 +91,7 @@ export class SchedulerStandIn {
   stop(): void {
     this.stopped = true;
     this.stopWatch?.();
+    this.stopNodeWatch?.();
     this.wake?.();
   }
 }
