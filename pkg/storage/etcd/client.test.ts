@@ -41,6 +41,11 @@ async function deliveryMs(watcher: Etcd3, writer: Etcd3, prefix: string): Promis
 
 describe('etcd client: HTTP/2 flow-control windows', function () {
   this.timeout(30_000);
+  // Timed against a shared etcd while other test files run: once in about 3,000 CI tests
+  // (6d2cbf1's fresh-clone run) grpc-js's default windows read the event in 102 ms instead
+  // of 850-1,040, so the scenario did not reproduce; a client that lost its large windows
+  // fails every attempt.
+  this.retries(2);
 
   it('reads a large watch event through a busy event loop in a few turns, where 64 KiB windows take many', async () => {
     const endpoint = await testEtcdEndpoint();
