@@ -200,4 +200,7 @@ function retryAfterSeconds(r: { status: number; retryAfter?: string }): number |
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A collection's path narrowed by a field selector, as client-go's ListOptions sends it. */
+export const withFieldSelector = (collection: string, selector: string): string => `${collection}?fieldSelector=${encodeURIComponent(selector)}`;
 export { clock };

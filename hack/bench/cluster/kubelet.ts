@@ -6,7 +6,7 @@
 // strategy), reports each pod ContainerCreating then Running by strategic-merge patches of
 // pods/status with the conditions a kubelet writes, and confirms a graceful deletion with a
 // zero-grace delete preconditioned on the pod's UID.
-import { clock, sleep, type ApiClient, type KubeObj } from './client.js';
+import { clock, sleep, withFieldSelector, type ApiClient, type KubeObj } from './client.js';
 import { containerKillEvents, containerStartEvents, emit } from './events.js';
 import type { Recorder } from './recorder.js';
 import { registerNode } from './register.js';
@@ -107,7 +107,7 @@ export class SimKubelet {
     this.nodeUid = node.metadata.uid ?? '';
     await this.renewLease();
     await this.patchNodeStatus();
-    this.stopWatch = this.api.reflect(`/api/v1/pods?fieldSelector=${encodeURIComponent(`spec.nodeName=${this.name}`)}`, { resource: 'pods', scope: 'cluster' }, {
+    this.stopWatch = this.api.reflect(withFieldSelector('/api/v1/pods', `spec.nodeName=${this.name}`), { resource: 'pods', scope: 'cluster' }, {
       onList: (items) => { const at = clock(); for (const p of items) this.onPod('ADDED', p, at); },
       onEvent: (type, p, at) => { this.rec.saw(`pods/${p.metadata.namespace}/${p.metadata.name}`, p.metadata.resourceVersion ?? '', at); this.onPod(type, p, at); },
     });
@@ -119,7 +119,7 @@ export class SimKubelet {
 
   private watchOwnNode(): Promise<void> {
     return new Promise<void>((listed) => {
-      this.stopNodeWatch = this.api.reflect(`/api/v1/nodes?fieldSelector=${encodeURIComponent(`metadata.name=${this.name}`)}`, { resource: 'nodes', scope: 'cluster' }, {
+      this.stopNodeWatch = this.api.reflect(withFieldSelector('/api/v1/nodes', `metadata.name=${this.name}`), { resource: 'nodes', scope: 'cluster' }, {
         onList: () => listed(),
         // kube-proxies time the watch lag of node writes; a second watcher's sight adds nothing.
         onEvent: () => undefined,
@@ -246,7 +246,7 @@ export class SimKubelet {
     const m = this.mounts.get(key);
     if (m) { m.refs++; return; }
     const [resource, ns, name] = key.split('/') as [string, string, string];
-    const stop = this.api.reflect(`/api/v1/namespaces/${ns}/${resource}?fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`, { resource, scope: 'namespace' }, {
+    const stop = this.api.reflect(withFieldSelector(`/api/v1/namespaces/${ns}/${resource}`, `metadata.name=${name}`), { resource, scope: 'namespace' }, {
       onEvent: (_type, o, at) => this.rec.saw(`${resource}/${ns}/${o.metadata.name}`, o.metadata.resourceVersion ?? '', at),
     });
     this.mounts.set(key, { refs: 1, stop });

@@ -8,17 +8,17 @@
 // parsing their watch events on the main thread delayed every answer the kubelets, the
 // scheduler and the driver were timing there.
 import { Worker } from 'node:worker_threads';
-import type { ApiClient, Identity, Protocol } from './client.js';
+import { withFieldSelector, type ApiClient, type Identity, type Protocol } from './client.js';
 import type { Recorder, RecorderSnapshot } from './recorder.js';
 
 export type Saw = Pick<Recorder, 'saw'>;
 
-export function startKubeProxy(api: ApiClient, rec: Saw, node: string, allNodes = false): () => void {
+export function startKubeProxy(api: ApiClient, rec: Saw, node: string, allNodes: boolean): () => void {
   const seen = (resource: string) => ({ onEvent: (_t: string, o: { metadata: { namespace?: string; name: string; resourceVersion?: string } }, at: number) => rec.saw(`${resource}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, o.metadata.resourceVersion ?? '', at) });
   const stops = [
     api.reflect('/api/v1/services?labelSelector=!service.kubernetes.io%2Fheadless%2C!service.kubernetes.io%2Fservice-proxy-name', { resource: 'services', scope: 'cluster' }, seen('services')),
     api.reflect('/apis/discovery.k8s.io/v1/endpointslices?labelSelector=!service.kubernetes.io%2Fheadless%2C!service.kubernetes.io%2Fservice-proxy-name', { resource: 'endpointslices', scope: 'cluster' }, seen('endpointslices')),
-    api.reflect(allNodes ? '/api/v1/nodes' : `/api/v1/nodes?fieldSelector=${encodeURIComponent(`metadata.name=${node}`)}`, { resource: 'nodes', scope: 'cluster' }, seen('nodes')),
+    api.reflect(allNodes ? '/api/v1/nodes' : withFieldSelector('/api/v1/nodes', `metadata.name=${node}`), { resource: 'nodes', scope: 'cluster' }, seen('nodes')),
   ];
   return () => { for (const s of stops) s(); };
 }

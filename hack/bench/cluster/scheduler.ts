@@ -7,7 +7,7 @@
 // of its own), every call paced by its client's token bucket (kube-scheduler's defaults:
 // --kube-api-qps 50, --kube-api-burst 100; client-go's token-bucket rate limiter). A
 // binding that fails goes back to the queue after a second (podInitialBackoffSeconds 1).
-import { clock, type ApiClient, type KubeObj } from './client.js';
+import { clock, withFieldSelector, type ApiClient, type KubeObj } from './client.js';
 import { emit, scheduledEvent } from './events.js';
 import type { PodLedger } from './kubelet.js';
 import { TokenBucket } from './token-bucket.js';
@@ -39,7 +39,7 @@ export class SchedulerStandIn {
       this.queued.add(key);
       this.enqueue(p);
     };
-    this.stopWatch = this.api.reflect(`/api/v1/pods?fieldSelector=${encodeURIComponent('spec.nodeName=,status.phase!=Succeeded,status.phase!=Failed')}`, { resource: 'pods', scope: 'cluster' }, {
+    this.stopWatch = this.api.reflect(withFieldSelector('/api/v1/pods', 'spec.nodeName=,status.phase!=Succeeded,status.phase!=Failed'), { resource: 'pods', scope: 'cluster' }, {
       onList: (items) => { const at = clock(); for (const p of items) offer(p, at); },
       onEvent: (type, p, at) => { if (type === 'ADDED' || type === 'MODIFIED') offer(p, at); },
     });
