@@ -39,3 +39,14 @@ export function conflictError(conflicts: Conflict[]): StatusError {
   }
   return new StatusError(409, 'Conflict', message, { causes });
 }
+
+/** An Apply's conflicts, thrown inside the field manager before they become the 409. */
+export class ConflictList extends Error {
+  constructor(readonly conflicts: Conflict[]) {
+    super('conflicts');
+  }
+}
+
+export function toConflictError(err: unknown): unknown {
+  return err instanceof ConflictList ? conflictError(err.conflicts) : err;
+}

@@ -12,22 +12,21 @@ import { errors, type StatusError } from '../../../runtime/errors.js';
 import { isPlainObject, type KubeObject, type ManagedFieldsEntry } from '../../../runtime/object.js';
 import { apiVersionOf } from '../../../runtime/scheme.js';
 import { nowTimestamp } from '../names.js';
-import { decodeBytes } from '../../../runtime/serializer/protobuf/codec.js';
-import { messageForKind } from '../../../runtime/serializer/protobuf/schema.js';
-import { conflictError, type Conflict } from './conflict.js';
+import { conflictError, ConflictList, toConflictError, type Conflict } from './conflict.js';
 import { CreateMemo, zeroHasNoScalars } from './create-memo.js';
 import { equalOutsideStrip, isOwnUpdateEntry, updateEntry, UpdateMemo, type Learned } from './update-memo.js';
 import { reportManagedFieldsFailure } from './failure-log.js';
 import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, managerId, type Managed, type ManagerState,
 } from './entries.js';
+import { buildLastApplied, lastAppliedAnnotation } from './last-applied.js';
 import { field, type Path } from './path.js';
 import { FieldSet } from './set.js';
 import {
   compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, TypedValueError, validateTyped, type Comparison,
 } from './typed.js';
+import { zeroValueOf } from './zero-value.js';
 
-export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
 /** kubectl's server-side apply manager; only it migrates from client-side apply. */
 const kubectlManager = 'kubectl';
 
@@ -374,16 +373,6 @@ export class FieldManager {
   }
 }
 
-class ConflictList extends Error {
-  constructor(readonly conflicts: Conflict[]) {
-    super('conflicts');
-  }
-}
-
-function toConflictError(err: unknown): unknown {
-  return err instanceof ConflictList ? conflictError(err.conflicts) : err;
-}
-
 /**
  * Whether a manager that owned `before` and writes `own` (of the `changed` fields, while
  * `removed` went) ends up owning exactly `before` again, as a heartbeat rewriting the same
@@ -430,37 +419,6 @@ function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
   return obj;
 }
 
-const zeroValues = new Map<string, KubeObject>();
-
-function deepFreeze<T>(v: T): T {
-  if (typeof v === 'object' && v !== null) {
-    for (const x of Object.values(v)) deepFreeze(x);
-    Object.freeze(v);
-  }
-  return v;
-}
-
-/**
- * What a new object is compared with on create: upstream compares with the kind's Go zero
- * value, in which value structs exist (a Deployment's spec.template.spec) and nil slices
- * are null, so only what the request adds below them counts as added. The protobuf
- * descriptors know the Go shape; kinds without them start from their empty top-level structs.
- */
-function zeroValueOf(apiVersion: string, kind: string, obj: KubeObject): KubeObject {
-  const message = messageForKind(apiVersion, kind);
-  if (message) {
-    // Decoded once per kind (every create compared with it), frozen: only read.
-    let zero = zeroValues.get(message);
-    if (!zero) zeroValues.set(message, zero = deepFreeze(decodeBytes(new Uint8Array(0), message) as KubeObject));
-    return zero;
-  }
-  const zero: KubeObject = { metadata: {} };
-  for (const [k, v] of Object.entries(obj)) {
-    if (k !== 'metadata' && isPlainObject(v) && Object.keys(v).length === 0) zero[k] = {};
-  }
-  return zero;
-}
-
 /** Nulls in an applied configuration mean "unset" once decoded into the typed object. */
 function dropNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(dropNulls);
@@ -468,17 +426,4 @@ function dropNulls(v: unknown): unknown {
   const out: Obj = {};
   for (const [k, c] of Object.entries(v)) if (c !== null) out[k] = dropNulls(c);
   return out;
-}
-
-/** The annotation kubectl keeps: the applied configuration, without the annotation itself. */
-function buildLastApplied(config: Obj): string {
-  const copy = structuredClone(config);
-  const meta = isPlainObject(copy.metadata) ? copy.metadata : undefined;
-  if (meta && isPlainObject(meta.annotations)) delete meta.annotations[lastAppliedAnnotation];
-  return `${sortedJson(copy)}\n`;
-}
-
-function sortedJson(v: unknown): string {
-  return JSON.stringify(v, (_k, val: unknown) => (isPlainObject(val)
-    ? Object.fromEntries(Object.keys(val).sort().map((k) => [k, val[k]])) : val));
 }

@@ -5,6 +5,7 @@
 import type { Reader, Writer } from './wire.js';
 import { formatGoDuration, formatRFC3339, goZeroTimeSeconds, parseGoDuration, parseRFC3339 } from './gotime.js';
 import { isObj, num, ProtobufShapeError, readLen } from './values.js';
+import { deepFreeze } from '../../../util/deep-freeze.js';
 
 const meta = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const apiext = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions';
@@ -112,14 +113,6 @@ const rawJson = rawJsonCodec(parseJsonBytes);
  */
 const fieldsV1Seen = new Map<string, unknown>();
 const fieldsV1SeenMax = 4096;
-
-function deepFreeze(v: unknown): unknown {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    for (const child of Object.values(v)) deepFreeze(child);
-    Object.freeze(v);
-  }
-  return v;
-}
 
 function fieldsV1Bytes(b: Buffer): unknown {
   if (b.length === 0) return null;
