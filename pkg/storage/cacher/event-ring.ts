@@ -29,7 +29,8 @@ export class EventRing<T extends { rev: number }> {
   private end = 0;
   private dropped?: number;
 
-  constructor(sizing: Partial<RingSizing> = {}) {
+  /** `onDrop`: told of each event pushed out (not of those a clear() forgets). */
+  constructor(sizing: Partial<RingSizing> = {}, private readonly onDrop?: (item: T) => void) {
     this.sizing = { ...upstreamRingSizing, ...sizing };
     this.cap = this.sizing.lowerBound;
     this.slots = new Array<Slot<T> | undefined>(this.cap);
@@ -78,8 +79,10 @@ export class EventRing<T extends { rev: number }> {
 
   private drop(n: number): void {
     for (let i = 0; i < n; i++) {
-      this.dropped = this.slots[this.start % this.cap]!.item.rev;
+      const { item } = this.slots[this.start % this.cap]!;
+      this.dropped = item.rev;
       this.slots[this.start % this.cap] = undefined;
+      this.onDrop?.(item);
       this.start++;
     }
   }

@@ -47,6 +47,14 @@ export class FieldIndexes {
     return r;
   }
 
+  /** Every field with a reader and the object's value of it, [field, value, ...]; undefined when there is none. */
+  valuesOf(key: string, obj: KubeObject): string[] | undefined {
+    if (this.readers.size === 0) return undefined;
+    const out: string[] = [];
+    for (const [field, read] of this.readers) out.push(field, read(key, obj));
+    return out;
+  }
+
   /**
    * The keys whose object has `f.value`, building the field's index from `objects` when
    * it is first asked for; undefined when the field cannot be read.

@@ -6,13 +6,14 @@
 // rolled back.
 import type { KubeObject } from '../../runtime/object.js';
 import type { KeyOrder } from './sorted-keys.js';
+import { thawed, type Version } from './cold-version.js';
 
 /** The present, and for every key changed after the revision asked for, its value then (undefined: absent). */
 export interface HistoryView {
   /** Present keys in etcd (byte) order: the cache's own, so read before its next event. */
   keys: KeyOrder;
   objects: ReadonlyMap<string, KubeObject>;
-  then: ReadonlyMap<string, KubeObject | undefined>;
+  then: ReadonlyMap<string, Version | undefined>;
 }
 
 export interface PageAt {
@@ -46,7 +47,7 @@ export function readPageAt(view: HistoryView, prefix: string, start: string, lim
     const rolledBack = j < changed.length ? changed[j] : undefined;
     let obj: KubeObject | undefined;
     if (rolledBack !== undefined && (present === undefined || rolledBack <= present)) {
-      obj = view.then.get(rolledBack);
+      obj = thawed(view.then.get(rolledBack));
       lastKey = rolledBack;
       j++;
       if (present === rolledBack) i++;

@@ -5,7 +5,8 @@
 // still covers replays the ring and then follows live; a watch asking for the current
 // state gets it from the objects; a watch from a revision the ring has since let go of
 // ends at once with 410 Expired, as upstream's cacher answers, and its client re-lists
-// (the ring is sized by time: event-ring.ts). Only a watch from before this cache first
+// (the ring is sized by time: event-ring.ts; its superseded versions are kept frozen,
+// not decoded: history.ts). Only a watch from before this cache first
 // listed is the caller's to serve from etcd: caches here start on a resource's first use,
 // upstream's at server start, so such a revision is one upstream's cache would cover.
 // Who gets which event is watchers.ts's; a list on an indexed field reads its index.
@@ -24,14 +25,12 @@ import { markShared } from '../../runtime/serializer/shared-encodings.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 import type { RangeProbe } from './freshness.js';
 import { FieldIndexes } from './field-index.js';
-import { concerns, WatcherSet, type Watcher } from './watchers.js';
+import { WatcherSet, type Watcher } from './watchers.js';
 import type { HistoryView } from './paged-read.js';
 import { SortedKeys } from './sorted-keys.js';
-import { EventRing, type RingSizing } from './event-ring.js';
-
-/** `before`: the key's value before the event (undefined: absent), for reads at an earlier revision. */
-interface CachedEvent { key: string; rev: number; event: WatchEvent; before?: KubeObject }
-
+import type { RingSizing } from './event-ring.js';
+import { History } from './history.js';
+import type { Version } from './cold-version.js';
 
 export interface WatchCacheOptions {
   /** How many events are kept for watches that resume from a revision: upstream's sizing unless narrowed (tests). */
@@ -53,7 +52,7 @@ export interface WatchCacheOptions {
 const defaultProgressEveryMs = 5_000;
 
 export class WatchCache {
-  private readonly ring: EventRing<CachedEvent>;
+  private readonly history: History;
   /** The revision the cache listed at when it (last) started: the ring holds every event after it until it drops one. */
   private listedAt = 0;
   /** The revision of the cache's first list: a watch from before it is one this cache never saw. */
@@ -78,7 +77,7 @@ export class WatchCache {
   private stopped = false;
 
   constructor(private readonly client: Etcd3, readonly root: string, private readonly opts: WatchCacheOptions) {
-    this.ring = new EventRing(opts.ring);
+    this.history = new History(opts.ring, (key, obj) => this.indexes.valuesOf(key, obj));
     this.watchers = new WatcherSet(opts.maxPending);
   }
 
@@ -88,9 +87,9 @@ export class WatchCache {
    * oldest event, unless that event shares its revision (a transaction) with a dropped one.
    */
   private get since(): number {
-    const dropped = this.ring.lastDropped;
+    const dropped = this.history.lastDropped;
     if (dropped === undefined) return this.listedAt;
-    const first = this.ring.oldest!.rev;
+    const first = this.history.oldest!.rev;
     return first > dropped ? first - 1 : dropped;
   }
 
@@ -198,8 +197,8 @@ export class WatchCache {
    */
   historyView(at: number): HistoryView | undefined {
     if (this.unusable || this.stopped || !this.source || at < this.since || at > this.rev) return undefined;
-    const then = new Map<string, KubeObject | undefined>();
-    for (const e of this.ring.after(at)) if (!then.has(e.key)) then.set(e.key, e.before);
+    const then = new Map<string, Version | undefined>();
+    for (const e of this.history.after(at)) if (!then.has(e.key)) then.set(e.key, e.before);
     return { keys: this.keys, objects: this.objects, then };
   }
 
@@ -288,8 +287,8 @@ export class WatchCache {
       // Where the stream starts, so the consumer's first bookmark has a revision.
       queue.push(bookmarkEvent(String(after)));
     }
-    for (const e of this.ring.after(after)) {
-      if (concerns(w, e.key, e.event)) queue.push(e.event);
+    for (const e of this.history.after(after)) {
+      if (this.history.concerns(w, e)) queue.push(this.history.eventOf(e));
     }
     this.watchers.add(w);
     return {
@@ -314,7 +313,7 @@ export class WatchCache {
         // decoded first and applied together: a reader never sees part of a transaction,
         // and the cache claims revision R only once all of R is in it.
         for (const group of byRevision(msg.events)) {
-          const decoded: Array<{ key: string; event: WatchEvent }> = [];
+          const decoded: Array<{ key: string; event: WatchEvent; stored?: Buffer }> = [];
           for (const ev of group) {
             const key = ev.kv.key.toString();
             const pending = decodeWithCached(ev, this.objects.get(key), this.opts.transformer);
@@ -330,10 +329,11 @@ export class WatchCache {
               }
               if (this.stopped || source !== this.source) return;
             }
-            decoded.push({ key, event });
+            // Without a transformer a put's object is decoded from the value etcd sent as is.
+            decoded.push({ key, event, stored: this.opts.transformer || ev.type !== 'Put' ? undefined : ev.kv.value });
           }
           const rev = Number(group[0].kv.mod_revision);
-          for (const { key, event } of decoded) this.dispatch(key, rev, event);
+          for (const { key, event, stored } of decoded) this.dispatch(key, rev, event, stored);
           // Readers waiting for this revision see the objects with the whole of it applied.
           this.advance(rev);
         }
@@ -358,7 +358,7 @@ export class WatchCache {
     this.reset();
   }
 
-  private dispatch(key: string, rev: number, event: WatchEvent): void {
+  private dispatch(key: string, rev: number, event: WatchEvent, stored?: Buffer): void {
     const before = this.objects.get(key);
     if (event.type === 'DELETED') {
       if (this.objects.delete(key)) this.keys.delete(key);
@@ -374,7 +374,7 @@ export class WatchCache {
       this.objects.set(key, markShared(event.object));
       this.indexes.update(key, before, event.object);
     }
-    if (event.type !== 'ERROR') this.ring.push({ key, rev, event, before });
+    this.history.record(key, rev, event, before, stored);
     this.watchers.fanOut(key, rev, event);
   }
 
@@ -395,7 +395,7 @@ export class WatchCache {
     this.source?.close();
     this.source = undefined;
     this.ready = undefined;
-    this.ring.clear();
+    this.history.clear();
     this.objects.clear();
     this.keys.clear();
     this.indexes.clear();

@@ -25,16 +25,8 @@ export interface Watcher {
   stop(): void;
 }
 
-function keyMatches(w: Watcher, key: string): boolean {
+export function keyMatches(w: Watcher, key: string): boolean {
   return w.exact ? key === w.key : key.startsWith(w.key);
-}
-
-/** Whether an event on `key` is for watcher `w` (its key, and its trigger value before or after the change). */
-export function concerns(w: Watcher, key: string, event: WatchEvent): boolean {
-  if (!keyMatches(w, key)) return false;
-  const t = w.trigger;
-  if (!t || event.type === 'ERROR') return true;
-  return t.read(key, event.object) === t.value || (event.previous !== undefined && t.read(key, event.previous) === t.value);
 }
 
 export class WatcherSet {
