@@ -4,7 +4,6 @@
 // RequestReceived, then ResponseStarted (long-running requests, once the head is sent)
 // and ResponseComplete. Requests that fail authentication are audited by the outer
 // failedAuthentication filter, at ResponseStarted, as upstream does.
-import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import type { Auditor } from '../../audit/auditor.js';
 import { microTimeAt, nowMicro, type AuditEvent, type AuditUser, type ResponseStatus } from '../../audit/event.js';
@@ -16,6 +15,7 @@ import type { RequestInfo } from '../request/info.js';
 import { isLongRunning } from '../request/long-running.js';
 import { connectionSocket } from '../../util/net/connection.js';
 import { attributesFor } from '../request/attributes.js';
+import { flatRandomUUID } from '../../util/flat-uuid.js';
 
 export interface RequestAuditRecord {
   annotations: Record<string, string>;
@@ -26,7 +26,7 @@ export interface RequestAuditRecord {
 
 export function auditInitFilter(): Koa.Middleware {
   return (ctx, next) => {
-    const id = ctx.get('Audit-ID') || randomUUID();
+    const id = ctx.get('Audit-ID') || flatRandomUUID();
     ctx.state.auditID = id;
     // Kept as a clock reading: most requests write no audit event, so most never format it.
     ctx.state.receivedAt = process.hrtime.bigint();
