@@ -19,7 +19,7 @@ import { partialObjectMetadata, toTable } from './table.js';
 import { errors, isStatusError, type FieldError } from '../../runtime/errors.js';
 import { isHTTP2, unsentBytes } from '../../util/net/connection.js';
 import { WatchFrameWriter } from '../responsewriters/watch-frames.js';
-import { SelfWrittenBody } from '../responsewriters/self-written-body.js';
+import { SelfWrittenBody, setSelfWrittenBody } from '../responsewriters/self-written-body.js';
 import { SharedFrames } from './watch-shared-frames.js';
 
 /** Upstream's --min-request-timeout default: watches end after 1x to 2x this. */
@@ -99,7 +99,7 @@ export async function watchHandler(h: HandlerScope): Promise<void> {
   if (!isHTTP2(h.ctx.req)) h.ctx.set('Transfer-Encoding', 'chunked');
   h.ctx.set('Cache-Control', 'no-cache, private');
   if (h.info.legacyWatchPrefix) h.ctx.set('Warning', legacyWatchWarning(Boolean(name)));
-  h.ctx.body = body;
+  setSelfWrittenBody(h.ctx, body);
   // Clients wait for the response head before reading events: send it now.
   h.ctx.flushHeaders();
 
