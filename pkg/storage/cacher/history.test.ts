@@ -112,6 +112,18 @@ describe('pkg/storage/cacher/history', () => {
     expect(history.eventOf(e).previous).to.deep.equal(fromEtcd);
   });
 
+  it('freezes once a deletion read from etcd whose previous object is its object', () => {
+    const { history } = historyWithNodeField();
+    const last = pod('r', 30, 'a');
+    history.record(`${root}r`, 30, { type: 'DELETED', object: last, previous: last }, undefined);
+    const [e] = [...history.after(0)];
+    expect(e.object).to.be.instanceOf(ColdVersion);
+    expect(e.previous).to.equal(undefined);
+    const ev = history.eventOf(e);
+    expect(ev.object).to.deep.equal(last);
+    expect(ev.previous).to.equal(ev.object);
+  });
+
   it('tells a field-selecting watcher its events from the frozen field values, without decoding', () => {
     const { history, read, reads } = historyWithNodeField();
     lifecycle(history);

@@ -47,19 +47,20 @@ export class History {
    */
   record(key: string, rev: number, event: WatchEvent, before: KubeObject | undefined, stored?: Buffer): void {
     if (event.type === 'ERROR' || event.type === 'BOOKMARK') return;
-    const last = this.newest.get(key);
     let frozenBefore: ColdVersion | undefined;
-    if (last && last.object === before && before) {
-      frozenBefore = new ColdVersion(last.stored ?? JSON.stringify(before), last.stored === undefined ? undefined : String(last.rev),
-        this.fieldValues(key, before));
-      last.object = frozenBefore;
-      last.stored = undefined;
-    } else if (before) {
-      frozenBefore = this.freeze(key, before);
+    if (before) {
+      // The entry that made `before` freezes it in place (from etcd's bytes where it has them), shared with this one.
+      const last = this.newest.get(key);
+      const made = last?.object === before ? last : undefined;
+      frozenBefore = made?.stored !== undefined
+        ? new ColdVersion(made.stored, String(made.rev), this.fieldValues(key, before))
+        : this.freeze(key, before);
+      if (made) { made.object = frozenBefore; made.stored = undefined; }
     }
     // Where the event's objects are the ones implied (the norm: the cache held the key), nothing more is kept.
     const deletedFromCache = event.type === 'DELETED' && before !== undefined;
-    const implied = deletedFromCache || (event.type === 'MODIFIED' ? event.previous === before : event.previous === undefined);
+    const implied = event.type === 'DELETED' ? deletedFromCache || event.previous === event.object
+      : event.type === 'MODIFIED' ? event.previous === before : event.previous === undefined;
     const entry: HistoryEntry = {
       key, rev, type: event.type,
       object: deletedFromCache ? undefined : event.type === 'DELETED' ? this.freeze(key, event.object) : event.object,
@@ -88,7 +89,7 @@ export class History {
       return { type: 'DELETED', object, previous: e.previous ? thaw(e.previous) : object };
     }
     const object = thaw(e.object!);
-    const prior = e.previous ?? (e.type === 'MODIFIED' ? e.before : undefined);
+    const prior = previousOf(e);
     if (prior === undefined) return { type: e.type, object };
     let previous: KubeObject | undefined;
     return { type: e.type, object, get previous() { return (previous ??= thaw(prior)); } };
@@ -100,12 +101,19 @@ export class History {
     const t = w.trigger;
     if (!t) return true;
     const value = (v: Version): string => (v instanceof ColdVersion ? v.field(t.field) ?? t.read(e.key, thaw(v)) : t.read(e.key, v));
-    const object = e.object ?? e.before!;
-    const prior = e.previous ?? (e.type === 'MODIFIED' ? e.before : e.type === 'DELETED' ? object : undefined);
-    return value(object) === t.value || (prior !== undefined && value(prior) === t.value);
+    // A deletion that keeps no object of its own reports `before` (at its revision: same fields).
+    const prior = previousOf(e);
+    return value(e.object ?? e.before!) === t.value || (prior !== undefined && value(prior) === t.value);
   }
 
   private freeze(key: string, obj: KubeObject): ColdVersion {
     return freeze(obj, this.fieldValues(key, obj));
   }
+}
+
+/** The entry's event's previous version: its own, or the one implied (MODIFIED: before; DELETED: the object; ADDED: none). */
+function previousOf(e: HistoryEntry): Version | undefined {
+  if (e.previous) return e.previous;
+  if (e.type === 'MODIFIED') return e.before;
+  return e.type === 'DELETED' ? e.object ?? e.before : undefined;
 }
