@@ -17,7 +17,7 @@ function fakeStore(listed: KubeObject[], listen: boolean) {
       const q = new AsyncQueue<WatchEvent>();
       watches.push(q);
       const stream: WatchStream = { stop: () => q.close(), [Symbol.asyncIterator]: () => q[Symbol.asyncIterator]() };
-      if (listen) stream.listen = (onEvent, onEnd) => q.listen(onEvent, onEnd);
+      if (listen) stream.listen = (sink) => q.listen(sink);
       return stream;
     },
     decorate: (o: KubeObject) => ({ apiVersion: 'v1', kind: 'ConfigMap', ...o }),

@@ -97,21 +97,24 @@ export class Informer {
       // The watch cache hands each event over in its fan-out: no promise and no microtask
       // turn per event, where iterating cost both on every write of the resource.
       await new Promise<void>((resolve, reject) => {
-        stream.listen!((ev) => {
-          let more: boolean;
-          try {
-            more = this.apply(ev);
-          } catch (err) {
-            // In the watch cache's call: the failure ends this watch only (a relist follows).
-            stream.stop();
-            reject(err);
-            return;
-          }
-          if (!more) {
-            stream.stop();
-            resolve();
-          }
-        }, resolve);
+        stream.listen!({
+          onItem: (ev) => {
+            let more: boolean;
+            try {
+              more = this.apply(ev);
+            } catch (err) {
+              // In the watch cache's call: the failure ends this watch only (a relist follows).
+              stream.stop();
+              reject(err);
+              return;
+            }
+            if (!more) {
+              stream.stop();
+              resolve();
+            }
+          },
+          onEnd: resolve,
+        });
       });
       return;
     }

@@ -1,6 +1,7 @@
 // The storage seam. The generic registry talks only to this interface; etcd is one
 // implementation and a watch cache may wrap it with the same shape.
 import type { KubeObject } from '../runtime/object.js';
+import type { Sink } from '../util/async-queue.js';
 
 export interface Preconditions {
   uid?: string;
@@ -110,11 +111,12 @@ export interface WatchOptions {
 export interface WatchStream extends AsyncIterable<WatchEvent> {
   stop(): void;
   /**
-   * Instead of iterating (where offered): each event to `onEvent` as it arrives, in the
-   * producer's call, and `onEnd` once the stream has ended. A watch cache's thousand
-   * watchers of one resource then cost no promise per event and watcher.
+   * Instead of iterating (where offered): each event to `sink.onItem` as it arrives, in the
+   * producer's call, and `sink.onEnd` once the stream has ended. A watch cache's thousand
+   * watchers of one resource then cost no promise per event and watcher, and a consumer
+   * that is itself the sink no closure either.
    */
-  listen?(onEvent: (event: WatchEvent) => void, onEnd: () => void): void;
+  listen?(sink: Sink<WatchEvent>): void;
 }
 
 export type TryUpdate = (current: KubeObject) => Promise<KubeObject | null>;

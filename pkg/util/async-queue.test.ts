@@ -7,11 +7,14 @@ describe('util/async-queue', () => {
     q.push(1);
     q.push(2);
     const seen: string[] = [];
-    q.listen((n) => {
-      seen.push(String(n));
-      // One pushed by the listener while the buffered ones are handed over comes next.
-      if (n === 1) q.push(3);
-    }, () => seen.push('end'));
+    q.listen({
+      onItem: (n) => {
+        seen.push(String(n));
+        // One pushed by the listener while the buffered ones are handed over comes next.
+        if (n === 1) q.push(3);
+      },
+      onEnd: () => seen.push('end'),
+    });
     expect(seen).to.deep.equal(['1', '2', '3']);
     q.push(4);
     expect(seen).to.deep.equal(['1', '2', '3', '4']);
@@ -26,14 +29,14 @@ describe('util/async-queue', () => {
     q.push('a');
     q.close();
     const seen: string[] = [];
-    q.listen((s) => seen.push(s), () => seen.push('end'));
+    q.listen({ onItem: (s) => seen.push(s), onEnd: () => seen.push('end') });
     expect(seen).to.deep.equal(['a', 'end']);
   });
 
   it('a listener that closes the queue from its callback is ended once', () => {
     const q = new AsyncQueue<string>();
     const seen: string[] = [];
-    q.listen((s) => { seen.push(s); q.close(); }, () => seen.push('end'));
+    q.listen({ onItem: (s) => { seen.push(s); q.close(); }, onEnd: () => seen.push('end') });
     q.push('x');
     q.push('y');
     expect(seen).to.deep.equal(['x', 'end']);

@@ -6,6 +6,11 @@
 // another burst).
 import { chunkOf } from '../responsewriters/chunked.js';
 
+/** What makes a frame the first time an object is sent as an event (the watch sending it). */
+export interface FrameEncoder<T extends object = never> {
+  encodeFrame(type: string, object: T): string | Buffer;
+}
+
 /** Per stored event object, for as long as something holds the object: frames by format, version and type. */
 const byObject = new WeakMap<object, Map<string, Buffer>>();
 
@@ -28,8 +33,8 @@ export class SharedFrames {
     return s;
   }
 
-  /** `object`'s frame as an event of `type`, made with `encode` by the first watch to send it. */
-  frame<T extends object>(type: string, object: T, encode: (type: string, object: T) => string | Buffer): Buffer {
+  /** `object`'s frame as an event of `type`, made by the `encoder` of the first watch to send it. */
+  frame<T extends object>(type: string, object: T, encoder: FrameEncoder<T>): Buffer {
     if (object === this.lastObject && type === this.lastType) return this.lastFrame!;
     const keys = this.keysOf(type);
     let frames = byObject.get(object);
@@ -37,7 +42,7 @@ export class SharedFrames {
     let f = frames.get(keys.frame);
     if (f === undefined) {
       // As bytes: each watcher's size observation then reads a length instead of measuring UTF-8.
-      const encoded = encode(type, object);
+      const encoded = encoder.encodeFrame(type, object);
       f = typeof encoded === 'string' ? Buffer.from(encoded) : encoded;
       frames.set(keys.frame, f);
     }

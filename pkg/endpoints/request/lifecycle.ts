@@ -4,6 +4,11 @@
 // non-long-running requests finish, watches get their grace period and are then ended
 // cleanly so their clients re-list on another replica.
 
+/** A watch as shutdown sees it: ended cleanly (a last bookmark, then the end) when its grace is over. */
+export interface TrackedWatch {
+  endCleanly(): void;
+}
+
 export class ServerLifecycle {
   shutdownInitiated = false;
   notAcceptingNewRequests = false;
@@ -11,7 +16,7 @@ export class ServerLifecycle {
   drained = false;
   private inflight = 0;
   private drainWaiters: (() => void)[] = [];
-  private readonly watches = new Set<() => void>();
+  private readonly watches = new Set<TrackedWatch>();
 
   initiateShutdown(): void {
     this.shutdownInitiated = true;
@@ -35,10 +40,13 @@ export class ServerLifecycle {
   get inflightRequests(): number { return this.inflight; }
   get activeWatches(): number { return this.watches.size; }
 
-  /** A watch's way to end its stream cleanly; returns the function that unregisters it. */
-  trackWatch(end: () => void): () => void {
-    this.watches.add(end);
-    return () => { this.watches.delete(end); };
+  /** A watch to end cleanly when the replica shuts down, until untrackWatch. */
+  trackWatch(w: TrackedWatch): void {
+    this.watches.add(w);
+  }
+
+  untrackWatch(w: TrackedWatch): void {
+    this.watches.delete(w);
   }
 
   /** Resolves once no non-long-running request is in flight, or after timeoutMs. */
@@ -55,6 +63,6 @@ export class ServerLifecycle {
   async terminateWatches(graceMs: number): Promise<void> {
     const end = Date.now() + graceMs;
     while (this.watches.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, Math.min(100, end - Date.now())));
-    for (const finish of [...this.watches]) finish();
+    for (const w of [...this.watches]) w.endCleanly();
   }
 }

@@ -95,7 +95,7 @@ describe('watch frames queued in a burst (watch fan-out)', () => {
       const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
       // Node's own writes pass a callback (the end's 'finish' waits for it): keep every argument.
       socket.write = ((...args: unknown[]) => { socketWrites.push((args[0] as Buffer).length); return write(...args); }) as typeof socket.write;
-      const writer = new WatchFrameWriter(res, true, (n) => written.push(n), failed);
+      const writer = new WatchFrameWriter(res, true, { framesWritten: (n) => written.push(n), writeStopped: failed });
       // The middle frame comes pre-framed, as a shared event's chunk does.
       writer.add(frames[0]!);
       writer.add(frames[1]!, chunkOf(frames[1]!));
@@ -117,7 +117,7 @@ describe('watch frames queued in a burst (watch fan-out)', () => {
     const outs = [0, 1, 2].map(() => ({ writableEnded: false, destroyed: false, got: [] as Array<string | Buffer>,
       write(this: { got: Array<string | Buffer> }, b: string | Buffer) { this.got.push(b); return true; } }));
     const shared = [Buffer.from('a\n'), Buffer.from('b\n')];
-    const writers = outs.map((o) => new WatchFrameWriter(o as unknown as ServerResponse, false, () => undefined, failed));
+    const writers = outs.map((o) => new WatchFrameWriter(o as unknown as ServerResponse, false, { framesWritten: () => undefined, writeStopped: failed }));
     for (const w of writers.slice(0, 2)) for (const f of shared) w.add(f);
     // Another selection: other frames, its own copy.
     writers[2]!.add(shared[0]!);

@@ -13,6 +13,17 @@ import { chunkOf, chunkSocket } from './chunked.js';
 
 type Frame = string | Buffer;
 
+/** Who a writer reports to (the watch it writes for: an object, so that a watch needs no closures for it). */
+export interface FrameWriterOwner {
+  /** After n frames went out in one write, for the watch's metrics and its check of what the client has not read. */
+  framesWritten(n: number): void;
+  /**
+   * A write threw (with its error), or the response was found ended or destroyed when the
+   * burst was due (without one: what was queued is dropped); the stream is over either way.
+   */
+  writeStopped(err?: unknown): void;
+}
+
 export class WatchFrameWriter {
   /**
    * Each queued frame, followed by its HTTP/1.1 chunk when it came pre-framed (shared by
@@ -21,14 +32,7 @@ export class WatchFrameWriter {
    */
   private queue: Array<Frame | undefined> = [];
 
-  /**
-   * `written(n)`: after n frames went out in one write, for the caller's metrics and its
-   * check of what the client has not read. `stopped`: a write threw (with its error), or the
-   * response was found ended or destroyed when the burst was due (without one: what was
-   * queued is dropped); the stream is over either way.
-   */
-  constructor(private readonly out: ServerResponse, private readonly http1: boolean,
-    private readonly written: (frames: number) => void, private readonly stopped: (err?: unknown) => void) {}
+  constructor(private readonly out: ServerResponse, private readonly http1: boolean, private readonly owner: FrameWriterOwner) {}
 
   /** Queues `frame` (with its chunk, if framed already) for the end of the current burst. */
   add(frame: Frame, chunk?: Buffer): void {
@@ -45,16 +49,16 @@ export class WatchFrameWriter {
     this.queue = [];
     // Gone meanwhile (the client left, the stream was cut off, or the response ended by
     // anything but the handler's finish): what is queued is dropped, and writing would throw.
-    if (out.writableEnded || out.destroyed) { this.stopped(); return; }
+    if (out.writableEnded || out.destroyed) { this.owner.writeStopped(); return; }
     try {
       const socket = this.http1 ? chunkSocket(out) : undefined;
       if (socket) socket.write(n === 1 ? chunkAt(queue, 0) : joined(everyOther(queue, chunkAt)));
       else out.write(n === 1 ? queue[0]! : joined(everyOther(queue, (q, i) => q[i]!)));
     } catch (err) {
-      this.stopped(err);
+      this.owner.writeStopped(err);
       return;
     }
-    this.written(n);
+    this.owner.framesWritten(n);
   }
 }
 

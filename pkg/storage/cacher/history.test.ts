@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import type { KubeObject } from '../../runtime/object.js';
-import { AsyncQueue } from '../../util/async-queue.js';
 import type { WatchEvent } from '../interfaces.js';
 import { encodeForStorage, decodeFromStorage } from '../etcd/codec.js';
 import { ColdVersion } from './cold-version.js';
@@ -40,7 +39,7 @@ function lifecycle(history: History): WatchEvent[] {
 }
 
 function watcherOn(node: string, read: (key: string, o: KubeObject) => string): Watcher {
-  return { key: root, exact: false, after: 0, queue: new AsyncQueue(), stop: () => undefined,
+  return { key: root, exact: false, after: 0, push: () => undefined, size: 0, stop: () => undefined,
     trigger: { field: 'spec.nodeName', value: node, read } };
 }
 
@@ -144,7 +143,7 @@ describe('pkg/storage/cacher/history', () => {
   it('decodes a frozen version to read a field it was not frozen with', () => {
     const history = new History({ lowerBound: 100 }, () => undefined);
     lifecycle(history);
-    const byPhase: Watcher = { key: root, exact: false, after: 0, queue: new AsyncQueue(), stop: () => undefined,
+    const byPhase: Watcher = { key: root, exact: false, after: 0, push: () => undefined, size: 0, stop: () => undefined,
       trigger: { field: 'status.phase', value: 'Pending', read: (_k, o) => String((o.status as { phase?: string }).phase) } };
     expect([...history.after(0)].filter((e) => history.concerns(byPhase, e)).map((e) => e.type)).to.deep.equal(['ADDED', 'MODIFIED']);
   });

@@ -25,7 +25,8 @@ import { markShared } from '../../runtime/serializer/shared-encodings.js';
 import { watchRange, type RangeWatch } from '../etcd/watcher/range-watch.js';
 import type { RangeProbe } from './freshness.js';
 import { FieldIndexes } from './field-index.js';
-import { WatcherSet, type Watcher } from './watchers.js';
+import { WatcherSet } from './watchers.js';
+import { CacheWatcher } from './cache-watcher.js';
 import type { HistoryView } from './paged-read.js';
 import { SortedKeys } from './sorted-keys.js';
 import type { RingSizing } from './event-ring.js';
@@ -271,34 +272,22 @@ export class WatchCache {
       // Upstream's newErrWatcher: the request succeeded, its stream holds the one ERROR event.
       return endedWith(expiredEvent(tooOldMessage(after, this.since + 1)));
     }
-    const queue = new AsyncQueue<WatchEvent>();
     const prefix = recursive && !key.endsWith('/') ? `${key}/` : key;
     const read = trigger && recursive ? this.indexes.reader(trigger) : undefined;
-    const w: Watcher = {
-      key: prefix, exact: !recursive, after, queue,
-      trigger: read && trigger ? { field: trigger.field, value: trigger.value, read } : undefined,
-      stop: () => { this.watchers.remove(w); queue.close(); },
-    };
+    const w = new CacheWatcher(prefix, !recursive, after, read && trigger ? { field: trigger.field, value: trigger.value, read } : undefined, this.watchers);
     if (initialState) {
       const state = this.readNow(key, recursive, w.trigger && trigger);
-      for (const o of state?.items ?? []) queue.push({ type: 'ADDED', object: o });
-      queue.push(bookmarkEvent(String(after), { [initialEventsEndAnnotation]: 'true' }));
+      for (const o of state?.items ?? []) w.push({ type: 'ADDED', object: o });
+      w.push(bookmarkEvent(String(after), { [initialEventsEndAnnotation]: 'true' }));
     } else if (after <= this.rev) {
       // Where the stream starts, so the consumer's first bookmark has a revision.
-      queue.push(bookmarkEvent(String(after)));
+      w.push(bookmarkEvent(String(after)));
     }
     for (const e of this.history.after(after)) {
-      if (this.history.concerns(w, e)) queue.push(this.history.eventOf(e));
+      if (this.history.concerns(w, e)) w.push(this.history.eventOf(e));
     }
     this.watchers.add(w);
-    return {
-      stop: w.stop,
-      listen: (onEvent, onEnd) => queue.listen(onEvent, onEnd),
-      [Symbol.asyncIterator]: () => ({
-        next: () => queue.next(),
-        return: async () => { w.stop(); return { value: undefined, done: true }; },
-      }),
-    };
+    return w;
   }
 
   get watcherCount(): number {
@@ -354,7 +343,7 @@ export class WatchCache {
 
   /** Ends every client watch with `end` and starts the cache afresh (a new list, then a new watch). */
   private restart(end: WatchEvent): void {
-    for (const w of [...this.watchers.all]) { w.queue.push(end); w.stop(); }
+    for (const w of [...this.watchers.all]) { w.push(end); w.stop(); }
     this.reset();
   }
 

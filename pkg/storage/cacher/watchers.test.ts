@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { KubeObject } from '../../runtime/object.js';
-import { AsyncQueue } from '../../util/async-queue.js';
+import { CacheWatcher } from './cache-watcher.js';
 import type { WatchEvent } from '../interfaces.js';
 import { WatcherSet, type Watcher } from './watchers.js';
 
@@ -9,11 +9,9 @@ const obj = (ns: string, name: string): KubeObject => ({ metadata: { name, names
 const modified = (ns: string, name: string): WatchEvent => ({ type: 'MODIFIED', object: obj(ns, name), previous: obj(ns, name) });
 
 /** A watcher as WatchCache makes one; `seen` lists the names of the events it was handed. */
-function watcher(set: WatcherSet, key: string, exact: boolean, after = 0): Watcher & { seen: string[] } {
-  const queue = new AsyncQueue<WatchEvent>();
-  const seen: string[] = [];
-  const w: Watcher & { seen: string[] } = { key, exact, after, queue, seen, stop: () => { set.remove(w); queue.close(); } };
-  queue.listen((ev) => seen.push(`${ev.type} ${ev.object.metadata.name}`), () => undefined);
+function watcher(set: WatcherSet, key: string, exact: boolean, after = 0, trigger?: Watcher['trigger']): CacheWatcher & { seen: string[] } {
+  const w = Object.assign(new CacheWatcher(key, exact, after, trigger, set), { seen: [] as string[] });
+  w.listen({ onItem: (ev) => w.seen.push(`${ev.type} ${ev.object.metadata.name}`), onEnd: () => undefined });
   set.add(w);
   return w;
 }
@@ -53,8 +51,8 @@ describe('pkg/storage/cacher/watchers', () => {
     const b = watcher(set, `${root}ns/b`, true);
     set.fanOut(`${root}ns/a`, 9, { type: 'ERROR', object: obj('', 'a') });
     expect(a.seen).to.deep.equal(['ERROR a']);
-    expect(a.queue.isClosed).to.equal(true);
-    expect(b.queue.isClosed).to.equal(false);
+    expect(a.isClosed).to.equal(true);
+    expect(b.isClosed).to.equal(false);
     expect([...set.all]).to.deep.equal([b]);
   });
 
@@ -63,12 +61,8 @@ describe('pkg/storage/cacher/watchers', () => {
     const all = watcher(set, root, false);
     const ns = watcher(set, `${root}ns/`, false);
     const ns2 = watcher(set, `${root}ns/`, false);
-    const queue = new AsyncQueue<WatchEvent>();
-    const seen: string[] = [];
     const read = (_key: string, o: KubeObject): string => o.metadata.labels?.['node'] ?? '';
-    const onNode: Watcher = { key: `${root}ns/`, exact: false, after: 0, queue, trigger: { field: 'node', value: 'n1', read }, stop: () => undefined };
-    queue.listen((ev) => seen.push(`${ev.type} ${ev.object.metadata.name}`), () => undefined);
-    set.add(onNode);
+    const { seen } = watcher(set, `${root}ns/`, false, 0, { field: 'node', value: 'n1', read });
     const onN1 = (ns: string, name: string): KubeObject => ({ metadata: { name, namespace: ns, labels: { node: 'n1' } } });
     set.fanOut(`${root}ns/a`, 5, { type: 'ADDED', object: onN1('ns', 'a') });
     set.fanOut(`${root}other/b`, 6, { type: 'ADDED', object: onN1('other', 'b') });

@@ -7,7 +7,6 @@
 // triggers), so an event costs nothing for the thousands of watchers it is not for.
 // Plain watchers are kept by prefix too: an event's key is compared once per prefix, not
 // once per watcher (a thousand watches of one namespace share one prefix).
-import type { AsyncQueue } from '../../util/async-queue.js';
 import type { WatchEvent } from '../interfaces.js';
 import type { ValueOf } from './field-index.js';
 
@@ -19,7 +18,10 @@ export interface Watcher {
   after: number;
   /** Only events of objects with (or that had) this field value are for this watcher. */
   trigger?: { field: string; value: string; read: ValueOf };
-  queue: AsyncQueue<WatchEvent>;
+  /** Hands an event to the watch's consumer (or keeps it until one listens). */
+  push(event: WatchEvent): void;
+  /** Events kept for a consumer that has not taken them yet. */
+  readonly size: number;
   /** The newest revision a progress BOOKMARK told this watcher. */
   told?: number;
   stop(): void;
@@ -83,13 +85,13 @@ export class WatcherSet {
   }
 
   deliver(w: Watcher, event: WatchEvent): void {
-    if (w.queue.size >= this.maxPending) {
+    if (w.size >= this.maxPending) {
       // A watcher this far behind would hold every other one back: end it, as upstream's
       // cacher does; its client re-watches from the last revision it saw.
       w.stop();
       return;
     }
-    w.queue.push(event);
+    w.push(event);
   }
 }
 
