@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import pino from 'pino';
 import { createLogger, createRequestLogger, formatGoDuration, isoTime, levelForVerbosity } from './logging.js';
 import { klogLine } from './klog-text.js';
@@ -120,6 +120,44 @@ describe('pkg/endpoints/filters/logging', function () {
       await (await fetch(`${base}/readyz?verbose`)).text();
       await eventually(() => expect(lines).to.have.length(3));
       expect(lines[2]).to.include({ msg: 'HTTP', level: 20, URI: '/readyz?verbose', resp: 503 });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('logs a watch once it ends, with its whole life as latency and the facts of its request, never as slow', async function () {
+    const { lines, stream } = capture();
+    const log = createLogger('debug', stream);
+    const app = new Koa();
+    app.use(createRequestLogger(log, { slowMs: 10 }));
+    app.use(requestInfoFilter());
+    let body: PassThrough | undefined;
+    app.use(async (ctx) => {
+      ctx.state.user = { name: 'system:node:n1', groups: ['system:nodes'] };
+      ctx.state.auditID = '0f3c1d2e-4b5a-4c6d-8e7f-8091a2b3c4d5';
+      body = new PassThrough();
+      ctx.body = body;
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => server.once('listening', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const pending = fetch(`${base}/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3Da`, { headers: { 'User-Agent': 'kubelet/v1.28.3' } });
+      await eventually(() => expect(body).to.not.equal(undefined));
+      body!.write('{"type":"ADDED"}\n');
+      const res = await pending;
+      await new Promise((r) => setTimeout(r, 60));
+      expect(lines).to.have.length(0);
+      body!.end();
+      await res.text();
+      await eventually(() => expect(lines).to.have.length(1));
+      expect(lines[0]).to.include({
+        msg: 'HTTP', level: 20, verb: 'WATCH', URI: '/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3Da',
+        userAgent: 'kubelet/v1.28.3', 'audit-ID': '0f3c1d2e-4b5a-4c6d-8e7f-8091a2b3c4d5', user: 'system:node:n1', resp: 200,
+      });
+      expect(lines[0]!.latencyMs).to.be.a('number').greaterThan(55);
+      expect(lines[0]).to.not.have.property('slow');
+      expect(lines[0]).to.not.have.property('aborted');
     } finally {
       server.close();
     }

@@ -1,13 +1,14 @@
 // Structured logging: the logger factory and the per-request line upstream's httplog
 // writes once a request has finished (message "HTTP" with verb, URI, latency, userAgent,
 // audit-ID, srcIP and resp), plus the authenticated user and the latency in ms.
-import type { Context, Middleware } from 'koa';
+import type { ServerResponse } from 'node:http';
+import type { Context, Middleware, Next } from 'koa';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import { reportedVerb, requestInfoOf } from './metrics.js';
 import { klogTextDestination } from './klog-text.js';
 import { writeRecord } from './request-record.js';
 import { connectionSocket } from '../../util/net/connection.js';
-import { whenResponseClosed } from '../responsewriters/sent.js';
+import { whenResponseClosed, whenResponseClosedWith } from '../responsewriters/sent.js';
 import { requestQuery } from '../request/query.js';
 
 export type LogLevel = Level | 'silent';
@@ -113,6 +114,7 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
     const contentType = ctx.get('Content-Type');
     // Read now: once the response closes, the socket may be gone (remote address undefined).
     const srcIP = remoteAddr(ctx);
+    if (requestInfoOf(ctx).verb === 'watch') return logWatch(ctx, next, { log, level, start, userAgent, contentType, srcIP });
     whenResponseClosed(ctx.res, () => {
       const elapsed = process.hrtime.bigint() - start;
       const code = ctx.res.statusCode;
@@ -123,24 +125,57 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
       const method = code >= 500 && !isHealthCheck(ctx.path) ? 'error' : slow ? 'warn' : level;
       // Below the verbosity (upstream logs request lines from V(3)): no line to build.
       if (!log.isLevelEnabled(method)) return;
-      const info = requestInfoOf(ctx);
-      const line: Record<string, unknown> = {
-        verb: reportedVerb(info, ctx.method, requestQuery(ctx), contentType),
-        URI: ctx.originalUrl,
-        latency: formatGoDuration(elapsed),
-        latencyMs: Number(elapsed) / 1e6,
-        userAgent,
-        'audit-ID': auditID(ctx),
-        srcIP,
-        resp: code,
-        user: userName(ctx),
-      };
-      if (!ctx.res.writableFinished) line.aborted = true;
-      if (slow) line.slow = true;
-      writeRecord(log, method, line, 'HTTP');
+      writeLine(log, method, factsOf(ctx, contentType), elapsed, userAgent, srcIP, ctx.res, slow);
     });
     return next();
   };
+}
+
+/** What a request line says of the request (the response's part is added by writeLine). */
+interface RequestFacts { verb: string; uri: string; auditID: string; user: string | undefined }
+
+function factsOf(ctx: Context, contentType: string): RequestFacts {
+  return { verb: reportedVerb(requestInfoOf(ctx), ctx.method, requestQuery(ctx), contentType), uri: ctx.originalUrl, auditID: auditID(ctx), user: userName(ctx) };
+}
+
+function writeLine(log: Logger, method: Level, f: RequestFacts, elapsed: bigint, userAgent: string, srcIP: string, res: ServerResponse, slow: boolean): void {
+  const line: Record<string, unknown> = {
+    verb: f.verb,
+    URI: f.uri,
+    latency: formatGoDuration(elapsed),
+    latencyMs: Number(elapsed) / 1e6,
+    userAgent,
+    'audit-ID': f.auditID,
+    srcIP,
+    resp: res.statusCode,
+    user: f.user,
+  };
+  if (!res.writableFinished) line.aborted = true;
+  if (slow) line.slow = true;
+  writeRecord(log, method, line, 'HTTP');
+}
+
+interface WatchLine { log: Logger; level: Level; start: bigint; userAgent: string; contentType: string; srcIP: string; facts?: RequestFacts; res?: ServerResponse }
+
+/**
+ * A watch lives on after its handler returned (right after its response head) and is
+ * logged when it ends: what its line says of the request is read from the context once
+ * the chain has settled, so the context is not kept for the watch's whole life. A watch is
+ * never "slow".
+ */
+function logWatch(ctx: Context, next: Next, w: WatchLine): Promise<void> {
+  const settled = (): void => {
+    w.facts = factsOf(ctx, w.contentType);
+    w.res = ctx.res;
+    whenResponseClosedWith(ctx.res, watchEnded, w);
+  };
+  return next().then(settled, (err: unknown) => { settled(); throw err; });
+}
+
+function watchEnded(w: WatchLine): void {
+  const method = w.res!.statusCode >= 500 ? 'error' : w.level;
+  if (!w.log.isLevelEnabled(method)) return;
+  writeLine(w.log, method, w.facts!, process.hrtime.bigint() - w.start, w.userAgent, w.srcIP, w.res!, false);
 }
 
 function isHealthCheck(path: string): boolean {

@@ -5,9 +5,10 @@
 // WATCH, an apply patch is APPLY, other verbs are the HTTP method (POST, PUT, PATCH,
 // DELETE); scope is resource / namespace / cluster; non-resource requests put their
 // path in `subresource`, and only those a server endpoint answered (markNonResourceRoute).
-import type { Context, Middleware } from 'koa';
+import type { ServerResponse } from 'node:http';
+import type { Context, Middleware, Next } from 'koa';
 import { compressedBytes } from '../responsewriters/compression.js';
-import { whenResponseClosed } from '../responsewriters/sent.js';
+import { whenResponseClosed, whenResponseClosedWith } from '../responsewriters/sent.js';
 import { subresourceOf } from '../../registry/rest/resource.js';
 import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { RequestInfo } from '../request/info.js';
@@ -119,6 +120,23 @@ function responseBytes(ctx: Context): number | undefined {
   return Number.isFinite(declared) ? declared : compressedBytes(ctx);
 }
 
+/**
+ * The labels a request is recorded under, or undefined for one not recorded: resource
+ * requests for what a route serves, non-resource ones a server endpoint answered (and not
+ * 404; `code` undefined: not known yet, checked later).
+ */
+function recordedLabels(ctx: Context, scheme: ResourceScheme | undefined, code: number | undefined): RequestLabels | undefined {
+  const info = requestInfoOf(ctx);
+  if (info.isResourceRequest) {
+    // Only what a route serves: an unknown subresource is any string a client sends too.
+    const def = scheme?.resource(info.apiGroup, info.apiVersion, info.resource);
+    if (scheme && (!def || (info.subresource !== '' && !subresourceOf(def, info.subresource)))) return undefined;
+  } else if (code === 404 || info.path === '/metrics' || ctx.state[routedKey] !== true) {
+    return undefined;
+  }
+  return requestLabels(info, ctx.method, requestQuery(ctx), ctx.get('Content-Type'));
+}
+
 /** Mount early (right after panic recovery) so latency covers the whole filter chain. */
 export function createMetricsFilter(options: MetricsFilterOptions = {}): Middleware {
   const metrics = options.metrics ?? apiserverMetrics();
@@ -127,6 +145,7 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
     // A float clock: a BigInt reading is a heap object, and two more for the difference.
     const start = performance.now();
     const early = requestInfoOf(ctx);
+    if (early.verb === 'watch') return observeWatch(ctx, next, early, start, metrics, scheme);
     const longRunning = isLongRunning(early);
     // Counted down in the close callback below, which runs once: no closure of its own.
     const inflight = longRunning ? undefined : inflightKind(early);
@@ -135,23 +154,50 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
     whenResponseClosed(ctx.res, () => {
       if (inflight) metrics.changeInflight(inflight, -1);
       endLongRunning?.();
-      const info = requestInfoOf(ctx);
       const code = ctx.res.statusCode;
-      if (info.isResourceRequest) {
-        // Only what a route serves: an unknown subresource is any string a client sends too.
-        const def = scheme?.resource(info.apiGroup, info.apiVersion, info.resource);
-        if (scheme && (!def || (info.subresource !== '' && !subresourceOf(def, info.subresource)))) return;
-      } else if (code === 404 || info.path === '/metrics' || ctx.state[routedKey] !== true) {
-        return;
-      }
-      const labels = requestLabels(info, ctx.method, requestQuery(ctx), ctx.get('Content-Type'));
+      const labels = recordedLabels(ctx, scheme, code);
+      if (!labels) return;
       const seconds = (performance.now() - start) / 1e3;
       metrics.observeRequest(labels, code, seconds);
-      if (!longRunning && info.isResourceRequest) metrics.observeServed(labels, seconds, responseBytes(ctx));
+      if (!longRunning && requestInfoOf(ctx).isResourceRequest) metrics.observeServed(labels, seconds, responseBytes(ctx));
     });
     if (longRunning) {
       endLongRunning = metrics.beginLongRunning(requestLabels(early, ctx.method, requestQuery(ctx), ctx.get('Content-Type')));
     }
     return next();
   };
+}
+
+/** What a watch's end records, decided once its handler has returned. */
+interface WatchRecord {
+  metrics: ApiserverMetrics;
+  end: () => void;
+  start: number;
+  res: ServerResponse;
+  labels: RequestLabels | undefined;
+  /** Non-resource: not recorded if it ends 404. */
+  nonResource: boolean;
+}
+
+/**
+ * A watch lives on after its handler returned (right after its response head), and its
+ * close is recorded only then: what that reads is taken from the context once the chain
+ * has settled, so the context is not kept for the watch's whole life. (Other long-running
+ * requests, an exec or a proxied stream, may hold their handler for their whole life, and
+ * keep the path above.)
+ */
+function observeWatch(ctx: Context, next: Next, early: RequestInfoFields, start: number,
+  metrics: ApiserverMetrics, scheme: ResourceScheme | undefined): Promise<void> {
+  const end = metrics.beginLongRunning(requestLabels(early, ctx.method, requestQuery(ctx), ctx.get('Content-Type')));
+  const settled = (): void => whenResponseClosedWith(ctx.res, recordWatch, {
+    metrics, end, start, res: ctx.res, labels: recordedLabels(ctx, scheme, undefined), nonResource: !requestInfoOf(ctx).isResourceRequest,
+  });
+  return next().then(settled, (err: unknown) => { settled(); throw err; });
+}
+
+function recordWatch(r: WatchRecord): void {
+  r.end();
+  const code = r.res.statusCode;
+  if (!r.labels || (r.nonResource && code === 404)) return;
+  r.metrics.observeRequest(r.labels, code, (performance.now() - r.start) / 1e3);
 }

@@ -23,7 +23,7 @@ import { encodeWatchFrame } from '../../runtime/serializer/protobuf/watch.js';
 import { apiserverMetrics } from '../metrics/metrics.js';
 import { partialObjectMetadata, toTable } from './table.js';
 import { errors, isStatusError } from '../../runtime/errors.js';
-import { isHTTP2, unsentBytes } from '../../util/net/connection.js';
+import { isHTTP2, responseOver, unsentBytes } from '../../util/net/connection.js';
 import { WatchFrameWriter, type FrameWriterOwner } from '../responsewriters/watch-frames.js';
 import type { SelfWrittenBody } from '../responsewriters/self-written-body.js';
 import { SharedFrames, type FrameEncoder } from './watch-shared-frames.js';
@@ -141,6 +141,8 @@ export class WatchResponse implements Sink<WatchEvent>, FrameWriterOwner, FrameE
     this.out.on('error', responseGone);
     if (this.stream.listen) this.stream.listen(this);
     else void this.iterate();
+    // A client gone while the watch was being set up: its 'close' came before the listener.
+    if (responseOver(this.out)) this.finish();
   }
 
   /** The shared timer's call: a bookmark now and then, a last one and the end at the timeout. */
