@@ -21,7 +21,7 @@ describe('pkg/endpoints/handlers/watch-deadlines', () => {
   it('fires entries in the order of their moments, on one timer, and not those removed', async () => {
     const d = new Deadlines();
     const log: string[] = [];
-    const now = Date.now();
+    const now = performance.now();
     const entries = [70, 10, 50, 30, 90, 20, 60].map((ms) => entry(`e${ms}`, now + ms, log));
     for (const e of entries) d.add(e);
     expect(d.size).to.equal(7);
@@ -37,7 +37,7 @@ describe('pkg/endpoints/handlers/watch-deadlines', () => {
   it('takes an entry back for a later moment from its own fire, and moves one added again', async () => {
     const d = new Deadlines();
     const log: string[] = [];
-    const now = Date.now();
+    const now = performance.now();
     const ticking = entry('tick', now + 10, log, 2, 20, d);
     const late = entry('late', now + 200, log);
     d.add(ticking);
@@ -52,7 +52,7 @@ describe('pkg/endpoints/handlers/watch-deadlines', () => {
 
   it('keeps the heap ordered through many adds and removes', () => {
     const d = new Deadlines();
-    const base = Date.now() + 60_000;
+    const base = performance.now() + 60_000;
     const entries = Array.from({ length: 500 }, (_x, i) => entry(String(i), base + ((i * 7919) % 1000), []));
     for (const e of entries) d.add(e);
     for (const e of entries.filter((_e, i) => i % 3 === 0)) d.remove(e);

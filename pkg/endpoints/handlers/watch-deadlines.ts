@@ -5,7 +5,11 @@
 // 11,000 watches, and each of their objects is marked again by every major GC. Adding,
 // moving and removing a watch is O(log n) and allocates nothing.
 
-/** What the heap orders: a moment (Date.now() ms) and where the entry is in the heap (-1: not in it). */
+/**
+ * What the heap orders: a moment (performance.now() ms: monotonic, so a step of the wall clock
+ * neither ends every watch at once nor holds their bookmarks back) and where the entry is in
+ * the heap (-1: not in it).
+ */
 export interface Timed {
   due: number;
   heapIndex: number;
@@ -84,13 +88,13 @@ export class Deadlines {
     if (this.timer) clearTimeout(this.timer);
     this.armedFor = next;
     // Unref'd: a watch keeps the process up through its connection, not its timers.
-    this.timer = setTimeout(() => this.run(), Math.max(0, next - Date.now())).unref();
+    this.timer = setTimeout(() => this.run(), Math.max(0, next - performance.now())).unref();
   }
 
   private run(): void {
     this.timer = undefined;
     this.armedFor = Infinity;
-    const now = Date.now();
+    const now = performance.now();
     // Each entry due is taken out before it fires, so one that adds itself again later is not met twice.
     while (this.heap.length > 0 && this.heap[0]!.due <= now) {
       const t = this.heap[0]!;

@@ -121,7 +121,7 @@ export class WatchResponse implements Sink<WatchEvent>, FrameWriterOwner, FrameE
     this.shared = SharedFrames.of(`${s.media.format}|${this.apiVersion}`);
     this.lastRV = s.resumedFrom;
     this.initialDone = !s.sendInitial;
-    const now = Date.now();
+    const now = performance.now();
     this.endsAt = now + s.timeoutMs;
     this.bookmarkIntervalMs = s.bookmarkIntervalMs;
     this.nextBookmarkAt = now + s.bookmarkIntervalMs;

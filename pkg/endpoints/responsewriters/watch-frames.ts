@@ -30,23 +30,24 @@ export class WatchFrameWriter {
    * every watcher of an event) or undefined: one array, so that queueing a frame touches one
    * object of this watcher's besides the writer (a thousand watchers' worth of them per event).
    */
-  private queue: Array<Frame | undefined> = [];
+  private queue: Array<Frame | undefined> | undefined;
 
   constructor(private readonly out: ServerResponse, private readonly http1: boolean, private readonly owner: FrameWriterOwner) {}
 
   /** Queues `frame` (with its chunk, if framed already) for the end of the current burst. */
   add(frame: Frame, chunk?: Buffer): void {
-    if (this.queue.length === 0) schedule(this);
+    // Made when a burst begins and dropped when it is written: an idle watch holds none.
+    if (this.queue === undefined) { this.queue = []; schedule(this); }
     this.queue.push(frame, chunk);
   }
 
   /** Writes what is queued now: before the response ends, so that its end stays last. */
   flush(): void {
     const queue = this.queue;
-    if (queue.length === 0) return;
+    if (queue === undefined) return;
     const n = queue.length / 2;
     const out = this.out;
-    this.queue = [];
+    this.queue = undefined;
     // Gone meanwhile (the client left, the stream was cut off, or the response ended by
     // anything but the handler's finish): what is queued is dropped, and writing would throw.
     if (out.writableEnded || out.destroyed) { this.owner.writeStopped(); return; }

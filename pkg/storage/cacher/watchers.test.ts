@@ -75,4 +75,23 @@ describe('pkg/storage/cacher/watchers', () => {
     expect(ns.seen).to.deep.equal(['ADDED a']);
     expect(ns2.seen).to.deep.equal(['ADDED a', 'MODIFIED c']);
   });
+
+  it('keeps a key\'s watchers as one, then many, then one again, each handed the key\'s events until stopped', () => {
+    const set = new WatcherSet(100);
+    const first = watcher(set, `${root}ns/a`, true);
+    set.fanOut(`${root}ns/a`, 2, modified('ns', 'a'));
+    const second = watcher(set, `${root}ns/a`, true);
+    set.fanOut(`${root}ns/a`, 3, modified('ns', 'a'));
+    first.stop();
+    set.fanOut(`${root}ns/a`, 4, modified('ns', 'a'));
+    const third = watcher(set, `${root}ns/a`, true);
+    second.stop();
+    set.fanOut(`${root}ns/a`, 5, modified('ns', 'a'));
+    third.stop();
+    set.fanOut(`${root}ns/a`, 6, modified('ns', 'a'));
+    expect(first.seen).to.have.length(2);
+    expect(second.seen).to.have.length(2);
+    expect(third.seen).to.have.length(1);
+    expect([...set.all]).to.deep.equal([]);
+  });
 });

@@ -34,11 +34,11 @@ export function keyMatches(w: Watcher, key: string): boolean {
 export class WatcherSet {
   readonly all = new Set<Watcher>();
   /** Watchers of a prefix without a trigger, by prefix: every event under it is offered to them. */
-  private plain = new Map<string, Set<Watcher>>();
+  private plain = new Map<string, Bucket>();
   /** Watchers of one exact key, by key. */
-  private byKey = new Map<string, Set<Watcher>>();
+  private byKey = new Map<string, Bucket>();
   /** Watchers with a trigger, by field and value. */
-  private triggered = new Map<string, { read: ValueOf; byValue: Map<string, Set<Watcher>> }>();
+  private triggered = new Map<string, { read: ValueOf; byValue: Map<string, Bucket> }>();
 
   /** `maxPending`: a watcher with more undelivered events than this is closed; its client re-watches. */
   constructor(private readonly maxPending: number) {}
@@ -68,19 +68,19 @@ export class WatcherSet {
       if (event.type === 'ERROR') w.stop();
     };
     // A watcher stopped meanwhile leaves its set; iterating a Set while deleting from it is safe.
-    for (const [prefix, set] of this.plain) if (key.startsWith(prefix)) for (const w of set) offer(w);
-    for (const w of this.byKey.get(key) ?? []) offer(w);
+    for (const [prefix, bucket] of this.plain) if (key.startsWith(prefix)) each(bucket, offer);
+    each(this.byKey.get(key), offer);
     // Found by their value, not their prefix: that is checked here.
     const offerUnder = (w: Watcher): void => { if (keyMatches(w, key)) offer(w); };
     for (const { read, byValue } of this.triggered.values()) {
       if (event.type === 'ERROR') {
-        for (const set of byValue.values()) for (const w of set) offerUnder(w);
+        for (const bucket of byValue.values()) each(bucket, offerUnder);
         continue;
       }
       const now = read(key, event.object);
       const before = event.previous ? read(key, event.previous) : now;
-      for (const w of byValue.get(now) ?? []) offerUnder(w);
-      if (before !== now) for (const w of byValue.get(before) ?? []) offerUnder(w);
+      each(byValue.get(now), offerUnder);
+      if (before !== now) each(byValue.get(before), offerUnder);
     }
   }
 
@@ -95,14 +95,32 @@ export class WatcherSet {
   }
 }
 
-function addTo(index: Map<string, Set<Watcher>>, value: string, w: Watcher): void {
-  let set = index.get(value);
-  if (!set) { set = new Set(); index.set(value, set); }
-  set.add(w);
+/**
+ * The watchers of one key, prefix or field value: the watcher itself while it is the only
+ * one, as a kubelet's watch of one ConfigMap or of its node's pods is (a Set, its table
+ * and the map's entry were three objects per watch, kept for the watch's life), a Set
+ * once there are more.
+ */
+type Bucket = Watcher | Set<Watcher>;
+
+/** Calls `fn` for each watcher of `bucket` (one stopped meanwhile leaves the bucket: safe). */
+function each(bucket: Bucket | undefined, fn: (w: Watcher) => void): void {
+  if (bucket === undefined) return;
+  if (bucket instanceof Set) { for (const w of bucket) fn(w); return; }
+  fn(bucket);
 }
 
-function removeFrom(index: Map<string, Set<Watcher>>, value: string, w: Watcher): void {
-  const set = index.get(value);
-  set?.delete(w);
-  if (set?.size === 0) index.delete(value);
+function addTo(index: Map<string, Bucket>, value: string, w: Watcher): void {
+  const bucket = index.get(value);
+  if (bucket === undefined) index.set(value, w);
+  else if (bucket instanceof Set) bucket.add(w);
+  else index.set(value, new Set([bucket, w]));
+}
+
+function removeFrom(index: Map<string, Bucket>, value: string, w: Watcher): void {
+  const bucket = index.get(value);
+  if (bucket === w) { index.delete(value); return; }
+  if (!(bucket instanceof Set)) return;
+  bucket.delete(w);
+  if (bucket.size === 0) index.delete(value);
 }
