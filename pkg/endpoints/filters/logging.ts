@@ -8,7 +8,7 @@ import { reportedVerb, requestInfoOf } from './metrics.js';
 import { klogTextDestination } from './klog-text.js';
 import { writeRecord } from './request-record.js';
 import { connectionSocket } from '../../util/net/connection.js';
-import { whenResponseClosed, whenResponseClosedWith } from '../responsewriters/sent.js';
+import { closedAfterSettling, whenResponseClosed } from '../responsewriters/sent.js';
 import { requestQuery } from '../request/query.js';
 
 export type LogLevel = Level | 'silent';
@@ -164,12 +164,11 @@ interface WatchLine { log: Logger; level: Level; start: bigint; userAgent: strin
  * never "slow".
  */
 function logWatch(ctx: Context, next: Next, w: WatchLine): Promise<void> {
-  const settled = (): void => {
+  return closedAfterSettling(ctx.res, next(), () => {
     w.facts = factsOf(ctx, w.contentType);
     w.res = ctx.res;
-    whenResponseClosedWith(ctx.res, watchEnded, w);
-  };
-  return next().then(settled, (err: unknown) => { settled(); throw err; });
+    return w;
+  }, watchEnded);
 }
 
 function watchEnded(w: WatchLine): void {

@@ -8,7 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Context, Middleware, Next } from 'koa';
 import { compressedBytes } from '../responsewriters/compression.js';
-import { whenResponseClosed, whenResponseClosedWith } from '../responsewriters/sent.js';
+import { closedAfterSettling, whenResponseClosed } from '../responsewriters/sent.js';
 import { subresourceOf } from '../../registry/rest/resource.js';
 import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { RequestInfo } from '../request/info.js';
@@ -125,8 +125,7 @@ function responseBytes(ctx: Context): number | undefined {
  * requests for what a route serves, non-resource ones a server endpoint answered (and not
  * 404; `code` undefined: not known yet, checked later).
  */
-function recordedLabels(ctx: Context, scheme: ResourceScheme | undefined, code: number | undefined): RequestLabels | undefined {
-  const info = requestInfoOf(ctx);
+function recordedLabels(ctx: Context, info: RequestInfoFields, scheme: ResourceScheme | undefined, code: number | undefined): RequestLabels | undefined {
   if (info.isResourceRequest) {
     // Only what a route serves: an unknown subresource is any string a client sends too.
     const def = scheme?.resource(info.apiGroup, info.apiVersion, info.resource);
@@ -154,12 +153,13 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
     whenResponseClosed(ctx.res, () => {
       if (inflight) metrics.changeInflight(inflight, -1);
       endLongRunning?.();
+      const info = requestInfoOf(ctx);
       const code = ctx.res.statusCode;
-      const labels = recordedLabels(ctx, scheme, code);
+      const labels = recordedLabels(ctx, info, scheme, code);
       if (!labels) return;
       const seconds = (performance.now() - start) / 1e3;
       metrics.observeRequest(labels, code, seconds);
-      if (!longRunning && requestInfoOf(ctx).isResourceRequest) metrics.observeServed(labels, seconds, responseBytes(ctx));
+      if (!longRunning && info.isResourceRequest) metrics.observeServed(labels, seconds, responseBytes(ctx));
     });
     if (longRunning) {
       endLongRunning = metrics.beginLongRunning(requestLabels(early, ctx.method, requestQuery(ctx), ctx.get('Content-Type')));
@@ -189,10 +189,10 @@ interface WatchRecord {
 function observeWatch(ctx: Context, next: Next, early: RequestInfoFields, start: number,
   metrics: ApiserverMetrics, scheme: ResourceScheme | undefined): Promise<void> {
   const end = metrics.beginLongRunning(requestLabels(early, ctx.method, requestQuery(ctx), ctx.get('Content-Type')));
-  const settled = (): void => whenResponseClosedWith(ctx.res, recordWatch, {
-    metrics, end, start, res: ctx.res, labels: recordedLabels(ctx, scheme, undefined), nonResource: !requestInfoOf(ctx).isResourceRequest,
-  });
-  return next().then(settled, (err: unknown) => { settled(); throw err; });
+  return closedAfterSettling(ctx.res, next(), (): WatchRecord => {
+    const info = requestInfoOf(ctx);
+    return { metrics, end, start, res: ctx.res, labels: recordedLabels(ctx, info, scheme, undefined), nonResource: !info.isResourceRequest };
+  }, recordWatch);
 }
 
 function recordWatch(r: WatchRecord): void {

@@ -76,3 +76,14 @@ export function whenResponseClosedWith<T>(res: ServerResponse, fn: (arg: T) => v
   }
   waitersOf(res).push({ run: fn as (arg: unknown) => void, arg, onFinish: false, done: false });
 }
+
+/**
+ * For a watch, whose handler returns once its response head is out while the response
+ * lives on: once `chain` has settled (either way), takes what `fn` will read with `take()`
+ * and calls `fn` with it when `res` closes (whenResponseClosedWith). `take` is dropped once
+ * it has run, so what it read from (the request's context) is not kept for the watch's life.
+ */
+export function closedAfterSettling<T>(res: ServerResponse, chain: Promise<void>, take: () => T, fn: (arg: T) => void): Promise<void> {
+  const settled = (): void => whenResponseClosedWith(res, fn, take());
+  return chain.then(settled, (err: unknown) => { settled(); throw err; });
+}
