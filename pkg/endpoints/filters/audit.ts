@@ -16,6 +16,7 @@ import { isLongRunning } from '../request/long-running.js';
 import { connectionSocket } from '../../util/net/connection.js';
 import { attributesFor } from '../request/attributes.js';
 import { flatRandomUUID } from '../../util/flat-uuid.js';
+import { whenResponseClosedWith } from '../responsewriters/sent.js';
 
 export interface RequestAuditRecord {
   annotations: Record<string, string>;
@@ -45,7 +46,8 @@ export function auditFilter(auditor: Auditor | undefined): Koa.Middleware {
     const record: RequestAuditRecord = { annotations: {} };
     ctx.state.audit = record;
     const ev = newEvent(ctx, info, cfg, toAuditUser(requestor));
-    const emit = (stage: Stage) => (cfg.omitStages.has(stage) ? Promise.resolve() : auditor.emit(finish(ctx, ev, record, cfg, stage, requestor)));
+    const emit = (stage: Stage) => (cfg.omitStages.has(stage) ? Promise.resolve()
+      : auditor.emit(finish(ctx.state.user as UserInfo | undefined, ev, record, cfg, stage, requestor)));
     await emit('RequestReceived');
 
     let failure: unknown;
@@ -58,12 +60,26 @@ export function auditFilter(auditor: Auditor | undefined): Koa.Middleware {
     const streaming = !failure && ctx.body !== null && typeof (ctx.body as { pipe?: unknown })?.pipe === 'function';
     if (streaming && isLongRunning(info)) {
       await emit('ResponseStarted');
-      ctx.res.once('close', () => { void emit('ResponseComplete'); });
+      // What ResponseComplete reads, taken now: a closure over the context would keep the
+      // request's context, Koa's request and response and the state for the watch's life.
+      const pending: PendingCompletion = { auditor, ev, record, cfg, requestor, current: ctx.state.user as UserInfo | undefined };
+      whenResponseClosedWith(ctx.res, completeLongRunning, pending);
     } else {
       await emit('ResponseComplete');
     }
     if (failure) throw failure;
   };
+}
+
+interface PendingCompletion {
+  auditor: Auditor; ev: AuditEvent; record: RequestAuditRecord; cfg: RequestAuditConfig;
+  requestor: UserInfo; current: UserInfo | undefined;
+}
+
+/** The ResponseComplete stage of a long-running request, when its response closes. */
+function completeLongRunning(p: PendingCompletion): void {
+  if (p.cfg.omitStages.has('ResponseComplete')) return;
+  void p.auditor.emit(finish(p.current, p.ev, p.record, p.cfg, 'ResponseComplete', p.requestor));
 }
 
 /** Upstream audits a request whose credentials fail at ResponseStarted with a 401. */
@@ -149,14 +165,13 @@ function setResponseStatus(ev: AuditEvent, ctx: Koa.Context, failure: unknown, c
 const webhookPatchAnnotation = 'patch.webhook.admission.k8s.io/';
 
 /** The event at one stage: a copy, so later stages do not change what was emitted. */
-function finish(ctx: Koa.Context, ev: AuditEvent, r: RequestAuditRecord, cfg: RequestAuditConfig,
+function finish(current: UserInfo | undefined, ev: AuditEvent, r: RequestAuditRecord, cfg: RequestAuditConfig,
   stage: Stage, requestor: UserInfo): AuditEvent {
   const out: AuditEvent = { ...ev, stage, stageTimestamp: nowMicro() };
   if (stage === 'RequestReceived') {
     delete out.responseStatus;
     return out;
   }
-  const current = ctx.state.user as UserInfo | undefined;
   if (current && current !== requestor) out.impersonatedUser = toAuditUser(current);
   // Webhook patches hold object content: upstream records them only from level Request.
   const keep = cfg.level === 'Metadata' ? Object.entries(r.annotations).filter(([k]) => !k.startsWith(webhookPatchAnnotation))
