@@ -46,6 +46,17 @@ function answerEscaped(ctx: Koa.Context, err: unknown, log: Logger | undefined):
   }
 }
 
+/**
+ * Drops the parse of the request's URL that Koa's path and query getters leave on the
+ * request (parseurl's `_parsedUrl`: a Url and its path and query strings, about five heap
+ * objects). Node keeps a watch's request for the watch's life, and the filters have read
+ * what they need by now; a later reader parses the URL again.
+ */
+function forgetParsedUrl(req: IncomingMessage): void {
+  const cached = req as IncomingMessage & { _parsedUrl?: unknown };
+  if (cached._parsedUrl !== undefined) cached._parsedUrl = undefined;
+}
+
 /** Koa's statuses.empty: answered without a body, whatever ctx.body holds. */
 function isEmptyStatus(code: number): boolean {
   return code === 204 || code === 205 || code === 304;
@@ -93,7 +104,7 @@ function respond(ctx: Koa.Context): void {
   }
   if (typeof body === 'string' || Buffer.isBuffer(body)) { res.end(body); return; }
   // Written and ended by its handler (a watch), not piped.
-  if (body instanceof SelfWrittenBody) return;
+  if (body instanceof SelfWrittenBody) { forgetParsedUrl(ctx.req); return; }
   if (body instanceof Stream) {
     // A failure destroys the response with it; the error has nowhere else to go.
     pipeline(body as unknown as Readable, res, () => undefined);

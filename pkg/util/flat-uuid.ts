@@ -3,7 +3,8 @@
 // audit ID lives as long as its request, and at 1,000 nodes a replica's ten thousand
 // watches each held such a tree for the collector to mark again at every major GC.
 import { randomUUID } from 'node:crypto';
+import { flatString } from './flat-string.js';
 
 export function flatRandomUUID(): string {
-  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+  return flatString(randomUUID());
 }

@@ -9,6 +9,7 @@ import { klogTextDestination } from './klog-text.js';
 import { writeRecord } from './request-record.js';
 import { connectionSocket } from '../../util/net/connection.js';
 import { closedAfterSettling, whenResponseClosed } from '../responsewriters/sent.js';
+import { flatString } from '../../util/flat-string.js';
 import { requestQuery } from '../request/query.js';
 
 export type LogLevel = Level | 'silent';
@@ -114,7 +115,7 @@ export function createRequestLogger(log: Logger, options: RequestLogOptions = {}
     const contentType = ctx.get('Content-Type');
     // Read now: once the response closes, the socket may be gone (remote address undefined).
     const srcIP = remoteAddr(ctx);
-    if (requestInfoOf(ctx).verb === 'watch') return logWatch(ctx, next, { log, level, start, userAgent, contentType, srcIP });
+    if (requestInfoOf(ctx).verb === 'watch') return logWatch(ctx, next, { log, level, start, userAgent, contentType, srcIP: flatString(srcIP) });
     whenResponseClosed(ctx.res, () => {
       const elapsed = process.hrtime.bigint() - start;
       const code = ctx.res.statusCode;

@@ -14,8 +14,9 @@ import type { ResourceScheme } from '../../registry/rest/resource-scheme.js';
 import type { RequestInfo } from '../request/info.js';
 import { parsedRequestInfo } from './request-info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
-import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type RequestLabels } from '../metrics/metrics.js';
+import { apiserverMetrics, type ApiserverMetrics, type InflightKind, type LongRunningLabels, type RequestLabels } from '../metrics/metrics.js';
 import { requestQuery } from '../request/query.js';
+import { sharedRecord } from '../../util/shared-records.js';
 
 /** The request-info fields metrics and logging read (set by the request-info filter). */
 export type RequestInfoFields = Pick<RequestInfo,
@@ -149,10 +150,10 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
     // Counted down in the close callback below, which runs once: no closure of its own.
     const inflight = longRunning ? undefined : inflightKind(early);
     if (inflight) metrics.changeInflight(inflight, 1);
-    let endLongRunning: (() => void) | undefined;
+    let open: LongRunningLabels | undefined;
     whenResponseClosed(ctx.res, () => {
       if (inflight) metrics.changeInflight(inflight, -1);
-      endLongRunning?.();
+      if (open) metrics.endLongRunning(open);
       const info = requestInfoOf(ctx);
       const code = ctx.res.statusCode;
       const labels = recordedLabels(ctx, info, scheme, code);
@@ -162,7 +163,7 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
       if (!longRunning && info.isResourceRequest) metrics.observeServed(labels, seconds, responseBytes(ctx));
     });
     if (longRunning) {
-      endLongRunning = metrics.beginLongRunning(requestLabels(early, ctx.method, requestQuery(ctx), ctx.get('Content-Type')));
+      open = metrics.beginLongRunning(requestLabels(early, ctx.method, requestQuery(ctx), ctx.get('Content-Type')));
     }
     return next();
   };
@@ -171,7 +172,7 @@ export function createMetricsFilter(options: MetricsFilterOptions = {}): Middlew
 /** What a watch's end records, decided once its handler has returned. */
 interface WatchRecord {
   metrics: ApiserverMetrics;
-  end: () => void;
+  open: LongRunningLabels;
   start: number;
   res: ServerResponse;
   labels: RequestLabels | undefined;
@@ -188,15 +189,19 @@ interface WatchRecord {
  */
 function observeWatch(ctx: Context, next: Next, early: RequestInfoFields, start: number,
   metrics: ApiserverMetrics, scheme: ResourceScheme | undefined): Promise<void> {
-  const end = metrics.beginLongRunning(requestLabels(early, ctx.method, requestQuery(ctx), ctx.get('Content-Type')));
+  const open = metrics.beginLongRunning(requestLabels(early, ctx.method, requestQuery(ctx), ctx.get('Content-Type')));
   return closedAfterSettling(ctx.res, next(), (): WatchRecord => {
     const info = requestInfoOf(ctx);
-    return { metrics, end, start, res: ctx.res, labels: recordedLabels(ctx, info, scheme, undefined), nonResource: !info.isResourceRequest };
+    const labels = recordedLabels(ctx, info, scheme, undefined);
+    return { metrics, open, start, res: ctx.res, labels: labels && sharedRecord(watchLabelSets, labels), nonResource: !info.isResourceRequest };
   }, recordWatch);
 }
 
+/** The request labels watches end with, one object per distinct set (sharedRecord). */
+const watchLabelSets = new Map<string, RequestLabels>();
+
 function recordWatch(r: WatchRecord): void {
-  r.end();
+  r.metrics.endLongRunning(r.open);
   const code = r.res.statusCode;
   if (!r.labels || (r.nonResource && code === 404)) return;
   r.metrics.observeRequest(r.labels, code, (performance.now() - r.start) / 1e3);

@@ -28,6 +28,7 @@ import { WatchFrameWriter, type FrameWriterOwner } from '../responsewriters/watc
 import type { SelfWrittenBody } from '../responsewriters/self-written-body.js';
 import { SharedFrames, type FrameEncoder } from './watch-shared-frames.js';
 import { Deadlines, type Timed } from './watch-deadlines.js';
+import { sharedRecord } from '../../util/shared-records.js';
 
 /**
  * Upstream's cacher closes a watcher that cannot keep up ("Forcing watch close due to
@@ -39,6 +40,8 @@ const maxUnreadWatchBytes = 16 * 1024 * 1024;
 const unresponsiveWatcherMs = 5_000;
 
 /** Every watch's next bookmark or end, on one timer. */
+/** The media watches negotiated, one object per distinct choice (sharedRecord). */
+const sharedMedia = new Map<string, MediaChoice>();
 const deadlines = new Deadlines();
 
 /** A resource's watch metric labels and its bound event-size observer, shared by its watches. */
@@ -106,7 +109,7 @@ export class WatchResponse implements Sink<WatchEvent>, FrameWriterOwner, FrameE
     private readonly stream: WatchStream, s: WatchSettings) {
     this.store = s.store;
     this.def = s.def;
-    this.media = s.media;
+    this.media = sharedRecord(sharedMedia, s.media);
     this.matches = s.matches;
     this.bookmarks = s.bookmarks;
     this.streamingList = s.streamingList;
@@ -121,10 +124,13 @@ export class WatchResponse implements Sink<WatchEvent>, FrameWriterOwner, FrameE
     this.shared = SharedFrames.of(`${s.media.format}|${this.apiVersion}`);
     this.lastRV = s.resumedFrom;
     this.initialDone = !s.sendInitial;
-    const now = performance.now();
-    this.endsAt = now + s.timeoutMs;
-    this.bookmarkIntervalMs = s.bookmarkIntervalMs;
-    this.nextBookmarkAt = now + s.bookmarkIntervalMs;
+    // Whole milliseconds: a field that only ever holds small integers stores them in the
+    // object, where fractions would make each a heap number of its own (three objects a
+    // watch, marked at every major GC). Past 24 days of uptime they are boxed again.
+    const now = Math.ceil(performance.now());
+    this.endsAt = now + Math.ceil(s.timeoutMs);
+    this.bookmarkIntervalMs = Math.ceil(s.bookmarkIntervalMs);
+    this.nextBookmarkAt = now + this.bookmarkIntervalMs;
     this.due = Math.min(this.endsAt, this.nextBookmarkAt);
   }
 

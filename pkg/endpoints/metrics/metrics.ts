@@ -4,6 +4,7 @@
 import type { Context } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { FastCounter, FastHistogram } from '../../util/metric-series.js';
+import { sharedRecord } from '../../util/shared-records.js';
 
 /** Labels of apiserver_request_duration_seconds; apiserver_request_total adds `code`. */
 export interface RequestLabels {
@@ -97,7 +98,11 @@ function withoutDryRun(labels: RequestLabels): Record<LongRunningLabelName, stri
   };
 }
 
+/** The long-running gauge's labels, as beginLongRunning hands them out. */
+export type LongRunningLabels = Readonly<Record<LongRunningLabelName, string>>;
+
 export class ApiserverMetrics {
+  private readonly longRunningLabelSets = new Map<string, LongRunningLabels>();
   readonly registry = new Registry();
   readonly requestTotal: Counter<RequestLabelName | 'code'>;
   readonly requestDuration: Histogram<RequestLabelName>;
@@ -266,16 +271,19 @@ export class ApiserverMetrics {
     this.inflight[kind].add(delta);
   }
 
-  /** Counts an open long-running request (watch, proxy...); call the result when it ends. */
-  beginLongRunning(labels: RequestLabels): () => void {
-    const l = withoutDryRun(labels);
+  /**
+   * Counts an open long-running request (watch, proxy...). The caller keeps the labels
+   * returned (one object for every request with the same ones) and passes them to
+   * endLongRunning exactly once, when the request ends: a watch holds them for its life.
+   */
+  beginLongRunning(labels: RequestLabels): LongRunningLabels {
+    const l = sharedRecord(this.longRunningLabelSets, withoutDryRun(labels));
     this.longRunning.inc(l);
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.longRunning.dec(l);
-    };
+    return l;
+  }
+
+  endLongRunning(l: LongRunningLabels): void {
+    this.longRunning.dec(l);
   }
 
   /**
