@@ -20,6 +20,8 @@ export interface HeapGraph {
 interface Meta { node_fields: string[]; node_types: [string[], ...unknown[]]; edge_fields: string[]; edge_types: [string[], ...unknown[]]; node_count: number; edge_count: number }
 
 const maxNameLength = 60;
+/** Raw JSON characters kept of a string: enough for maxNameLength characters however escaped (\uXXXX is six). */
+const maxRawLength = 6 * maxNameLength + 6;
 
 /** Reads `file` once, `chunkBytes` at a time. */
 export async function readHeapGraph(file: string, chunkBytes = 4 << 20): Promise<HeapGraph> {
@@ -119,10 +121,10 @@ export async function readHeapGraph(file: string, chunkBytes = 4 << 20): Promise
         if (c !== 34) continue;
         inString = false;
         // Only the start of a long string is kept: enough to name it.
-        const text0 = raw + text.slice(from, Math.min(i + 1, from + 4 * maxNameLength));
-        g!.strings.push(parseCut(text0));
+        const whole = raw.length + (i + 1 - from) <= maxRawLength;
+        g!.strings.push(parseCut(raw + text.slice(from, Math.min(i + 1, from + maxRawLength - raw.length)), whole));
       }
-      if (inString && raw.length < 4 * maxNameLength) raw += text.slice(from, from + 4 * maxNameLength - raw.length);
+      if (inString && raw.length < maxRawLength) raw += text.slice(from, from + maxRawLength - raw.length);
       from = 0;
     }
   };
@@ -133,9 +135,9 @@ export async function readHeapGraph(file: string, chunkBytes = 4 << 20): Promise
   return g;
 }
 
-/** A JSON string's text, perhaps cut anywhere (an escape included), as its value's first characters. */
-function parseCut(text: string): string {
-  let t = text.endsWith('"') && !text.endsWith('\\"') ? text : `${text.replace(/\\u?[0-9a-fA-F]{0,3}$|\\$/, '')}"`;
+/** A JSON string's text, whole or cut anywhere (an escape included), as its value's first characters. */
+function parseCut(text: string, whole: boolean): string {
+  let t = whole ? text : `${text.replace(/\\u?[0-9a-fA-F]{0,3}$|\\$/, '')}"`;
   try {
     return (JSON.parse(t) as string).slice(0, maxNameLength);
   } catch {

@@ -34,11 +34,14 @@ function firstRetainer(g: HeapGraph, r: Retainers, node: number, seen: Set<numbe
     const type = g.edgeTypes[g.edgeType[edge]!];
     if (type === 'weak' || type === 'shortcut' || seen.has(parent)) continue;
     const label = nodeLabel(g, parent);
-    if (label.startsWith('synthetic') || label.includes('system / ') && !label.includes('Context')) continue;
+    if (label.startsWith('synthetic') || (label.includes('system / ') && !label.includes('Context') && !backingStores.has(label))) continue;
     return [edge, parent];
   }
   return undefined;
 }
+
+/** V8's stores of an object's elements and properties, shown as nodes of their own. */
+const backingStores = new Set(['array (object elements)', 'array (object properties)', 'hidden system / PropertyArray']);
 
 /** The retainer chains of every node matching `match`, `depth` steps up, by count. */
 export function retainerChains(g: HeapGraph, r: Retainers, match: string, depth: number): Map<string, { count: number; bytes: number }> {
@@ -51,9 +54,15 @@ export function retainerChains(g: HeapGraph, r: Retainers, match: string, depth:
     for (let d = 0; d < depth; d++) {
       const up = firstRetainer(g, r, at, seen);
       if (!up) { steps.push('(root)'); break; }
-      const [edge, parent] = up;
-      const name = edgeLabel(g, edge);
-      steps.push(`${/^\[\d+\]$/.test(name) ? '[]' : name} of ${nodeLabel(g, parent)}`);
+      let [edge, parent] = up;
+      let name = edgeLabel(g, edge);
+      // An object's elements or out-of-object properties may be a node of their own: counted as their owner's.
+      if (backingStores.has(nodeLabel(g, parent))) {
+        seen.add(parent);
+        const owner = firstRetainer(g, r, parent, seen);
+        if (owner) { [edge, parent] = owner; name = '[]'; }
+      }
+      steps.push(`${/^\[\d+\]$|^internal:\d+$/.test(name) ? '[]' : name} of ${nodeLabel(g, parent)}`);
       seen.add(parent);
       at = parent;
     }
