@@ -5,9 +5,6 @@
 import type { KubeObject } from '../runtime/object.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import type { WatchEvent } from '../storage/interfaces.js';
-import { ColdVersion, thaw } from '../storage/cacher/cold-version.js';
-import { frozenTwinOf, Rewarming } from '../storage/cacher/rewarm.js';
-import { viewSource } from '../runtime/serializer/shared-encodings.js';
 
 export interface InformerHandlers {
   add?(obj: KubeObject): void;
@@ -16,21 +13,9 @@ export interface InformerHandlers {
 }
 
 const retryDelayMs = 500;
-/** How often the cache drops what the watch cache froze, and how long what a read decoded again stays so. */
-export interface FreezingTimes { followFrozenEveryMs: number; rewarmedForMs: number }
-const defaultFreezing: FreezingTimes = { followFrozenEveryMs: 30_000, rewarmedForMs: 60_000 };
 
 export class Informer {
-  /**
-   * By key: the object, or its frozen form once the watch cache has frozen the object (its
-   * change is out of the cache's ring; rewarm.ts's link): the informers of every stored
-   * resource (the garbage collector's, quota's, PodSecurity's) held each object decoded,
-   * so the watch cache's freezing alone freed nothing (1,000 nodes: about 1M heap objects).
-   * Reads decode it again (kept so for a minute); handlers get it decoded.
-   */
-  private cache = new Map<string, KubeObject | ColdVersion>();
-  private readonly rewarmed: Rewarming;
-  private followTimer?: ReturnType<typeof setInterval>;
+  private cache = new Map<string, KubeObject>();
   private handlers: InformerHandlers[] = [];
   private stopped = false;
   private stopCurrent: (() => void) | undefined;
@@ -39,9 +24,7 @@ export class Informer {
   /** The last revision the cache reflects. */
   resourceVersion = '';
 
-  constructor(private readonly store: GenericStore, private readonly namespace = '', private readonly freezing = defaultFreezing) {
-    this.rewarmed = new Rewarming(this.cache, freezing.rewarmedForMs, (cold) => this.store.decorate(thaw(cold)));
-  }
+  constructor(private readonly store: GenericStore, private readonly namespace = '') {}
 
   static keyOf(obj: KubeObject): string {
     return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name ?? '';
@@ -49,37 +32,16 @@ export class Informer {
 
   addHandlers(h: InformerHandlers): void {
     this.handlers.push(h);
-    for (const [k, v] of [...this.cache]) h.add?.(this.rewarmed.warm(k, v));
+    for (const obj of this.cache.values()) h.add?.(obj);
   }
 
   get(namespace: string, name: string): KubeObject | undefined {
-    const key = namespace ? `${namespace}/${name}` : name;
-    const v = this.cache.get(key);
-    return v && this.rewarmed.warm(key, v);
+    return this.cache.get(namespace ? `${namespace}/${name}` : name);
   }
 
   list(namespace?: string): KubeObject[] {
-    const out: KubeObject[] = [];
-    // Keys are namespace/name: a namespace's objects are told by their key, frozen or not.
-    const prefix = namespace ? `${namespace}/` : '';
-    for (const [k, v] of [...this.cache]) if (k.startsWith(prefix)) out.push(this.rewarmed.warm(k, v));
-    return out;
-  }
-
-  /** Holds the frozen form of every object the watch cache has frozen since the last look. */
-  private followFrozen(): void {
-    for (const [k, v] of this.cache) {
-      if (v instanceof ColdVersion) continue;
-      const source = viewSource(v);
-      const cold = source && frozenTwinOf(source);
-      if (cold) this.cache.set(k, cold);
-    }
-  }
-
-  /** The version held for `key` before a change replaces it, decoded for the handlers. */
-  private previous(key: string): KubeObject | undefined {
-    const v = this.rewarmed.settled(key);
-    return v instanceof ColdVersion ? this.store.decorate(thaw(v)) : v;
+    const all = [...this.cache.values()];
+    return namespace ? all.filter((o) => o.metadata.namespace === namespace) : all;
   }
 
   hasSynced(): boolean {
@@ -91,14 +53,11 @@ export class Informer {
   }
 
   start(): void {
-    this.followTimer ??= setInterval(() => this.followFrozen(), this.freezing.followFrozenEveryMs).unref();
     void this.run();
   }
 
   stop(): void {
     this.stopped = true;
-    clearInterval(this.followTimer);
-    this.rewarmed.stop();
     this.stopCurrent?.();
   }
 
@@ -117,16 +76,12 @@ export class Informer {
   private async relist(): Promise<void> {
     const list = await this.store.list(this.namespace, {});
     const fresh = new Map(list.items.map((o) => [Informer.keyOf(o), o] as const));
-    for (const k of [...this.cache.keys()]) if (!fresh.has(k)) this.remove(k, this.previous(k)!);
+    for (const [k, old] of this.cache) if (!fresh.has(k)) this.remove(k, old);
     for (const [k, obj] of fresh) {
-      const held = this.cache.get(k);
-      if (!held) { this.cache.set(k, obj); this.emit('add', obj); continue; }
-      // Unchanged: what is held stays (frozen, if it is).
-      const heldRV = held instanceof ColdVersion ? held.storedAt ?? thaw(held).metadata.resourceVersion : held.metadata.resourceVersion;
-      if (heldRV === obj.metadata.resourceVersion) continue;
-      const old = this.previous(k)!;
+      const old = this.cache.get(k);
       this.cache.set(k, obj);
-      this.emit('update', obj, old);
+      if (!old) this.emit('add', obj);
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit('update', obj, old);
     }
     this.resourceVersion = list.metadata.resourceVersion ?? '';
     if (!this.synced) {
@@ -181,7 +136,7 @@ export class Informer {
       // deletion's resourceVersion), not the cached copy, which can be a version behind.
       this.remove(key, obj);
     } else {
-      const old = this.previous(key);
+      const old = this.cache.get(key);
       this.cache.set(key, obj);
       if (old) this.emit('update', obj, old);
       else this.emit('add', obj);
@@ -191,7 +146,6 @@ export class Informer {
 
   /** Drops `key` from the cache and tells the handlers `obj` is gone. */
   private remove(key: string, obj: KubeObject): void {
-    this.rewarmed.settled(key);
     this.cache.delete(key);
     this.emit('delete', obj);
   }

@@ -54,10 +54,6 @@ export function recordView(view: object, source: object): void {
 }
 
 /** The shared object `item` is still exactly a typed view of, if any. */
-export function viewSource(item: object): object | undefined {
-  return sourceOf(item as Obj);
-}
-
 function sourceOf(item: Obj): Obj | undefined {
   const source = item[sourceOfView] as Obj | undefined;
   if (!source) return undefined;
