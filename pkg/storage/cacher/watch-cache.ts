@@ -42,8 +42,6 @@ export interface WatchCacheOptions {
   transformer?: ValueTransformer;
   /** How often each watcher is told the revision the cache has reached (default 5 s). */
   progressEveryMs?: number;
-  /** How long a frozen object that a read decoded again stays decoded (default a minute). */
-  rewarmedForMs?: number;
 }
 
 /**
@@ -72,14 +70,6 @@ export class WatchCache {
    * when it changes (its status patches come within seconds of each other) or is listed.
    */
   private objects = new Map<string, Version>();
-  /**
-   * Frozen objects a read decoded again, kept decoded for a while with their frozen form:
-   * a client that lists every few seconds (a test harness, a dashboard) would otherwise
-   * decode every object on every list. A sweep freezes them again about a minute later.
-   */
-  private rewarmed = new Map<string, Rewarmed>();
-  private sweepTimer?: ReturnType<typeof setInterval>;
-  private readonly rewarmedForMs: number;
   /** The keys of `objects` in etcd's (byte) order, so a list reads a slice, not a sort. */
   private readonly keys = new SortedKeys();
   /** Woken whenever `rev` moves. */
@@ -98,7 +88,6 @@ export class WatchCache {
       if (this.objects.get(key) === obj) this.objects.set(key, cold);
     });
     this.watchers = new WatcherSet(opts.maxPending);
-    this.rewarmedForMs = opts.rewarmedForMs ?? defaultRewarmedForMs;
   }
 
   /**
@@ -125,7 +114,6 @@ export class WatchCache {
       let revision = '';
       let from = k;
       this.objects.clear();
-      this.rewarmed.clear();
       this.keys.clear();
       this.indexes.clear();
       for (;;) {
@@ -235,20 +223,20 @@ export class WatchCache {
     if (this.unusable || this.stopped) return undefined;
     if (!recursive) {
       const o = this.objects.get(key);
-      return { items: o ? [this.warm(key, o)] : [], revision: this.rev };
+      return { items: o ? [thaw(o)] : [], revision: this.rev };
     }
     const prefix = key.endsWith('/') ? key : `${key}/`;
     const indexed = index && this.indexes.keys(index, this.objects);
     if (indexed) {
       const keys = [...indexed].filter((k) => k.startsWith(prefix)).sort();
-      return { items: keys.map((k) => this.warm(k, this.objects.get(k)!)), revision: this.rev };
+      return { items: keys.map((k) => thaw(this.objects.get(k)!)), revision: this.rev };
     }
     const items: KubeObject[] = [];
     const keys = this.keys;
     for (let i = keys.lowerBound(prefix); i < keys.size; i++) {
       const k = keys.at(i);
       if (!k.startsWith(prefix)) break;
-      items.push(this.warm(k, this.objects.get(k)!));
+      items.push(thaw(this.objects.get(k)!));
     }
     return { items, revision: this.rev };
   }
@@ -256,36 +244,7 @@ export class WatchCache {
   /** The object at `key` as the cache holds it now, if it is serving (no waiting; decoded if frozen, else no copy). */
   peek(key: string): KubeObject | undefined {
     const v = this.unusable || this.stopped || !this.source ? undefined : this.objects.get(key);
-    return v && this.warm(key, v);
-  }
-
-  /** The object of `key`, `v` as held: decoded again if frozen, and kept so until the sweep after next. */
-  private warm(key: string, v: Version): KubeObject {
-    if (!(v instanceof ColdVersion)) return v;
-    const obj = thaw(v);
-    this.objects.set(key, obj);
-    this.rewarmed.set(key, { obj, cold: v, at: Date.now() });
-    this.sweepTimer ??= setInterval(() => this.sweep(), this.rewarmedForMs / 2).unref();
-    return obj;
-  }
-
-  /** Freezes again what a read decoded a minute or more ago and no event has replaced since. */
-  private sweep(now = Date.now()): void {
-    for (const [key, r] of this.rewarmed) {
-      if (now - r.at < this.rewarmedForMs) continue;
-      if (this.objects.get(key) === r.obj) this.objects.set(key, r.cold);
-      this.rewarmed.delete(key);
-    }
-    if (this.rewarmed.size === 0) { clearInterval(this.sweepTimer); this.sweepTimer = undefined; }
-  }
-
-  /** The key's current version as the history and indexes take it: frozen where a read only decoded it again. */
-  private settledVersion(key: string): Version | undefined {
-    const v = this.objects.get(key);
-    const r = this.rewarmed.get(key);
-    if (!r) return v;
-    this.rewarmed.delete(key);
-    return r.obj === v ? r.cold : v;
+    return v && thaw(v);
   }
 
   private revisionMoved(timeoutMs: number): Promise<void> {
@@ -305,7 +264,6 @@ export class WatchCache {
   stop(): void {
     this.stopped = true;
     clearInterval(this.progressTimer);
-    clearInterval(this.sweepTimer);
     this.source?.close();
     for (const w of [...this.watchers.all]) w.stop();
   }
@@ -402,7 +360,7 @@ export class WatchCache {
   }
 
   private dispatch(key: string, rev: number, event: WatchEvent, stored?: Buffer): void {
-    const before = this.settledVersion(key);
+    const before = this.objects.get(key);
     if (event.type === 'DELETED') {
       if (this.objects.delete(key)) this.keys.delete(key);
       this.indexes.update(key, before, undefined);
@@ -440,7 +398,6 @@ export class WatchCache {
     this.ready = undefined;
     this.history.clear();
     this.objects.clear();
-    this.rewarmed.clear();
     this.keys.clear();
     this.indexes.clear();
     this.unusable = false;
@@ -448,11 +405,6 @@ export class WatchCache {
     for (const wake of [...this.revWaiters]) wake();
   }
 }
-
-/** How long a frozen object a read decoded again stays decoded (a sweep every half of it). */
-const defaultRewarmedForMs = 60_000;
-
-interface Rewarmed { obj: KubeObject; cold: ColdVersion; at: number }
 
 /** A watch stream that holds `event` and ends. */
 function endedWith(event: WatchEvent): WatchStream {
