@@ -13,14 +13,13 @@ import { decodeFromStorage, UndecodableValueError } from '../etcd/codec.js';
 import { decodeStored } from '../etcd/stored-value.js';
 import type { ValueTransformer } from '../value/encryption-at-rest.js';
 import { toWatchEvent } from '../etcd/watch.js';
-import { ColdVersion, thaw, type Version } from './cold-version.js';
 
 /**
  * The event, or undefined when it needs the previous value and `cached` is not it. A
  * promise only when a transformer unseals the value: each event of every write went
  * through two async functions and an await before.
  */
-export function decodeWithCached(ev: IEvent, cached: Version | undefined,
+export function decodeWithCached(ev: IEvent, cached: KubeObject | undefined,
   transformer?: ValueTransformer): WatchEvent | undefined | Promise<WatchEvent | undefined> {
   if (ev.type === 'Put') {
     const added = ev.kv.create_revision === ev.kv.mod_revision;
@@ -37,8 +36,8 @@ export function decodeWithCached(ev: IEvent, cached: Version | undefined,
   }
   if (!cached) return undefined;
   // A deleted object is reported with the revision of its deletion; the cache's copy is
-  // shared with readers, so the revision goes on a shallow copy (thaw's).
-  const object = thaw(cached, String(ev.kv.mod_revision));
+  // shared with readers, so the revision goes on a shallow copy.
+  const object = { ...cached, metadata: { ...cached.metadata, resourceVersion: String(ev.kv.mod_revision) } };
   return { type: 'DELETED', object, previous: object };
 }
 
@@ -48,12 +47,8 @@ function undecodablePut(err: unknown, ev: IEvent, transformer: ValueTransformer 
   return toWatchEvent(ev, transformer);
 }
 
-function putEvent(added: boolean, object: KubeObject, cached: Version | undefined): WatchEvent {
-  if (added) return { type: 'ADDED', object };
-  if (!(cached instanceof ColdVersion)) return { type: 'MODIFIED', object, previous: cached };
-  // A frozen previous version is decoded only if a watcher asks for it (a selector's), once.
-  let previous: KubeObject | undefined;
-  return { type: 'MODIFIED', object, get previous() { return (previous ??= thaw(cached)); } };
+function putEvent(added: boolean, object: KubeObject, cached: KubeObject | undefined): WatchEvent {
+  return added ? { type: 'ADDED', object } : { type: 'MODIFIED', object, previous: cached };
 }
 
 /** The event decoded in full with the key's value before it, read from etcd at the revision before. */

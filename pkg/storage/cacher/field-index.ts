@@ -4,7 +4,6 @@
 // read from the key itself, so every resource has it without the registry declaring it.
 import type { KubeObject } from '../../runtime/object.js';
 import type { IndexedField } from '../interfaces.js';
-import { ColdVersion, thaw, type Version } from './cold-version.js';
 
 export type ValueOf = (key: string, obj: KubeObject) => string;
 
@@ -60,23 +59,23 @@ export class FieldIndexes {
    * The keys whose object has `f.value`, building the field's index from `objects` when
    * it is first asked for; undefined when the field cannot be read.
    */
-  keys(f: IndexedField, objects: ReadonlyMap<string, Version>): Set<string> | undefined {
+  keys(f: IndexedField, objects: Map<string, KubeObject>): Set<string> | undefined {
     const read = this.reader(f);
     if (!read) return undefined;
     let index = this.built.get(f.field);
     if (!index) {
       index = new Map();
-      for (const [key, v] of objects) add(index, versionValue(f.field, read, key, v), key);
+      for (const [key, obj] of objects) add(index, read(key, obj), key);
       this.built.set(f.field, index);
     }
     return index.get(f.value) ?? new Set();
   }
 
   /** Moves `key` from its old object's values to its new one's (either may be absent). */
-  update(key: string, before: Version | undefined, after: KubeObject | undefined): void {
+  update(key: string, before: KubeObject | undefined, after: KubeObject | undefined): void {
     for (const [field, index] of this.built) {
       const read = this.readers.get(field)!;
-      const old = before ? versionValue(field, read, key, before) : undefined;
+      const old = before ? read(key, before) : undefined;
       const now = after ? read(key, after) : undefined;
       if (old === now) continue;
       if (old !== undefined) {
@@ -92,11 +91,6 @@ export class FieldIndexes {
   clear(): void {
     this.built.clear();
   }
-}
-
-/** A version's value of `field`: a frozen one's as read when it was frozen, else read (decoding it if frozen without). */
-export function versionValue(field: string, read: ValueOf, key: string, v: Version): string {
-  return v instanceof ColdVersion ? v.field(field) ?? read(key, thaw(v)) : read(key, v);
 }
 
 function add(index: Map<string, Set<string>>, value: string, key: string): void {

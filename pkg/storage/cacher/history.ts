@@ -29,33 +29,13 @@ export interface HistoryEntry {
 /** The indexed fields' values of a version, [field, value, ...], for watches that select on them. */
 export type FieldValues = (key: string, obj: KubeObject) => string[] | undefined;
 
-/** Told when the ring lets go of the event that made `obj`, still its key's current version: `cold` is it frozen. */
-export type OnSettled = (key: string, obj: KubeObject, cold: ColdVersion) => void;
-
 export class History {
   private readonly ring: EventRing<HistoryEntry>;
   /** Each key's newest entry while the ring holds it: its object is the key's current version. */
   private readonly newest = new Map<string, HistoryEntry>();
 
-  constructor(sizing: Partial<RingSizing> | undefined, private readonly fieldValues: FieldValues, private readonly onSettled?: OnSettled) {
-    this.ring = new EventRing(sizing, (e) => this.dropped(e));
-  }
-
-  /**
-   * The ring let go of `e`. If it made its key's current version, nothing holds that
-   * version decoded but the cache's objects: frozen, it becomes one string there too.
-   */
-  private dropped(e: HistoryEntry): void {
-    if (this.newest.get(e.key) !== e) return;
-    this.newest.delete(e.key);
-    const obj = e.object;
-    if (!obj || obj instanceof ColdVersion || !this.onSettled) return;
-    this.onSettled(e.key, obj, this.frozen(e, obj));
-  }
-
-  /** The entry's decoded object frozen: from etcd's bytes where the entry has them. */
-  private frozen(e: HistoryEntry, obj: KubeObject): ColdVersion {
-    return e.stored !== undefined ? new ColdVersion(e.stored, String(e.rev), this.fieldValues(e.key, obj)) : this.freeze(e.key, obj);
+  constructor(sizing: Partial<RingSizing> | undefined, private readonly fieldValues: FieldValues) {
+    this.ring = new EventRing(sizing, (e) => { if (this.newest.get(e.key) === e) this.newest.delete(e.key); });
   }
 
   get oldest(): HistoryEntry | undefined { return this.ring.oldest; }
@@ -65,23 +45,22 @@ export class History {
    * Records an event the cache applied; `before`: the key's object until then (undefined:
    * none); `stored`: the value etcd sent that the event's object was decoded from, as is.
    */
-  record(key: string, rev: number, event: WatchEvent, before: Version | undefined, stored?: Buffer): void {
+  record(key: string, rev: number, event: WatchEvent, before: KubeObject | undefined, stored?: Buffer): void {
     if (event.type === 'ERROR' || event.type === 'BOOKMARK') return;
     let frozenBefore: ColdVersion | undefined;
-    if (before instanceof ColdVersion) {
-      frozenBefore = before;
-    } else if (before) {
+    if (before) {
       // The entry that made `before` freezes it in place (from etcd's bytes where it has them), shared with this one.
       const last = this.newest.get(key);
       const made = last?.object === before ? last : undefined;
-      frozenBefore = made ? this.frozen(made, before) : this.freeze(key, before);
+      frozenBefore = made?.stored !== undefined
+        ? new ColdVersion(made.stored, String(made.rev), this.fieldValues(key, before))
+        : this.freeze(key, before);
       if (made) { made.object = frozenBefore; made.stored = undefined; }
     }
     // Where the event's objects are the ones implied (the norm: the cache held the key), nothing more is kept.
     const deletedFromCache = event.type === 'DELETED' && before !== undefined;
-    // A frozen `before` was the event's previous object (decode-event.ts), not read here: reading it would decode it.
     const implied = event.type === 'DELETED' ? deletedFromCache || event.previous === event.object
-      : event.type === 'MODIFIED' ? before instanceof ColdVersion || event.previous === before : event.previous === undefined;
+      : event.type === 'MODIFIED' ? event.previous === before : event.previous === undefined;
     const entry: HistoryEntry = {
       key, rev, type: event.type,
       object: deletedFromCache ? undefined : event.type === 'DELETED' ? this.freeze(key, event.object) : event.object,

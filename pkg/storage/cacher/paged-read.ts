@@ -12,7 +12,7 @@ import { thawed, type Version } from './cold-version.js';
 export interface HistoryView {
   /** Present keys in etcd (byte) order: the cache's own, so read before its next event. */
   keys: KeyOrder;
-  objects: ReadonlyMap<string, Version>;
+  objects: ReadonlyMap<string, KubeObject>;
   then: ReadonlyMap<string, Version | undefined>;
 }
 
@@ -52,7 +52,7 @@ export function readPageAt(view: HistoryView, prefix: string, start: string, lim
       j++;
       if (present === rolledBack) i++;
     } else {
-      obj = thawed(view.objects.get(present!));
+      obj = view.objects.get(present!);
       lastKey = present;
       i++;
     }

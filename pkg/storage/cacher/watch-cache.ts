@@ -31,7 +31,7 @@ import type { HistoryView } from './paged-read.js';
 import { SortedKeys } from './sorted-keys.js';
 import type { RingSizing } from './event-ring.js';
 import { History } from './history.js';
-import { ColdVersion, thaw, type Version } from './cold-version.js';
+import type { Version } from './cold-version.js';
 
 export interface WatchCacheOptions {
   /** How many events are kept for watches that resume from a revision: upstream's sizing unless narrowed (tests). */
@@ -62,14 +62,8 @@ export class WatchCache {
   private rev = 0;
   private readonly watchers: WatcherSet;
   private indexes = new FieldIndexes();
-  /**
-   * The resource's current objects by etcd key, as of `rev`: decoded while the ring holds
-   * the event that made them, frozen (cold-version.ts) once it lets go of it, as its
-   * older versions are. At 1,000 nodes the decoded pods were about 1.1M of a replica's
-   * 3.2M heap objects, marked again by every major GC, though a pod is read again only
-   * when it changes (its status patches come within seconds of each other) or is listed.
-   */
-  private objects = new Map<string, Version>();
+  /** The resource's current objects by etcd key, as of `rev`. */
+  private objects = new Map<string, KubeObject>();
   /** The keys of `objects` in etcd's (byte) order, so a list reads a slice, not a sort. */
   private readonly keys = new SortedKeys();
   /** Woken whenever `rev` moves. */
@@ -84,9 +78,7 @@ export class WatchCache {
   private stopped = false;
 
   constructor(private readonly client: Etcd3, readonly root: string, private readonly opts: WatchCacheOptions) {
-    this.history = new History(opts.ring, (key, obj) => this.indexes.valuesOf(key, obj), (key, obj, cold) => {
-      if (this.objects.get(key) === obj) this.objects.set(key, cold);
-    });
+    this.history = new History(opts.ring, (key, obj) => this.indexes.valuesOf(key, obj));
     this.watchers = new WatcherSet(opts.maxPending);
   }
 
@@ -122,10 +114,7 @@ export class WatchCache {
         for (const kv of page.kvs) {
           try {
             const key = kv.key.toString();
-            const obj = await decodeStored(this.opts.transformer, kv, kv.mod_revision);
-            // Listed objects are in no event of the ring: frozen at once where etcd's bytes are the value.
-            this.objects.set(key, this.opts.transformer ? markShared(obj)
-              : new ColdVersion(kv.value.toString('latin1'), kv.mod_revision, this.indexes.valuesOf(key, obj)));
+            this.objects.set(key, markShared(await decodeStored(this.opts.transformer, kv, kv.mod_revision)));
             this.keys.insert(key);
           } catch {
             this.unusable = true;
@@ -223,28 +212,27 @@ export class WatchCache {
     if (this.unusable || this.stopped) return undefined;
     if (!recursive) {
       const o = this.objects.get(key);
-      return { items: o ? [thaw(o)] : [], revision: this.rev };
+      return { items: o ? [o] : [], revision: this.rev };
     }
     const prefix = key.endsWith('/') ? key : `${key}/`;
     const indexed = index && this.indexes.keys(index, this.objects);
     if (indexed) {
       const keys = [...indexed].filter((k) => k.startsWith(prefix)).sort();
-      return { items: keys.map((k) => thaw(this.objects.get(k)!)), revision: this.rev };
+      return { items: keys.map((k) => this.objects.get(k)!), revision: this.rev };
     }
     const items: KubeObject[] = [];
     const keys = this.keys;
     for (let i = keys.lowerBound(prefix); i < keys.size; i++) {
       const k = keys.at(i);
       if (!k.startsWith(prefix)) break;
-      items.push(thaw(this.objects.get(k)!));
+      items.push(this.objects.get(k)!);
     }
     return { items, revision: this.rev };
   }
 
-  /** The object at `key` as the cache holds it now, if it is serving (no waiting; decoded if frozen, else no copy). */
+  /** The object at `key` as the cache holds it now, if it is serving (no waiting, no copy). */
   peek(key: string): KubeObject | undefined {
-    const v = this.unusable || this.stopped || !this.source ? undefined : this.objects.get(key);
-    return v && thaw(v);
+    return this.unusable || this.stopped || !this.source ? undefined : this.objects.get(key);
   }
 
   private revisionMoved(timeoutMs: number): Promise<void> {
