@@ -136,14 +136,25 @@ export async function readHeapGraph(file: string, chunkBytes = 4 << 20): Promise
 }
 
 /** A JSON string's text, whole or cut anywhere (an escape included), as its value's first characters. */
-function parseCut(text: string, whole: boolean): string {
-  let t = whole ? text : `${text.replace(/\\u?[0-9a-fA-F]{0,3}$|\\$/, '')}"`;
+export function parseCut(text: string, whole: boolean): string {
+  const t = whole ? text : `${withoutCutEscape(text)}"`;
   try {
     return (JSON.parse(t) as string).slice(0, maxNameLength);
   } catch {
-    t = t.replace(/\\./g, '');
-    return t.slice(1, 1 + maxNameLength);
+    return t.replace(/\\./g, '').slice(1, 1 + maxNameLength);
   }
+}
+
+/** `t` without an escape cut short at its end: an odd run of backslashes, or \u and fewer than four digits. */
+function withoutCutEscape(t: string): string {
+  const escapedAt = (i: number): boolean => {
+    let n = 0;
+    while (i - 1 - n >= 0 && t[i - 1 - n] === '\\') n++;
+    return n % 2 === 1;
+  };
+  if (t.endsWith('\\') && !escapedAt(t.length - 1)) return t.slice(0, -1);
+  const m = /\\u[0-9a-fA-F]{0,3}$/.exec(t);
+  return m && !escapedAt(m.index) ? t.slice(0, m.index) : t;
 }
 
 /** A node's label as heap-snapshot.js prints it: type and name. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
-import { readHeapGraph } from './heap-graph.js';
+import { parseCut, readHeapGraph } from './heap-graph.js';
 import { retainerChains, retainersOf } from './heap-retainers.js';
 
 class RetainedProbe { constructor(readonly n: number) {} }
@@ -32,6 +32,15 @@ describe('heap graph and retainers (hack/bench)', function () {
       for (let e = 0; e < g.edgeTo.length; e += 97) expect(g.edgeTo[e]).to.equal(whole.edges[e * ef + toAt]! / nf);
       for (let i = 0; i < whole.strings.length; i += 31) expect(g.strings[i]).to.equal(whole.strings[i]!.slice(0, 60));
     }
+  });
+
+  it('names a string cut anywhere, an escape included, by its value\'s first characters', () => {
+    const whole = JSON.stringify('ab\\cd\u0001\u00e9"x');
+    for (let cut = 1; cut < whole.length; cut++) {
+      const value = parseCut(whole.slice(0, cut), false);
+      expect(JSON.parse(whole) as string, `cut at ${cut}: ${whole.slice(0, cut)}`).to.satisfy((v: string) => v.startsWith(value));
+    }
+    expect(parseCut(whole, true)).to.equal('ab\\cd\u0001\u00e9"x');
   });
 
   it('counts the chains that hold the matching objects', async () => {
