@@ -53,7 +53,7 @@ export async function readHeapGraph(file: string, chunkBytes = 4 << 20): Promise
     inNum = false;
   };
 
-  /** Numbers up to the array's closing bracket; true when it closed. */
+  /** Numbers up to the array's closing bracket: the index after it, or -1 when the text ended first. */
   const readNumbers = (text: string, i: number): number => {
     for (; i < text.length; i++) {
       const c = text.charCodeAt(i);

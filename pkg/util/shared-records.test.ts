@@ -12,6 +12,10 @@ describe('pkg/util/shared-records', () => {
     expect(c).to.not.equal(a);
     expect(d).to.not.equal(a);
     expect(Object.isFrozen(a)).to.equal(true);
+    // Same values under other names: another record.
+    const other = new Map<string, Record<string, string | boolean>>([]);
+    const x = sharedRecord(other, { verb: 'WATCH', resource: 'pods' });
+    expect(sharedRecord(other, { verb: 'WATCH', group: 'pods' })).to.not.equal(x);
     expect(a).to.deep.equal({ verb: 'WATCH', resource: 'pods', pretty: false });
   });
 

@@ -12,7 +12,7 @@ const sharedRecordsMax = 4096;
  */
 export function sharedRecord<T extends object>(table: Map<string, T>, rec: T): T {
   let key = '';
-  for (const k in rec) key += `${String(rec[k])}\u0000`;
+  for (const k in rec) key += `${k}\u0001${String(rec[k])}\u0000`;
   const seen = table.get(key);
   if (seen) return seen;
   if (table.size >= sharedRecordsMax) table.clear();

@@ -39,9 +39,9 @@ import { sharedRecord } from '../../util/shared-records.js';
 const maxUnreadWatchBytes = 16 * 1024 * 1024;
 const unresponsiveWatcherMs = 5_000;
 
-/** Every watch's next bookmark or end, on one timer. */
 /** The media watches negotiated, one object per distinct choice (sharedRecord). */
 const sharedMedia = new Map<string, MediaChoice>();
+/** Every watch's next bookmark or end, on one timer. */
 const deadlines = new Deadlines();
 
 /** A resource's watch metric labels and its bound event-size observer, shared by its watches. */
