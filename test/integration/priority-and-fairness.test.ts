@@ -2,10 +2,13 @@
 // limit: a flooding user on a Reject level is answered 429 (upstream's plain-text body
 // and Retry-After) while others are served; a Queue level holds requests instead of
 // refusing them; exempt requests are never held; every classified response names its
-// FlowSchema and priority level; configuration changes take effect from the informers.
+// FlowSchema and priority level; configuration changes take effect from the informers; a
+// seat is held until the response is sent, and a waiting request whose client went away
+// leaves its queue without running.
 import { expect } from 'chai';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { connect as http2Connect, constants as http2Constants } from 'node:http2';
 import { request, startReplicas, type Cluster, type HttpResponse } from '../harness/index.js';
 
 const fc = '/apis/flowcontrol.apiserver.k8s.io/v1beta3';
@@ -126,39 +129,99 @@ describe('API Priority and Fairness', function () {
     expect(requests).to.match(/\ntiny-queue,\s+queuer,\s+[01],\s+\d+,\s+queuer,\s+\d{4}-\d\d-\d\dT/);
   });
 
-  it('holds a request\'s seat until its response is sent: a client slow to read a large list keeps its level\'s one seat', async () => {
-    // 20 MB, more than loopback socket buffers take in, so the server cannot finish sending
-    // while the client does not read.
-    const big = `${ns}-big`;
-    expect((await admin('POST', '/api/v1/namespaces', { metadata: { name: big } })).status).to.equal(201);
-    const data = { blob: 'y'.repeat(500_000) };
-    for (let i = 0; i < 40; i += 8) {
-      await Promise.all(Array.from({ length: 8 }, (_, j) => admin('POST', `/api/v1/namespaces/${big}/configmaps`, { metadata: { name: `big-${i + j}` }, data })));
+  // A list of 20 MB, more than loopback socket buffers take in, whose client does not read:
+  // the server cannot finish sending it, so it holds its level's seat until the client reads.
+  const big = `${ns}-big`;
+  const slowList = async (token: string): Promise<{ res: IncomingMessage; req: ClientRequest }> => {
+    if ((await admin('GET', `/api/v1/namespaces/${big}`)).status === 404) {
+      expect((await admin('POST', '/api/v1/namespaces', { metadata: { name: big } })).status).to.equal(201);
+      const data = { blob: 'y'.repeat(500_000) };
+      for (let i = 0; i < 40; i += 8) {
+        await Promise.all(Array.from({ length: 8 }, (_, j) => admin('POST', `/api/v1/namespaces/${big}/configmaps`, { metadata: { name: `big-${i + j}` }, data })));
+      }
     }
-    // tiny-queue (one seat) from the tests above: the queuer's slow list holds it.
     const u = new URL(cluster.urls[0]!);
-    const slow = await new Promise<{ res: IncomingMessage; req: ClientRequest }>((resolve, reject) => {
-      const req = httpsRequest({ hostname: u.hostname, port: u.port, path: `/api/v1/namespaces/${big}/configmaps`, rejectUnauthorized: false, headers: { Authorization: 'Bearer queue-token' } });
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest({ hostname: u.hostname, port: u.port, path: `/api/v1/namespaces/${big}/configmaps`, rejectUnauthorized: false, headers: { Authorization: `Bearer ${token}` } });
       req.on('response', (res) => { res.pause(); res.socket.pause(); resolve({ res, req }); });
       req.on('error', reject);
       req.end();
     });
+  };
+  const readAll = async (slow: { res: IncomingMessage }): Promise<number> => {
+    let received = 0;
+    slow.res.on('data', (c: Buffer) => { received += c.length; });
+    const ended = new Promise((r) => slow.res.on('end', r));
+    slow.res.socket.resume();
+    slow.res.resume();
+    await ended;
+    return received;
+  };
+
+  it('holds a request\'s seat until its response is sent: a client slow to read a large list keeps its level\'s one seat', async () => {
+    // tiny-queue (one seat) from the tests above: the queuer's slow list holds it.
+    const slow = await slowList('queue-token');
     try {
       expect(slow.res.statusCode).to.equal(200);
       let answered = false;
       const next = as('queue-token', `/api/v1/namespaces/${ns}/configmaps/cm-1`).then((r) => { answered = true; return r; });
       await new Promise((r) => setTimeout(r, 1500));
       expect(answered, 'the second request waits while the first is still being sent').to.equal(false);
-      let received = 0;
-      slow.res.on('data', (c: Buffer) => { received += c.length; });
-      const ended = new Promise((r) => slow.res.on('end', r));
-      slow.res.socket.resume();
-      slow.res.resume();
-      await ended;
-      expect(received).to.be.greaterThan(20_000_000);
+      expect(await readAll(slow)).to.be.greaterThan(20_000_000);
       expect((await next).status).to.equal(200);
     } finally {
       slow.req.destroy();
+    }
+  });
+
+  it('drops a waiting request whose client went away (HTTP/1.1 or an HTTP/2 stream): it leaves its queue at once, never runs, and counts as cancelled', async () => {
+    const inQueue = async (): Promise<number> => {
+      const m = /apiserver_flowcontrol_current_inqueue_requests\{flow_schema="queuer",priority_level="tiny-queue"\} (\d+)/.exec((await admin<string>('GET', '/metrics')).text);
+      return Number(m?.[1] ?? 0);
+    };
+    const cancelled = async (): Promise<number> => {
+      const m = /apiserver_flowcontrol_rejected_requests_total\{flow_schema="queuer",priority_level="tiny-queue",reason="cancelled"\} (\d+)/.exec((await admin<string>('GET', '/metrics')).text);
+      return Number(m?.[1] ?? 0);
+    };
+    const before = await cancelled();
+    const slow = await slowList('queue-token');
+    const u = new URL(cluster.urls[0]!);
+    const create = (i: number): string => JSON.stringify({ metadata: { name: `gone-${i}` }, data: { k: 'v' } });
+    const headers = { 'Authorization': 'Bearer queue-token', 'Content-Type': 'application/json' };
+    // Three over HTTP/1.1, whose clients close their connections, and three streams of one
+    // HTTP/2 connection, which its client cancels (RST_STREAM) and keeps, as client-go does
+    // when a call's context ends.
+    const overHttp1 = [0, 1, 2].map((i) => {
+      const req = httpsRequest({ hostname: u.hostname, port: u.port, method: 'POST', path: `/api/v1/namespaces/${ns}/configmaps`, rejectUnauthorized: false, headers });
+      req.on('error', () => undefined);
+      req.end(create(i));
+      return req;
+    });
+    const session = http2Connect(cluster.urls[0]!, { rejectUnauthorized: false });
+    session.on('error', () => undefined);
+    const overHttp2 = [3, 4, 5].map((i) => {
+      const stream = session.request({ ':method': 'POST', ':path': `/api/v1/namespaces/${ns}/configmaps`, ...headers });
+      stream.on('error', () => undefined);
+      stream.end(create(i));
+      return stream;
+    });
+    try {
+      for (let i = 0; i < 100 && await inQueue() < 6; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await inQueue(), 'the six creates wait behind the slow list').to.equal(6);
+      for (const req of overHttp1) req.destroy();
+      for (const stream of overHttp2) stream.close(http2Constants.NGHTTP2_CANCEL);
+      for (let i = 0; i < 100 && await inQueue() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await inQueue(), 'their clients gone, they left the queue while the seat was still held').to.equal(0);
+      expect(await cancelled() - before).to.equal(6);
+      expect(session.closed, 'the HTTP/2 connection stays open').to.equal(false);
+      expect(await readAll(slow)).to.be.greaterThan(20_000_000);
+      // The level serves again, and none of the withdrawn creates ran.
+      expect((await as('queue-token', `/api/v1/namespaces/${ns}/configmaps/cm-1`)).status).to.equal(200);
+      const names = (await admin<{ items: Array<{ metadata: { name: string } }> }>('GET', `/api/v1/namespaces/${ns}/configmaps`)).body.items.map((c) => c.metadata.name);
+      expect(names.filter((n) => n.startsWith('gone-'))).to.deep.equal([]);
+    } finally {
+      slow.req.destroy();
+      session.close();
     }
   });
 });

@@ -4,7 +4,8 @@
 // X-Kubernetes-PF-* headers; exempt levels are never held. A seat is held until the
 // response has been sent, as upstream's handler holds it while it writes (a large list
 // streams its body after the handler returns: releasing then let any number of lists be
-// written at once); a watch holds it only until its stream is set up.
+// written at once); a watch holds it only until its stream is set up. A request whose
+// client goes away while it waits leaves its queue and never runs.
 import type Koa from 'koa';
 import type { UserInfo } from '../../authentication/user.js';
 import type { APFController } from '../../util/flowcontrol/controller.js';
@@ -13,7 +14,7 @@ import { estimateSeats, type ObjectCounts } from '../../util/flowcontrol/estimat
 import type { RequestInfo } from '../request/info.js';
 import { isLongRunning, isReadOnly } from '../request/long-running.js';
 import { plainTextError } from '../responsewriters/http-error.js';
-import { whenResponseSent } from '../responsewriters/sent.js';
+import { whenResponseClosedWith, whenResponseSent } from '../responsewriters/sent.js';
 import { attributesFor } from '../request/attributes.js';
 import { requestQuery } from '../request/query.js';
 
@@ -34,7 +35,7 @@ export function priorityAndFairnessFilter(apf: APFController, counts: ObjectCoun
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel.metadata.uid ?? '');
     let admitted: ReturnType<APFController['admit']>;
     try {
-      admitted = apf.admit(c, estimateSeats(info, requestQuery(ctx), counts));
+      admitted = apf.admit(c, estimateSeats(info, requestQuery(ctx), counts), (withdraw) => whenResponseClosedWith(ctx.res, run, withdraw));
     } catch (err) {
       refused(ctx, err);
       return Promise.resolve();
@@ -44,6 +45,9 @@ export function priorityAndFairnessFilter(apf: APFController, counts: ObjectCoun
   };
 }
 
+const run = (f: () => void): void => f();
+
+/** A refused request is answered 429, even one withdrawn because its client went away (upstream writes to it too). */
 function refused(ctx: Koa.Context, err: unknown): void {
   if (err instanceof Rejected) return tooManyRequests(ctx);
   throw err;

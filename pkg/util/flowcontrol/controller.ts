@@ -10,7 +10,7 @@ import type { KubeObject } from '../../runtime/object.js';
 import { adjustmentPeriodMs, borrowingBounds, lendAndBorrow, type LevelLimits } from './borrowing.js';
 import { flowDistinguisher, matchesFlowSchema, sortFlowSchemas, type RequestDigest } from './classify.js';
 import type { FlowcontrolMetrics } from './metrics.js';
-import { QueueSet, Rejected, type QueuingConfig } from './queueset.js';
+import { QueueSet, Rejected, type OnWaiting, type QueuingConfig } from './queueset.js';
 import { DemandStats, SeatDemand } from './seat-demand.js';
 
 type Obj = Record<string, unknown>;
@@ -69,7 +69,7 @@ export class APFController {
    * or has one free (nearly every request: no promise to wait on), else once one frees;
    * throws (or rejects with) Rejected when refused.
    */
-  admit(c: Classification, seats = 1): (() => void) | Promise<() => void> {
+  admit(c: Classification, seats = 1, onWaiting?: OnWaiting): (() => void) | Promise<() => void> {
     const labels = { flow_schema: c.flowSchema.metadata.name!, priority_level: c.priorityLevel.metadata.name! };
     const level = this.levels.get(labels.priority_level);
     const queues = level?.queues;
@@ -84,7 +84,7 @@ export class APFController {
     const start = Date.now();
     let got: ReturnType<QueueSet['acquire']>;
     try {
-      got = queues.acquire(c.flow, this.maxQueueWaitMs, seats);
+      got = queues.acquire(c.flow, this.maxQueueWaitMs, seats, onWaiting);
     } catch (err) {
       if (err instanceof Rejected) this.rejectedMetrics(labels, err, start);
       throw err;

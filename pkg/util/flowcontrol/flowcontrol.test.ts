@@ -99,8 +99,41 @@ describe('APF queue set', () => {
     reject.acquire('a', 1000);
     expect(() => reject.acquire('b', 1000)).to.throw(Rejected).with.property('reason', 'concurrency-limit');
   });
-});
 
+  it('lets a waiting request withdraw (its client gone): refused as cancelled, its place freed, the others served in turn', async () => {
+    const qs = new QueueSet(1, { queues: 1, handSize: 1, queueLengthLimit: 3 });
+    const running = qs.acquire('a', 1000) as () => void;
+    const withdraws: Array<() => void> = [];
+    const onWaiting = (w: () => void): void => { withdraws.push(w); };
+    const order: string[] = [];
+    const outcome = (label: string, p: Promise<() => void>) => p.then((release) => { order.push(label); release(); return 'served'; }, (e: Rejected) => e.reason);
+    const first = outcome('first', qs.acquire('a', 1000, 1, onWaiting) as Promise<() => void>);
+    const second = outcome('second', qs.acquire('a', 1000, 1, onWaiting) as Promise<() => void>);
+    const third = outcome('third', qs.acquire('a', 1000, 1, onWaiting) as Promise<() => void>);
+    expect(withdraws).to.have.length(3);
+    expect(qs.inQueue).to.equal(3);
+    withdraws[1]!();
+    expect(await second).to.equal('cancelled');
+    expect(qs.inQueue).to.equal(2);
+    // Its place is free: the queue takes another request at its length limit of 3.
+    const fourth = outcome('fourth', qs.acquire('a', 1000, 1, onWaiting) as Promise<() => void>);
+    expect(qs.queueLengths()).to.deep.equal([3]);
+    running();
+    expect([await first, await third, await fourth]).to.deep.equal(['served', 'served', 'served']);
+    expect(order).to.deep.equal(['first', 'third', 'fourth']);
+    // Withdrawing a request already served (its response then closes) changes nothing.
+    withdraws[0]!();
+    expect([qs.inQueue, qs.running, qs.seatsInUse]).to.deep.equal([0, 0, 0]);
+  });
+
+  it('does not call onWaiting for a request that runs at once', () => {
+    const qs = new QueueSet(2, { queues: 1, handSize: 1, queueLengthLimit: 3 });
+    let called = 0;
+    const release = qs.acquire('a', 1000, 1, () => { called++; });
+    expect(release).to.be.a('function');
+    expect(called).to.equal(0);
+  });
+});
 describe('APF work estimates (seats)', () => {
   const list = { verb: 'list', apiGroup: '', resource: 'configmaps', subresource: '' };
   const counts = (n: number) => (r: string) => (r === 'configmaps' ? n : undefined);

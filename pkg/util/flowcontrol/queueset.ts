@@ -13,7 +13,16 @@ import type { SeatDemand } from './seat-demand.js';
 
 export interface QueuingConfig { queues: number; handSize: number; queueLengthLimit: number }
 
-export type RejectReason = 'concurrency-limit' | 'queue-full' | 'time-out';
+export type RejectReason = 'concurrency-limit' | 'queue-full' | 'time-out' | 'cancelled';
+
+/**
+ * Lets a waiting request leave its queue: called once if the request waits, with the
+ * function that withdraws it (a no-op once it has been dispatched or refused). The API
+ * filter withdraws a request whose client went away, as upstream's queue set drops a
+ * waiting request whose context is done (reason "cancelled"): otherwise a request nobody
+ * waits for any more would hold its place, then run, while its client has sent it again.
+ */
+export type OnWaiting = (withdraw: () => void) => void;
 
 export class Rejected extends Error {
   constructor(readonly reason: RejectReason) { super(reason); }
@@ -84,7 +93,7 @@ export class QueueSet {
   }
 
   /** Resolves with a release function once the seats are held; rejects with Rejected. */
-  acquire(flow: string, maxWaitMs: number, seatsWanted = 1): Promise<() => void> | (() => void) {
+  acquire(flow: string, maxWaitMs: number, seatsWanted = 1, onWaiting?: OnWaiting): Promise<() => void> | (() => void) {
     // Never wider than the level: a request must be able to run on an idle level.
     const seats = Math.max(1, Math.min(seatsWanted, this.limit));
     if (this.seatsUsed + seats <= this.limit && this.inQueue === 0) return this.seat(-1, seats);
@@ -93,16 +102,18 @@ export class QueueSet {
     if (q.length >= this.queuing.queueLengthLimit) throw new Rejected('queue-full');
     return new Promise((resolve, reject) => {
       const queueIndex = this.queues.indexOf(q);
-      const w: Waiter = { flow, seats, enqueuedAt: Date.now(), dispatch: () => { clearTimeout(timer); resolve(this.seat(queueIndex, seats)); } };
-      const timer = setTimeout(() => {
-        // Where it waits now: a change in the number of queues deals waiters anew.
-        for (const queue of this.queues) {
-          const i = queue.indexOf(w);
-          if (i >= 0) { queue.splice(i, 1); this.unqueued(w); break; }
-        }
-        reject(new Rejected('time-out'));
-      }, maxWaitMs);
+      let settled = false;
+      const w: Waiter = { flow, seats, enqueuedAt: Date.now(), dispatch: () => { settled = true; clearTimeout(timer); resolve(this.seat(queueIndex, seats)); } };
+      const leave = (reason: RejectReason): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.withdraw(w);
+        reject(new Rejected(reason));
+      };
+      const timer = setTimeout(leave, maxWaitMs, 'time-out');
       timer.unref();
+      onWaiting?.(() => leave('cancelled'));
       // A queue that becomes active starts level with the least-served active queue:
       // idle time earns no credit.
       if (q.length === 0) {
@@ -115,6 +126,16 @@ export class QueueSet {
       this.noteDemand();
       this.dispatch();
     });
+  }
+
+  /** Takes a waiter out of its queue (where it waits now: a change in the number of queues deals waiters anew). */
+  private withdraw(w: Waiter): void {
+    for (const queue of this.queues) {
+      const i = queue.indexOf(w);
+      if (i >= 0) { queue.splice(i, 1); this.unqueued(w); break; }
+    }
+    // Its place may have been what held a wider request back at the head of another queue.
+    this.dispatch();
   }
 
   private unqueued(w: Waiter): void {
