@@ -11,6 +11,7 @@
 // "Internal Server Error". Koa's body setter, untouched, still destroys a stream body when
 // its response closes first (a client gone from a watch).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { pipeline, Stream, type Readable } from 'node:stream';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
@@ -18,6 +19,7 @@ import { answerError } from './filters/errors.js';
 import { composeChain } from './chain.js';
 import { SelfWrittenBody } from './responsewriters/self-written-body.js';
 import { goJson } from '../runtime/serializer/json/go-escapes.js';
+import { shedSentHeaders } from '../util/net/http2-spent-headers.js';
 
 /** Koa's response with the flag its body setter leaves for `ctx.body = null`. */
 interface KoaResponse { _explicitNullBody?: boolean }
@@ -104,7 +106,7 @@ function respond(ctx: Koa.Context): void {
   }
   if (typeof body === 'string' || Buffer.isBuffer(body)) { res.end(body); return; }
   // Written and ended by its handler (a watch), not piped.
-  if (body instanceof SelfWrittenBody) { forgetParsedUrl(ctx.req); return; }
+  if (body instanceof SelfWrittenBody) { forgetParsedUrl(ctx.req); shedSentHeaders(ctx.req as unknown as Http2ServerRequest, ctx.res as unknown as Http2ServerResponse); return; }
   if (body instanceof Stream) {
     // A failure destroys the response with it; the error has nowhere else to go.
     pipeline(body as unknown as Readable, res, () => undefined);
